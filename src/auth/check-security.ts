@@ -1,0 +1,153 @@
+import { createHash, timingSafeEqual } from 'node:crypto'
+import { StartupError, errors } from '../errors.js'
+import type { RequestData } from '../request.js'
+import type { SecurityRequirement } from '../spec/operations.js'
+
+/** A credential check: `undefined` when it passes, else why it failed. */
+type SchemeCheck = (request: RequestData) => SchemeFailure | undefined
+
+interface SchemeFailure {
+  message: string
+  challenge: string
+}
+
+/** Compiled security of one operation: alternatives, each a list of schemes that must all pass. */
+export interface SecurityCheck {
+  alternatives: SchemeCheck[][]
+  challenge: string
+}
+
+export interface SecurityOptions {
+  /** Accepted tokens and API keys; empty accepts any non-empty credential. */
+  tokens: readonly string[]
+}
+
+/**
+ * Builds the check once at start-up. `undefined` means the operation is open: no requirement,
+ * `security: []`, or an empty alternative `{}` (which makes credentials optional).
+ */
+export function compileSecurity(
+  requirements: readonly SecurityRequirement[],
+  schemes: Record<string, any>,
+  { tokens }: SecurityOptions,
+): SecurityCheck | undefined {
+  if (requirements.length === 0 || requirements.some((r) => Object.keys(r).length === 0)) return undefined
+  const accept = createTokenMatcher(tokens)
+  const alternatives = requirements.map((requirement) =>
+    Object.keys(requirement).map((name) => compileScheme(name, schemes[name], accept)),
+  )
+  const challenges = new Set(requirements.flatMap((r) => Object.keys(r).map((name) => challengeFor(schemes[name]))))
+  return { alternatives, challenge: [...challenges].filter(Boolean).join(', ') || 'Bearer' }
+}
+
+/** Passes if any alternative passes; otherwise throws 401 with the first alternative's reason. */
+export function checkSecurity(check: SecurityCheck, request: RequestData): void {
+  let firstFailure: SchemeFailure | undefined
+  for (const schemes of check.alternatives) {
+    const failure = firstFailureOf(schemes, request)
+    if (!failure) return
+    firstFailure ??= failure
+  }
+  const challenge = check.alternatives.length === 1 ? firstFailure!.challenge : check.challenge
+  throw errors.unauthorized(firstFailure!.message, challenge)
+}
+
+function firstFailureOf(schemes: SchemeCheck[], request: RequestData): SchemeFailure | undefined {
+  for (const scheme of schemes) {
+    const failure = scheme(request)
+    if (failure) return failure
+  }
+  return undefined
+}
+
+function compileScheme(name: string, scheme: any, accept: TokenMatcher): SchemeCheck {
+  if (!scheme) throw new StartupError(`The security requirement names "${name}", which components.securitySchemes does not declare.`)
+  if (scheme.type === 'oauth2' || scheme.type === 'openIdConnect') return bearerCheck(accept)
+  if (scheme.type === 'apiKey') return apiKeyCheck(scheme, accept)
+  if (scheme.type === 'http' && String(scheme.scheme).toLowerCase() === 'bearer') return bearerCheck(accept)
+  if (scheme.type === 'http' && String(scheme.scheme).toLowerCase() === 'basic') return basicCheck()
+  if (scheme.type === 'http' && scheme.scheme) return authorizationSchemeCheck(String(scheme.scheme))
+  throw new StartupError(`The security scheme "${name}" has type "${scheme.type}", which the mock cannot check.`)
+}
+
+function bearerCheck(accept: TokenMatcher): SchemeCheck {
+  return function checkBearer(request) {
+    const token = credentialOf(request.header('authorization'), 'bearer')
+    if (token === undefined) return { message: 'This operation needs an "Authorization: Bearer <token>" header.', challenge: 'Bearer' }
+    if (token === '') return { message: 'The bearer token is empty.', challenge: 'Bearer error="invalid_request"' }
+    if (!accept(token)) return { message: 'The bearer token is not accepted.', challenge: 'Bearer error="invalid_token"' }
+    return undefined
+  }
+}
+
+function basicCheck(): SchemeCheck {
+  const challenge = 'Basic realm="plant-store-mock"'
+  return function checkBasic(request) {
+    const encoded = credentialOf(request.header('authorization'), 'basic')
+    if (encoded === undefined) return { message: 'This operation needs an "Authorization: Basic <credentials>" header.', challenge }
+    const decoded = /^[A-Za-z0-9+/]+={0,2}$/.test(encoded) ? Buffer.from(encoded, 'base64').toString('utf8') : ''
+    if (!decoded.includes(':')) return { message: 'The basic credentials are not base64 of "user:password".', challenge }
+    return undefined
+  }
+}
+
+function apiKeyCheck(scheme: any, accept: TokenMatcher): SchemeCheck {
+  const name = String(scheme.name)
+  const where = scheme.in as 'header' | 'query' | 'cookie'
+  const read =
+    where === 'header' ? (r: RequestData) => r.header(name.toLowerCase())
+    : where === 'query' ? (r: RequestData) => r.query().get(name) ?? undefined
+    : (r: RequestData) => r.cookie(name)
+  const challenge = `ApiKey realm="plant-store-mock", in="${where}", name="${name}"`
+  return function checkApiKey(request) {
+    const key = read(request)
+    if (!key) return { message: `This operation needs an API key in the ${where} "${name}".`, challenge }
+    if (!accept(key)) return { message: `The API key in the ${where} "${name}" is not accepted.`, challenge }
+    return undefined
+  }
+}
+
+function authorizationSchemeCheck(schemeName: string): SchemeCheck {
+  return function checkAuthorizationScheme(request) {
+    const credential = credentialOf(request.header('authorization'), schemeName.toLowerCase())
+    if (!credential) return { message: `This operation needs an "Authorization: ${schemeName} ..." header.`, challenge: schemeName }
+    return undefined
+  }
+}
+
+function challengeFor(scheme: any): string {
+  if (scheme?.type === 'http' && String(scheme.scheme).toLowerCase() === 'basic') return 'Basic realm="plant-store-mock"'
+  if (scheme?.type === 'apiKey') return `ApiKey realm="plant-store-mock", in="${scheme.in}", name="${scheme.name}"`
+  if (scheme?.type === 'http' && String(scheme.scheme).toLowerCase() !== 'bearer') return String(scheme.scheme)
+  return 'Bearer'
+}
+
+/**
+ * The credential after `<scheme> ` in an Authorization header (scheme names are case-insensitive,
+ * RFC 9110 §11.1); `undefined` when the header is absent or uses another scheme.
+ */
+function credentialOf(header: string | undefined, scheme: string): string | undefined {
+  if (header === undefined) return undefined
+  const space = header.indexOf(' ')
+  const name = space === -1 ? header : header.slice(0, space)
+  if (name.toLowerCase() !== scheme) return undefined
+  return space === -1 ? '' : header.slice(space + 1).trim()
+}
+
+type TokenMatcher = (token: string) => boolean
+
+/** Compares digests in constant time, against every configured token, so timing tells nothing. */
+function createTokenMatcher(tokens: readonly string[]): TokenMatcher {
+  if (tokens.length === 0) return () => true
+  const digests = tokens.map(digest)
+  return (token) => {
+    const candidate = digest(token)
+    let matched = false
+    for (const accepted of digests) matched = timingSafeEqual(accepted, candidate) || matched
+    return matched
+  }
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest()
+}

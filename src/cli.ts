@@ -1,0 +1,106 @@
+#!/usr/bin/env node
+import { readFileSync } from 'node:fs'
+import { parseArgs } from 'node:util'
+import { type MockOptions, type MockServer, StartupError, startMockServer } from './index.js'
+import { parseByteSize } from './config.js'
+import { consoleLogger } from './log.js'
+
+const HELP = `Usage: plant-store-mock [options]
+
+Serves an OpenAPI 3.0/3.1 description as a contract-checking mock (default: the embedded Plant Store).
+
+Options:
+  --spec <file>        description to serve (YAML or JSON)       [default: embedded openapi.yaml]
+  --fixtures <dir>     fixture folder (<operationId>/<status>[.<name>].json)
+                                                [default: embedded fixtures/, or fixtures/ beside --spec]
+  -p, --port <n>       port; 0 picks a free one                  [env PORT, default 4010]
+  -h, --host <addr>    address to listen on                      [env HOST, default 127.0.0.1]
+  --dynamic            generate every body with json-schema-faker, ignoring fixtures and examples
+  --seed <n>           seed for generated bodies (same seed, same sequence)   [default: random]
+  --token <t>          accept only this bearer token / API key; repeat for more  [default: any]
+  --max-body <size>    largest request body, e.g. 1048576, 512kb, 1mb          [default: 1mb]
+  --debug              log stacks of unexpected errors
+  --help               show this help
+  --version            show the version
+`
+
+function main(argv: string[]): void {
+  let options: MockOptions
+  try {
+    const parsed = parseCommandLine(argv)
+    if (parsed === 'help') return void process.stdout.write(HELP)
+    if (parsed === 'version') return void process.stdout.write(`${readVersion()}\n`)
+    options = parsed
+  } catch (error) {
+    return fail(error)
+  }
+  startMockServer({ ...options, logger: consoleLogger }).then(serveUntilSignalled, fail)
+}
+
+function parseCommandLine(argv: string[]): MockOptions | 'help' | 'version' {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      spec: { type: 'string' },
+      fixtures: { type: 'string' },
+      port: { type: 'string', short: 'p' },
+      host: { type: 'string', short: 'h' },
+      dynamic: { type: 'boolean' },
+      seed: { type: 'string' },
+      token: { type: 'string', multiple: true },
+      'max-body': { type: 'string' },
+      debug: { type: 'boolean' },
+      help: { type: 'boolean' },
+      version: { type: 'boolean' },
+    },
+  })
+  if (values.help) return 'help'
+  if (values.version) return 'version'
+  const port = values.port ?? process.env.PORT
+  const host = values.host ?? process.env.HOST
+  return {
+    spec: values.spec,
+    fixtures: values.fixtures,
+    port: port === undefined ? undefined : wholeNumber('--port', port),
+    host: host || undefined,
+    dynamic: values.dynamic,
+    seed: values.seed === undefined ? undefined : wholeNumber('--seed', values.seed),
+    tokens: values.token,
+    maxBodyBytes: values['max-body'] === undefined ? undefined : parseByteSize(values['max-body']),
+    debug: values.debug,
+  }
+}
+
+function wholeNumber(flag: string, text: string): number {
+  if (!/^\d+$/.test(text.trim())) throw new StartupError(`${flag} takes a whole number, got "${text}".`)
+  return Number(text)
+}
+
+function serveUntilSignalled(server: MockServer): void {
+  consoleLogger.info(`${server.title} mock listening on ${server.url} (${server.operations.join(', ') || 'no operations'})`)
+  let closing = false
+  const stop = (signal: string) => {
+    if (closing) process.exit(130) // a second signal: the user wants out now
+    closing = true
+    consoleLogger.info(`${signal}: finishing in-flight requests, then stopping`)
+    server.close().then(() => process.exit(0))
+  }
+  process.on('SIGINT', () => stop('SIGINT'))
+  process.on('SIGTERM', () => stop('SIGTERM'))
+}
+
+function fail(error: unknown): void {
+  const known = error instanceof StartupError || (error as NodeJS.ErrnoException)?.code?.startsWith('ERR_PARSE_ARGS')
+  consoleLogger.error(known ? (error as Error).message : String((error as Error)?.stack ?? error))
+  if ((error as NodeJS.ErrnoException)?.code?.startsWith('ERR_PARSE_ARGS')) consoleLogger.error('Run with --help to see the options.')
+  process.exitCode = 1
+}
+
+function readVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+  return pkg.version
+}
+
+main(process.argv.slice(2))

@@ -1,0 +1,100 @@
+import { existsSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { StartupError } from './errors.js'
+
+/** The package root: where the embedded `openapi.yaml` and `fixtures/` live (one level above `src/` or `dist/`). */
+const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+
+/** Everything the mock can be told. CLI flags and environment variables map onto these fields one to one. */
+export interface MockOptions {
+  /**
+   * Path to the OpenAPI 3.0 / 3.1 description (YAML or JSON).
+   * @default the embedded Plant Store `openapi.yaml`
+   */
+  spec?: string
+  /**
+   * Folder of fixtures (`<operationId>/<status>[.<name>].json`). A missing folder is an error
+   * unless it is the default one.
+   * @default the embedded `fixtures/` when `spec` is the embedded description, else `fixtures/` beside the spec
+   */
+  fixtures?: string
+  /** @default 4010 (`PORT`); 0 picks a free port */
+  port?: number
+  /** @default '127.0.0.1' (`HOST`) */
+  host?: string
+  /** Generate every body with json-schema-faker, even where a fixture or example exists. @default false */
+  dynamic?: boolean
+  /** Seed for generated bodies: the same seed gives the same sequence of bodies. @default a random seed */
+  seed?: number
+  /** Accepted bearer tokens / API keys. Empty: any non-empty credential is accepted. @default [] */
+  tokens?: string[]
+  /** Largest request body in bytes; larger ones get 413. @default 1048576 (1 MiB) */
+  maxBodyBytes?: number
+  /** Log stacks of unexpected errors. @default false */
+  debug?: boolean
+}
+
+export type ResolvedOptions = Required<MockOptions> & { fixturesRequired: boolean }
+
+export const defaults = {
+  spec: resolve(packageRoot, 'openapi.yaml'),
+  fixtures: resolve(packageRoot, 'fixtures'),
+  port: 4010,
+  host: '127.0.0.1',
+  maxBodyBytes: 1024 * 1024,
+} as const
+
+/** Fills in defaults and checks every option once, so that nothing downstream has to. */
+export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
+  const {
+    spec = defaults.spec,
+    port = defaults.port,
+    host = defaults.host,
+    dynamic = false,
+    seed = Math.floor(Math.random() * 2 ** 31),
+    tokens = [],
+    maxBodyBytes = defaults.maxBodyBytes,
+    debug = false,
+  } = options
+  const specPath = resolve(spec)
+  const fixtures = options.fixtures ? resolve(options.fixtures) : defaultFixtures(specPath)
+
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new StartupError(`port must be a whole number from 0 to 65535, got ${port}.`)
+  }
+  if (!Number.isSafeInteger(seed)) throw new StartupError(`seed must be a whole number, got ${seed}.`)
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) {
+    throw new StartupError(`max body size must be a positive number of bytes, got ${maxBodyBytes}.`)
+  }
+  if (tokens.some((token) => token.length === 0 || /\s/.test(token))) {
+    throw new StartupError('a token must be non-empty and contain no white space.')
+  }
+  return {
+    spec: specPath,
+    fixtures,
+    fixturesRequired: options.fixtures !== undefined,
+    port,
+    host,
+    dynamic,
+    seed,
+    tokens,
+    maxBodyBytes,
+    debug,
+  }
+}
+
+/** The embedded description comes with the embedded fixtures; any other looks for `fixtures/` beside it. */
+function defaultFixtures(specPath: string): string {
+  if (specPath === defaults.spec) return defaults.fixtures
+  const besideSpec = resolve(dirname(specPath), 'fixtures')
+  return existsSync(besideSpec) ? besideSpec : ''
+}
+
+/** Reads sizes such as `1048576`, `512kb`, `1mb`, `2MiB`. */
+export function parseByteSize(text: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*(b|kb|kib|k|mb|mib|m|gb|gib|g)?$/i.exec(text.trim())
+  if (!match) throw new StartupError(`"${text}" is not a size; use bytes or a unit, e.g. 1048576, 512kb, 1mb.`)
+  const units: Record<string, number> = { b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3 }
+  return Math.floor(Number(match[1]) * (units[(match[2] ?? 'b').toLowerCase()] ?? 1))
+}

@@ -1,0 +1,115 @@
+import { type SecurityCheck, compileSecurity } from './auth/check-security.js'
+import { type MockOptions, type ResolvedOptions, resolveOptions } from './config.js'
+import { StartupError } from './errors.js'
+import type { Logger } from './log.js'
+import { type ResponseSet, compileResponses } from './responses/compile-responses.js'
+import { type Faker, createFaker } from './responses/fake.js'
+import { type FixtureSet, loadFixtures } from './responses/fixtures.js'
+import type { ErrorContext } from './responses/render-error.js'
+import { type Router, createRouter } from './routing/match-operation.js'
+import { type SpecDocument, loadSpec } from './spec/load-spec.js'
+import { type OperationDescription, describeOperations } from './spec/operations.js'
+import { nodeAt } from './spec/resolve-ref.js'
+import { type Ajv, compileAt, createAjv, markExactIntegers } from './validation/create-ajv.js'
+import { type BodyValidator, compileBody } from './validation/validate-body.js'
+import { type ParameterValidator, compileParameters } from './validation/validate-params.js'
+
+/** An operation with everything the request path needs compiled in. */
+export interface CompiledOperation {
+  id: string
+  method: string
+  path: string
+  security?: SecurityCheck
+  parameters?: ParameterValidator
+  body?: BodyValidator
+  responses: ResponseSet
+}
+
+/** Everything built once at start-up. The request path reads it and never changes it. */
+export interface Engine {
+  options: ResolvedOptions
+  spec: SpecDocument
+  operations: CompiledOperation[]
+  router: Router<CompiledOperation>
+  faker: Faker
+  errorContext: ErrorContext
+  logger: Logger
+}
+
+/** Loads the description and the fixtures and compiles every operation. Throws `StartupError`. */
+export async function createEngine(input: MockOptions, logger: Logger): Promise<Engine> {
+  const options = resolveOptions(input)
+  const spec = await loadSpec(options.spec)
+  const { document } = spec
+  markExactIntegers(document)
+  const ajv = addDescription(createAjv(), spec)
+  const coercingAjv = addDescription(createAjv({ coerceTypes: true }), spec)
+  const descriptions = describeOperations(spec)
+  const fixtures = await loadFixtures(options.fixtures, options.fixturesRequired)
+  checkFixtureFolders(fixtures, descriptions, options.fixtures)
+  const operations = descriptions.map((description) =>
+    compileOperation(description, { document, ajv, coercingAjv, fixtures, options, logger }),
+  )
+  const faker = createFaker(document, options.seed)
+  const errorSchema = nodeAt(document, '/components/schemas/Error')
+  const validateError = errorSchema ? compileAt(ajv, '/components/schemas/Error') : undefined
+  return {
+    options,
+    spec,
+    operations,
+    router: createRouter(operations),
+    faker,
+    errorContext: { document, logger, faker, validateError },
+    logger,
+  }
+}
+
+interface CompileContext {
+  document: any
+  ajv: Ajv
+  coercingAjv: Ajv
+  fixtures: FixtureSet
+  options: ResolvedOptions
+  logger: Logger
+}
+
+function compileOperation(description: OperationDescription, context: CompileContext): CompiledOperation {
+  const { document, ajv, coercingAjv, fixtures, options, logger } = context
+  const isArraySchema = (pointer: string) => derefSchema(document, pointer)?.type === 'array'
+  return {
+    id: description.id,
+    method: description.method,
+    path: description.path,
+    security: compileSecurity(description.security, document.components?.securitySchemes ?? {}, options),
+    parameters: compileParameters(coercingAjv, description.parameters, isArraySchema),
+    body: description.requestBody ? compileBody(ajv, description.requestBody) : undefined,
+    responses: compileResponses({ document, ajv, logger }, description, fixtures.get(description.fixtureKey)),
+  }
+}
+
+function addDescription(ajv: Ajv, spec: SpecDocument): Ajv {
+  try {
+    return ajv.addSchema(spec.document, 'mock:spec')
+  } catch (error) {
+    throw new StartupError(`The schemas of ${spec.path} cannot be compiled: ${(error as Error).message}`)
+  }
+}
+
+function checkFixtureFolders(fixtures: FixtureSet, descriptions: OperationDescription[], dir: string): void {
+  const keys = new Set<string>()
+  for (const { fixtureKey, id } of descriptions) {
+    if (keys.has(fixtureKey)) throw new StartupError(`Two operations share the operationId "${id}"; fixtures could not tell them apart.`)
+    keys.add(fixtureKey)
+  }
+  for (const folder of fixtures.keys()) {
+    if (!keys.has(folder)) {
+      throw new StartupError(`The fixtures folder ${dir}/${folder} names no operation of the description; use an operationId (${[...keys].join(', ')}).`)
+    }
+  }
+}
+
+function derefSchema(document: unknown, pointer: string): any {
+  let schema = nodeAt(document, pointer)
+  for (let hops = 0; typeof schema?.$ref === 'string' && hops < 32; hops++) schema = nodeAt(document, schema.$ref.slice(1))
+  return schema
+}

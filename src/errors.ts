@@ -1,0 +1,91 @@
+/** One problem found in a request, named by where it is (a JSON path such as `body.id` or `query.limit`). */
+export interface Violation {
+  path: string
+  message: string
+}
+
+export type MockErrorKind =
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'unauthorized'
+  | 'unsupported_media_type'
+  | 'payload_too_large'
+  | 'invalid_request'
+  | 'undeclared_preference'
+  | 'internal'
+
+/**
+ * The one error type of the request pipeline. Stages throw it; `http/app.ts` maps it once to the
+ * description's `Error` shape. `status` may be left to the operation (see `violationStatus`).
+ */
+export class MockError extends Error {
+  readonly status: number
+  readonly kind: MockErrorKind
+  readonly details: readonly Violation[]
+  readonly headers: Readonly<Record<string, string>>
+
+  constructor(
+    status: number,
+    kind: MockErrorKind,
+    message: string,
+    options: { details?: readonly Violation[]; headers?: Record<string, string> } = {},
+  ) {
+    super(message)
+    this.name = 'MockError'
+    this.status = status
+    this.kind = kind
+    this.details = options.details ?? []
+    this.headers = options.headers ?? {}
+  }
+}
+
+export function isMockError(error: unknown): error is MockError {
+  return error instanceof MockError
+}
+
+/** Templates: every client-facing error message is written here, nowhere else. */
+export const errors = {
+  notFound: (method: string, path: string) =>
+    new MockError(404, 'not_found', `No operation in the description matches ${method} ${path}.`),
+
+  methodNotAllowed: (method: string, path: string, allow: readonly string[]) =>
+    new MockError(405, 'method_not_allowed', `${method} is not declared for ${path}; declared methods: ${allow.join(', ')}.`, {
+      headers: { allow: allow.join(', ') },
+    }),
+
+  unauthorized: (message: string, challenge: string) =>
+    new MockError(401, 'unauthorized', message, { headers: { 'www-authenticate': challenge } }),
+
+  unsupportedMediaType: (received: string | undefined, accepted: readonly string[]) =>
+    new MockError(
+      415,
+      'unsupported_media_type',
+      `${received ? `Content-Type "${received}" is not accepted` : 'The request has no Content-Type'}; send ${accepted.join(' or ')}.`,
+    ),
+
+  payloadTooLarge: (limit: number) =>
+    new MockError(413, 'payload_too_large', `The request body is larger than the limit of ${limit} bytes.`),
+
+  /** A request that breaks the description. The status is the operation's (see `violationStatus`). */
+  invalidRequest: (status: number, violations: readonly Violation[]) =>
+    new MockError(status, 'invalid_request', describeViolations(violations), { details: violations }),
+
+  undeclaredPreference: (status: number, message: string) =>
+    new MockError(status, 'undeclared_preference', message),
+
+  internal: () => new MockError(500, 'internal', 'The mock server failed unexpectedly; see its log.'),
+}
+
+function describeViolations(violations: readonly Violation[]): string {
+  const list = violations.map((v) => `${v.path} ${v.message}`).join('; ')
+  const noun = violations.length === 1 ? 'problem' : 'problems'
+  return `The request does not match the description (${violations.length} ${noun}): ${list}.`
+}
+
+/** A problem with the description, the fixtures or the options, found before the server listens. */
+export class StartupError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'StartupError'
+  }
+}

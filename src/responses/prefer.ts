@@ -1,0 +1,27 @@
+/** What a client asked for with `Prefer` (Prism's syntax: `Prefer: code=400, example=duplicate-id`). */
+export interface Preferences {
+  code?: number
+  example?: string
+  dynamic?: boolean
+}
+
+const NONE: Preferences = Object.freeze({})
+
+/**
+ * Reads the preferences the mock understands and ignores the rest, as RFC 7240 asks of unknown ones.
+ * A `code` that is not a status is kept as NaN so that the caller can reject it clearly.
+ */
+export function parsePrefer(header: string | undefined): Preferences {
+  if (!header) return NONE
+  const preferences: Preferences = {}
+  for (const part of header.split(/[,;]/)) {
+    const equals = part.indexOf('=')
+    if (equals === -1) continue
+    const key = part.slice(0, equals).trim().toLowerCase()
+    const value = part.slice(equals + 1).trim().replace(/^"(.*)"$/, '$1')
+    if (key === 'code') preferences.code = /^[1-5]\d\d$/.test(value) ? Number(value) : Number.NaN
+    else if (key === 'example') preferences.example = value
+    else if (key === 'dynamic') preferences.dynamic = value.toLowerCase() === 'true'
+  }
+  return preferences
+}

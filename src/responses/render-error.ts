@@ -1,0 +1,52 @@
+import type { ValidateFunction } from 'ajv'
+import type { MockError } from '../errors.js'
+import type { Logger } from '../log.js'
+import { type ResponseSet, defaultBodyOf, findResponse } from './compile-responses.js'
+import type { Faker } from './fake.js'
+import { renderResponse } from './render-response.js'
+
+export interface RenderedError {
+  status: number
+  headers: Record<string, string>
+  body: string | null
+}
+
+export interface ErrorContext {
+  document: unknown
+  logger: Logger
+  faker: Faker
+  /** `components.schemas.Error` of the description, for statuses the operation does not declare. */
+  validateError?: ValidateFunction
+}
+
+/**
+ * Maps a `MockError` to the description's error shape: `{ error: <status>, message }`, checked against
+ * the schema of the response the operation declares for that status (else `components.schemas.Error`).
+ * Where that schema has another shape, the declared body is served and the message goes in `X-Mock-Error`,
+ * so that the response still honours the contract.
+ */
+export function renderError(error: MockError, responses: ResponseSet | undefined, context: ErrorContext): RenderedError {
+  const { status } = error
+  const headers: Record<string, string> = { ...error.headers }
+  const candidate = { error: status, message: error.message }
+  const declared = responses ? findResponse(responses.declared, status) : undefined
+  const validate = declared ? declared.validate : context.validateError
+  if (declared && !declared.mediaType) return { status, headers: { ...headers, 'x-mock-error': asHeader(error.message) }, body: null }
+  if (!validate || validate(candidate)) {
+    return { status, headers: { ...headers, 'content-type': declared?.mediaType ?? 'application/json' }, body: JSON.stringify(candidate) }
+  }
+  if (!declared) return { status, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(candidate) }
+  const body = defaultBodyOf(declared)
+  const plan = { status, response: declared, source: body ? { kind: 'static' as const, body } : { kind: 'generated' as const } }
+  const rendered = renderResponse(plan, context.faker, context)
+  return {
+    status,
+    headers: { ...headers, 'content-type': rendered.contentType ?? 'application/json', 'x-mock-error': asHeader(error.message) },
+    body: rendered.body,
+  }
+}
+
+/** Header values must be one line of visible ASCII. */
+function asHeader(message: string): string {
+  return message.replace(/[^\x20-\x7e]/g, '?').slice(0, 1024)
+}

@@ -1,0 +1,42 @@
+import { nodeAt } from '../spec/resolve-ref.js'
+
+/**
+ * Paths of object fields that the schema does not declare. A response must carry only what its
+ * schema names (the Plant Store stresses that Plant has no `id`), even where the schema does not say
+ * `additionalProperties: false`. An explicit `additionalProperties` or `patternProperties` allows more.
+ */
+export function findUndeclaredFields(document: unknown, schema: unknown, value: unknown, path = ''): string[] {
+  if (Array.isArray(value)) {
+    const items = collect(document, schema, 'items')[0]
+    return items === undefined ? [] : value.flatMap((item, i) => findUndeclaredFields(document, items, item, `${path}[${i}]`))
+  }
+  if (value === null || typeof value !== 'object') return []
+  const parts = flatten(document, schema)
+  if (parts.some((s) => s.additionalProperties !== undefined && s.additionalProperties !== false || s.patternProperties)) return []
+  const found: string[] = []
+  for (const [key, child] of Object.entries(value)) {
+    const declared = parts.filter((s) => s.properties && Object.hasOwn(s.properties, key)).map((s) => s.properties[key])
+    if (declared.length === 0) found.push(`${path}.${key}`)
+    else found.push(...findUndeclaredFields(document, declared[0], child, `${path}.${key}`))
+  }
+  return found
+}
+
+/** The schema and every subschema it combines with (allOf, anyOf, oneOf), `$ref`s followed. */
+function flatten(document: unknown, schema: unknown, depth = 0): any[] {
+  const node = deref(document, schema)
+  if (!node || typeof node !== 'object' || depth > 32) return []
+  const nested = ['allOf', 'anyOf', 'oneOf'].flatMap((k) => (node[k] ?? []).flatMap((s: unknown) => flatten(document, s, depth + 1)))
+  return [node, ...nested]
+}
+
+function collect(document: unknown, schema: unknown, keyword: string): unknown[] {
+  return flatten(document, schema).filter((s) => s[keyword] !== undefined).map((s) => s[keyword])
+}
+
+function deref(document: unknown, schema: any): any {
+  for (let hops = 0; schema && typeof schema.$ref === 'string' && hops < 32; hops++) {
+    schema = nodeAt(document, schema.$ref.replace(/^#/, ''))
+  }
+  return schema
+}

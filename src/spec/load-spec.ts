@@ -1,0 +1,90 @@
+import { readFile } from 'node:fs/promises'
+import $RefParser from '@apidevtools/json-schema-ref-parser'
+import { parse as parseYaml } from 'yaml'
+import { StartupError } from '../errors.js'
+
+export type OpenApiVersion = '3.0' | '3.1'
+
+/** A parsed description whose `$ref`s all point inside it (external files are bundled in). */
+export interface SpecDocument {
+  path: string
+  version: OpenApiVersion
+  document: Record<string, any>
+}
+
+/** Reads, parses, version-checks and bundles a description. Every failure is a `StartupError` naming the file. */
+export async function loadSpec(path: string): Promise<SpecDocument> {
+  const parsed = parseDescription(path, await readText(path))
+  const version = detectVersion(path, parsed)
+  let document: Record<string, any>
+  try {
+    // Only local files may be referenced: the mock never downloads anything at run time.
+    document = (await $RefParser.bundle(path, parsed, { resolve: { http: false } })) as Record<string, any>
+  } catch (error) {
+    throw new StartupError(`The description ${path} has a $ref that cannot be resolved: ${(error as Error).message}`)
+  }
+  if (version === '3.0') normalizeOpenApi30Schemas(document)
+  return { path, version, document }
+}
+
+async function readText(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8')
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : (error as Error).message
+    throw new StartupError(`Cannot read the description ${path}: ${reason}.`)
+  }
+}
+
+function parseDescription(path: string, text: string): unknown {
+  try {
+    // YAML 1.2 is a superset of JSON, so one parser reads both.
+    return parseYaml(text, { uniqueKeys: true, maxAliasCount: 1000 })
+  } catch (error) {
+    throw new StartupError(`The description ${path} is not valid YAML or JSON: ${(error as Error).message}`)
+  }
+}
+
+function detectVersion(path: string, parsed: unknown): OpenApiVersion {
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new StartupError(`The description ${path} is not an OpenAPI document: its top level is not an object.`)
+  }
+  const { openapi, swagger, paths } = parsed as Record<string, unknown>
+  if (swagger !== undefined) {
+    throw new StartupError(`The description ${path} is Swagger ${String(swagger)}; this version serves OpenAPI 3.0 and 3.1 only. Convert it first (for example with swagger2openapi).`)
+  }
+  const version = typeof openapi === 'string' ? /^3\.(0|1)\.\d+/.exec(openapi)?.[1] : undefined
+  if (!version) {
+    throw new StartupError(`The description ${path} has no supported "openapi" version (found ${JSON.stringify(openapi)}); use 3.0.x or 3.1.x.`)
+  }
+  if (paths !== undefined && (typeof paths !== 'object' || paths === null)) {
+    throw new StartupError(`The description ${path} has a "paths" that is not an object.`)
+  }
+  return version === '0' ? '3.0' : '3.1'
+}
+
+/**
+ * OpenAPI 3.0 schemas use two draft-04 habits that a JSON Schema 2020-12 validator reads differently:
+ * `nullable: true` and boolean `exclusiveMinimum` / `exclusiveMaximum`. Rewrite them once, at start-up.
+ * Examples are data, not schemas, so they are left as written.
+ */
+function normalizeOpenApi30Schemas(node: unknown): void {
+  if (typeof node !== 'object' || node === null) return
+  if (Array.isArray(node)) return node.forEach(normalizeOpenApi30Schemas)
+  const schema = node as Record<string, any>
+  if (schema.nullable === true) {
+    if (typeof schema.type === 'string') schema.type = [schema.type, 'null']
+    if (Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum = [...schema.enum, null]
+  }
+  for (const [bound, limit] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+    if (schema[bound] === true && typeof schema[limit] === 'number') {
+      schema[bound] = schema[limit]
+      delete schema[limit]
+    } else if (schema[bound] === false) {
+      delete schema[bound]
+    }
+  }
+  for (const [key, value] of Object.entries(schema)) {
+    if (key !== 'example' && key !== 'examples') normalizeOpenApi30Schemas(value)
+  }
+}

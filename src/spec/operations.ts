@@ -1,0 +1,143 @@
+import { StartupError } from '../errors.js'
+import type { SpecDocument } from './load-spec.js'
+import { type Located, pointerOf, resolveRef } from './resolve-ref.js'
+
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const
+
+export type SecurityRequirement = Record<string, string[]>
+
+export interface ParameterDescription {
+  name: string
+  in: 'path' | 'query' | 'header' | 'cookie'
+  required: boolean
+  schemaPointer?: string
+  style?: string
+  explode?: boolean
+}
+
+export interface MediaTypeDescription {
+  mediaType: string
+  schemaPointer?: string
+  /** Named examples in declaration order; a lone `example` is named `default`. */
+  examples: Array<{ name: string; value: unknown }>
+}
+
+export interface ResponseDescription {
+  /** As declared: `200`, `2XX` or `default`. */
+  code: string
+  content: MediaTypeDescription[]
+}
+
+/** One operation as the description declares it, with `$ref`s followed and schemas left as pointers. */
+export interface OperationDescription {
+  /** The operationId, or `METHOD /path` where there is none. */
+  id: string
+  /** Folder name of its fixtures: the operationId, or e.g. `post_plants_{id}`. */
+  fixtureKey: string
+  method: string
+  path: string
+  parameters: ParameterDescription[]
+  requestBody?: { required: boolean; content: MediaTypeDescription[] }
+  responses: ResponseDescription[]
+  security: SecurityRequirement[]
+}
+
+/** Lists every operation of the description, in declaration order. */
+export function describeOperations({ document }: SpecDocument): OperationDescription[] {
+  const operations: OperationDescription[] = []
+  const globalSecurity: SecurityRequirement[] = document.security ?? []
+  for (const [path, rawPathItem] of Object.entries(document.paths ?? {})) {
+    if (!path.startsWith('/')) throw new StartupError(`The path "${path}" must start with "/".`)
+    const pathItem = resolveRef(document, { node: rawPathItem, pointer: pointerOf('paths', path) })
+    for (const method of HTTP_METHODS) {
+      const operation = pathItem.node?.[method]
+      if (!operation) continue
+      const at = { node: operation, pointer: `${pathItem.pointer}${pointerOf(method)}` }
+      operations.push(describeOperation(document, path, method, at, pathItem, globalSecurity))
+    }
+  }
+  return operations
+}
+
+function describeOperation(
+  document: any,
+  path: string,
+  method: string,
+  { node: operation, pointer }: Located,
+  pathItem: Located,
+  globalSecurity: SecurityRequirement[],
+): OperationDescription {
+  const operationId = typeof operation.operationId === 'string' ? operation.operationId : undefined
+  return {
+    id: operationId ?? `${method.toUpperCase()} ${path}`,
+    fixtureKey: operationId ?? `${method}${path.replace(/\//g, '_')}`,
+    method: method.toUpperCase(),
+    path,
+    parameters: describeParameters(document, pathItem, { node: operation, pointer }),
+    requestBody: operation.requestBody
+      ? describeRequestBody(document, { node: operation.requestBody, pointer: `${pointer}/requestBody` })
+      : undefined,
+    responses: Object.entries(operation.responses ?? {}).map(([code, response]) =>
+      describeResponse(document, code, { node: response, pointer: `${pointer}${pointerOf('responses', code)}` }),
+    ),
+    security: operation.security ?? globalSecurity,
+  }
+}
+
+/** Operation parameters override path-level ones with the same name and location. */
+function describeParameters(document: any, pathItem: Located, operation: Located): ParameterDescription[] {
+  const byKey = new Map<string, ParameterDescription>()
+  for (const owner of [pathItem, operation]) {
+    const list: unknown[] = owner.node.parameters ?? []
+    list.forEach((raw, index) => {
+      const { node, pointer } = resolveRef(document, { node: raw, pointer: `${owner.pointer}/parameters/${index}` })
+      if (!node?.name || !['path', 'query', 'header', 'cookie'].includes(node.in)) {
+        throw new StartupError(`The parameter at ${pointer} needs a "name" and an "in" of path, query, header or cookie.`)
+      }
+      byKey.set(`${node.in}:${node.name}`, {
+        name: node.name,
+        in: node.in,
+        required: node.in === 'path' || node.required === true,
+        schemaPointer: node.schema ? `${pointer}/schema` : undefined,
+        style: node.style,
+        explode: node.explode,
+      })
+    })
+  }
+  return [...byKey.values()]
+}
+
+function describeRequestBody(document: any, located: Located) {
+  const { node, pointer } = resolveRef(document, located)
+  return { required: node.required === true, content: describeContent(document, node.content, `${pointer}/content`) }
+}
+
+function describeResponse(document: any, code: string, located: Located): ResponseDescription {
+  if (!/^([1-5](\d\d|XX)|default)$/.test(code)) {
+    throw new StartupError(`The response code "${code}" at ${located.pointer} is not a status, a range such as 2XX, or "default".`)
+  }
+  const { node, pointer } = resolveRef(document, located)
+  return { code, content: describeContent(document, node?.content, `${pointer}/content`) }
+}
+
+function describeContent(document: any, content: Record<string, any> | undefined, pointer: string): MediaTypeDescription[] {
+  return Object.entries(content ?? {}).map(([mediaType, media]) => {
+    const at = `${pointer}${pointerOf(mediaType)}`
+    return {
+      mediaType,
+      schemaPointer: media?.schema ? `${at}/schema` : undefined,
+      examples: describeExamples(document, media ?? {}, at),
+    }
+  })
+}
+
+function describeExamples(document: any, media: Record<string, any>, pointer: string) {
+  const examples: Array<{ name: string; value: unknown }> = []
+  if (media.example !== undefined) examples.push({ name: 'default', value: media.example })
+  for (const [name, raw] of Object.entries(media.examples ?? {})) {
+    const { node } = resolveRef(document, { node: raw, pointer: `${pointer}${pointerOf('examples', name)}` })
+    // externalValue would mean a download; only inline values are served.
+    if (node && 'value' in node) examples.push({ name, value: node.value })
+  }
+  return examples
+}

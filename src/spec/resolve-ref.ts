@@ -1,0 +1,35 @@
+import { StartupError } from '../errors.js'
+
+/** A node of the description and the JSON pointer where it lives (schemas are compiled by pointer). */
+export interface Located<T = any> {
+  node: T
+  pointer: string
+}
+
+export function pointerOf(...tokens: string[]): string {
+  return tokens.map((t) => `/${t.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('')
+}
+
+/** Follows `$ref`s of non-schema objects (parameters, bodies, responses, examples) to their target. */
+export function resolveRef(document: unknown, located: Located): Located {
+  let { node, pointer } = located
+  for (let hops = 0; node && typeof node === 'object' && typeof node.$ref === 'string'; hops++) {
+    if (hops > 32 || !node.$ref.startsWith('#')) {
+      throw new StartupError(`The $ref "${node.$ref}" at ${pointer || '/'} cannot be followed.`)
+    }
+    pointer = node.$ref.slice(1)
+    node = nodeAt(document, pointer)
+    if (node === undefined) throw new StartupError(`The $ref "#${pointer}" points at nothing.`)
+  }
+  return { node, pointer }
+}
+
+/** The node at a JSON pointer (`/components/schemas/Plant`), or `undefined`. */
+export function nodeAt(document: unknown, pointer: string): any {
+  let node: any = document
+  for (const token of pointer.split('/').slice(1)) {
+    if (node === null || typeof node !== 'object') return undefined
+    node = node[decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~')]
+  }
+  return node
+}

@@ -1,0 +1,137 @@
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js'
+import addFormats from 'ajv-formats'
+import { StartupError, type Violation } from '../errors.js'
+import { type ExactLiterals, isAmbiguousInt64, isExactInt64Literal, isInt64Number } from './exact-integers.js'
+
+export type { ErrorObject }
+export type Ajv = Ajv2020
+
+/** Added at start-up next to every `format: int64`, so the validator can settle the ±2^63 edge exactly. */
+export const EXACT_INT64_KEYWORD = 'x-mock-exact-int64'
+
+/**
+ * One Ajv for a description. OpenAPI 3.1 schemas are JSON Schema 2020-12; 3.0 schemas are
+ * rewritten to it at load time (see `load-spec.ts`).
+ */
+export function createAjv({ coerceTypes = false }: { coerceTypes?: boolean } = {}): Ajv2020 {
+  const ajv = new Ajv2020({
+    // Parameters arrive as text: `"5"` must count as 5, and a lone value as a one-item array.
+    coerceTypes: coerceTypes ? 'array' : false,
+    // Descriptions carry OpenAPI keywords (example, xml, discriminator...) that are not JSON Schema.
+    strict: false,
+    // ...but `strict: false` would also let Infinity and NaN pass as numbers (1e400 parses to Infinity).
+    strictNumbers: true,
+    allErrors: true,
+    passContext: true,
+    logger: false,
+  })
+  addFormats.default(ajv)
+  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n <= 2 ** 31 - 1 })
+  ajv.addFormat('int64', { type: 'number', validate: isInt64Number })
+  for (const name of ['float', 'double']) ajv.addFormat(name, { type: 'number', validate: Number.isFinite })
+  for (const name of ['binary', 'password']) ajv.addFormat(name, true)
+  ajv.addFormat('byte', /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/)
+  ajv.addKeyword({
+    keyword: EXACT_INT64_KEYWORD,
+    type: 'number',
+    schemaType: 'boolean',
+    errors: false,
+    validate(this: ExactLiterals | undefined, _enabled: boolean, value: number, _parent: unknown, data?: { instancePath: string }) {
+      if (!isAmbiguousInt64(value)) return true
+      const literal = this?.literalAt?.(data?.instancePath ?? '')
+      return literal === undefined || isExactInt64Literal(literal)
+    },
+  })
+  return ajv
+}
+
+/** Marks every int64 schema for the exact check. Examples are data and stay as written. */
+export function markExactIntegers(node: unknown): void {
+  if (typeof node !== 'object' || node === null) return
+  if (Array.isArray(node)) return node.forEach(markExactIntegers)
+  const schema = node as Record<string, unknown>
+  if (schema.format === 'int64') schema[EXACT_INT64_KEYWORD] = true
+  for (const [key, value] of Object.entries(schema)) {
+    if (key !== 'example' && key !== 'examples') markExactIntegers(value)
+  }
+}
+
+/** Compiles the schema at a JSON pointer of the description (added to Ajv as `mock:spec`). */
+export function compileAt(ajv: Ajv2020, pointer: string) {
+  try {
+    const validate = ajv.getSchema(`mock:spec#${pointer}`)
+    if (!validate) throw new Error('no schema there')
+    return validate
+  } catch (error) {
+    throw new StartupError(`The schema at ${decodePointer(pointer)} cannot be compiled: ${(error as Error).message}`)
+  }
+}
+
+export function decodePointer(pointer: string): string {
+  return pointer.split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~')).join(' > ').replace(/^ > /, '')
+}
+
+const MAX_VIOLATIONS = 25
+
+/** Ajv's errors as violations named by a JSON path under `root` (e.g. `body.tag`, `query.limit`). */
+export function toViolations(root: string, errors: readonly ErrorObject[] | null | undefined): Violation[] {
+  const seen = new Set<string>()
+  const violations: Violation[] = []
+  for (const error of errors ?? []) {
+    const violation = describeError(root, error)
+    const key = `${violation.path}\u0000${violation.message}`
+    if (seen.has(key)) continue
+    seen.add(key)
+    violations.push(violation)
+    if (violations.length === MAX_VIOLATIONS) break
+  }
+  return violations
+}
+
+function describeError(root: string, error: ErrorObject): Violation {
+  const path = root + jsonPath(error.instancePath)
+  const params = error.params as Record<string, any>
+  switch (error.keyword) {
+    case 'required':
+      return { path: `${path}${jsonPath(`/${params.missingProperty}`)}`, message: 'is required' }
+    case 'additionalProperties':
+    case 'unevaluatedProperties': {
+      const name = params.additionalProperty ?? params.unevaluatedProperty
+      return { path: `${path}${jsonPath(`/${name}`)}`, message: 'is not declared by the schema' }
+    }
+    case 'type':
+      return { path, message: `must be ${article(String(params.type))}` }
+    case 'format':
+      return { path, message: formatMessage(String(params.format)) }
+    case EXACT_INT64_KEYWORD:
+      return { path, message: formatMessage('int64') }
+    case 'enum':
+      return { path, message: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` }
+    default:
+      return { path, message: error.message ?? `fails the "${error.keyword}" rule` }
+  }
+}
+
+function formatMessage(format: string): string {
+  if (format === 'int64') return 'must be a signed 64-bit integer (-9223372036854775808 to 9223372036854775807)'
+  if (format === 'int32') return 'must be a signed 32-bit integer (-2147483648 to 2147483647)'
+  return `must be a valid "${format}"`
+}
+
+function article(type: string): string {
+  return type
+    .split(',')
+    .map((t) => (t === 'null' ? 'null' : /^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`))
+    .join(' or ')
+}
+
+/** `/items/0/name` → `.items[0].name` */
+function jsonPath(instancePath: string): string {
+  if (!instancePath) return ''
+  return instancePath
+    .slice(1)
+    .split('/')
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((t) => (/^\d+$/.test(t) ? `[${t}]` : /^[A-Za-z_$][\w$]*$/.test(t) ? `.${t}` : `[${JSON.stringify(t)}]`))
+    .join('')
+}

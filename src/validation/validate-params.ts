@@ -1,0 +1,105 @@
+import type { ValidateFunction } from 'ajv'
+import type { Violation } from '../errors.js'
+import type { RequestData } from '../request.js'
+import type { ParameterDescription } from '../spec/operations.js'
+import { type Ajv, toViolations } from './create-ajv.js'
+import { rawLiterals } from './exact-integers.js'
+
+type Location = 'path' | 'query' | 'header' | 'cookie'
+
+interface CompiledLocation {
+  location: Location
+  parameters: Array<ParameterDescription & { isArray: boolean }>
+  validate: ValidateFunction
+}
+
+/** Path, query, header and cookie parameters of one operation; `undefined` when it declares none. */
+export type ParameterValidator = CompiledLocation[]
+
+/**
+ * Compiles one object schema per location. The Ajv given here coerces types (`"5"` → 5), since
+ * every parameter arrives as text.
+ */
+export function compileParameters(
+  coercingAjv: Ajv,
+  parameters: readonly ParameterDescription[],
+  isArraySchema: (pointer: string) => boolean,
+): ParameterValidator | undefined {
+  const compiled: CompiledLocation[] = []
+  for (const location of ['path', 'query', 'header', 'cookie'] as const) {
+    const here = parameters.filter((p) => p.in === location)
+    if (here.length === 0) continue
+    const properties = Object.fromEntries(
+      here.map((p) => [keyOf(p), p.schemaPointer ? { $ref: `mock:spec#${p.schemaPointer}` } : {}]),
+    )
+    const required = here.filter((p) => p.required).map(keyOf)
+    compiled.push({
+      location,
+      parameters: here.map((p) => ({ ...p, isArray: p.schemaPointer ? isArraySchema(p.schemaPointer) : false })),
+      validate: coercingAjv.compile({ type: 'object', properties, required }),
+    })
+  }
+  return compiled.length ? compiled : undefined
+}
+
+/** Reads each declared parameter as its style says, then validates them all. */
+export function validateParameters(
+  validator: ParameterValidator,
+  request: RequestData,
+  pathParams: Record<string, string>,
+): Violation[] {
+  const violations: Violation[] = []
+  for (const { location, parameters, validate } of validator) {
+    const values: Record<string, unknown> = {}
+    for (const parameter of parameters) {
+      const value = readParameter(parameter, request, pathParams, violations)
+      if (value !== undefined) values[keyOf(parameter)] = value
+    }
+    const raw = structuredClone(values)
+    if (!validate.call(rawLiterals(raw), values)) violations.push(...toViolations(location, validate.errors))
+  }
+  return violations
+}
+
+function readParameter(
+  parameter: ParameterDescription & { isArray: boolean },
+  request: RequestData,
+  pathParams: Record<string, string>,
+  violations: Violation[],
+): string | string[] | undefined {
+  switch (parameter.in) {
+    case 'path': {
+      const raw = pathParams[parameter.name]
+      if (raw === undefined) return undefined
+      try {
+        return splitList(parameter, decodeURIComponent(raw), ',')
+      } catch {
+        violations.push({ path: `path.${parameter.name}`, message: 'is not valid percent-encoding' })
+        return undefined
+      }
+    }
+    case 'query': {
+      const query = request.query()
+      if (!query.has(parameter.name)) return undefined
+      // form style, explode true (the default): an array is the key repeated.
+      if (parameter.isArray && parameter.explode !== false) return query.getAll(parameter.name)
+      return splitList(parameter, query.get(parameter.name)!, parameter.style === 'spaceDelimited' ? ' ' : parameter.style === 'pipeDelimited' ? '|' : ',')
+    }
+    case 'header': {
+      const value = request.header(parameter.name.toLowerCase())
+      return value === undefined ? undefined : splitList(parameter, value, ',')
+    }
+    case 'cookie': {
+      const value = request.cookie(parameter.name)
+      return value === undefined ? undefined : splitList(parameter, value, ',')
+    }
+  }
+}
+
+function splitList(parameter: { isArray: boolean }, value: string, separator: string): string | string[] {
+  return parameter.isArray ? value.split(separator).map((item) => item.trim()) : value
+}
+
+function keyOf(parameter: ParameterDescription): string {
+  return parameter.in === 'header' ? parameter.name.toLowerCase() : parameter.name
+}
