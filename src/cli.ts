@@ -79,7 +79,6 @@ function wholeNumber(flag: string, text: string): number {
 }
 
 function serveUntilSignalled(server: MockServer): void {
-  consoleLogger.info(`${server.title} mock listening on ${server.url} (${server.operations.join(', ') || 'no operations'})`)
   let closing = false
   const stop = (signal: string) => {
     if (closing) process.exit(130) // a second signal: the user wants out now
@@ -89,6 +88,8 @@ function serveUntilSignalled(server: MockServer): void {
   }
   process.on('SIGINT', () => stop('SIGINT'))
   process.on('SIGTERM', () => stop('SIGTERM'))
+  // Printed last: supervisors take this line as "ready", and a signal sent on it must find the handlers in place.
+  consoleLogger.info(`${server.title} mock listening on ${server.url} (${server.operations.join(', ') || 'no operations'})`)
 }
 
 function fail(error: unknown): void {

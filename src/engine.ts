@@ -9,7 +9,7 @@ import type { ErrorContext } from './responses/render-error.js'
 import { type Router, createRouter } from './routing/match-operation.js'
 import { type SpecDocument, loadSpec } from './spec/load-spec.js'
 import { type OperationDescription, describeOperations } from './spec/operations.js'
-import { nodeAt } from './spec/resolve-ref.js'
+import { derefSchema, nodeAt } from './spec/resolve-ref.js'
 import { type Ajv, compileAt, createAjv, markExactIntegers } from './validation/create-ajv.js'
 import { type BodyValidator, compileBody } from './validation/validate-body.js'
 import { type ParameterValidator, compileParameters } from './validation/validate-params.js'
@@ -75,15 +75,25 @@ interface CompileContext {
 
 function compileOperation(description: OperationDescription, context: CompileContext): CompiledOperation {
   const { document, ajv, coercingAjv, fixtures, options, logger } = context
-  const isArraySchema = (pointer: string) => derefSchema(document, pointer)?.type === 'array'
+  const isArraySchema = (pointer: string) => derefSchema(document, nodeAt(document, pointer))?.type === 'array'
   return {
     id: description.id,
     method: description.method,
     path: description.path,
-    security: compileSecurity(description.security, document.components?.securitySchemes ?? {}, options),
+    security: compileOperationSecurity(description, document, options),
     parameters: compileParameters(coercingAjv, description.parameters, isArraySchema),
     body: description.requestBody ? compileBody(ajv, description.requestBody) : undefined,
     responses: compileResponses({ document, ajv, logger }, description, fixtures.get(description.fixtureKey)),
+  }
+}
+
+/** A scheme the description does not declare is a mistake in the description: say which file and operation. */
+function compileOperationSecurity(description: OperationDescription, document: any, options: ResolvedOptions): SecurityCheck | undefined {
+  try {
+    return compileSecurity(description.security, document.components?.securitySchemes ?? {}, options)
+  } catch (error) {
+    if (error instanceof StartupError) throw new StartupError(`In ${options.spec}, operation ${description.id}: ${error.message}`)
+    throw error
   }
 }
 
@@ -106,10 +116,4 @@ function checkFixtureFolders(fixtures: FixtureSet, descriptions: OperationDescri
       throw new StartupError(`The fixtures folder ${dir}/${folder} names no operation of the description; use an operationId (${[...keys].join(', ')}).`)
     }
   }
-}
-
-function derefSchema(document: unknown, pointer: string): any {
-  let schema = nodeAt(document, pointer)
-  for (let hops = 0; typeof schema?.$ref === 'string' && hops < 32; hops++) schema = nodeAt(document, schema.$ref.slice(1))
-  return schema
 }

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net'
-import type { Server } from 'node:http'
+import type { Server, ServerResponse } from 'node:http'
 import { createAdaptorServer } from '@hono/node-server'
 import type { Hono } from 'hono'
 import { StartupError } from './errors.js'
@@ -17,19 +17,28 @@ const CLOSE_GRACE_MS = 10_000
 
 export function listen(app: Hono<any>, { port, host }: { port: number; host: string }): Promise<ListeningServer> {
   const server = createAdaptorServer({ fetch: app.fetch }) as Server
+  // Responses not yet finished, so that close() can tell their clients the connection ends with them.
+  const inFlight = new Set<ServerResponse>()
+  server.on('request', (_request, response: ServerResponse) => {
+    inFlight.add(response)
+    response.once('close', () => inFlight.delete(response))
+  })
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => reject(describeListenError(error, host, port)))
     server.listen(port, host, () => {
       const { port: actualPort } = server.address() as AddressInfo
       const shownHost = host.includes(':') ? `[${host}]` : host
-      resolve({ url: `http://${shownHost}:${actualPort}`, port: actualPort, close: () => closeGracefully(server) })
+      resolve({ url: `http://${shownHost}:${actualPort}`, port: actualPort, close: () => closeGracefully(server, inFlight) })
     })
   })
 }
 
-function closeGracefully(server: Server): Promise<void> {
+function closeGracefully(server: Server, inFlight: ReadonlySet<ServerResponse>): Promise<void> {
   return new Promise((resolve) => {
     if (!server.listening) return resolve()
+    // Without this, a keep-alive connection whose request was in flight stays open after its response
+    // until the keep-alive timeout (5 s), and close() waits for it. `Connection: close` ends it at once.
+    for (const response of inFlight) if (!response.headersSent) response.shouldKeepAlive = false
     const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref()
     server.close(() => {
       clearTimeout(force)

@@ -31,11 +31,12 @@ export function compileSecurity(
   schemes: Record<string, any>,
   { tokens }: SecurityOptions,
 ): SecurityCheck | undefined {
-  if (requirements.length === 0 || requirements.some((r) => Object.keys(r).length === 0)) return undefined
   const accept = createTokenMatcher(tokens)
+  // Compiled first, so that an undeclared scheme name is reported even where credentials are optional.
   const alternatives = requirements.map((requirement) =>
     Object.keys(requirement).map((name) => compileScheme(name, schemes[name], accept)),
   )
+  if (alternatives.length === 0 || alternatives.some((checks) => checks.length === 0)) return undefined
   const challenges = new Set(requirements.flatMap((r) => Object.keys(r).map((name) => challengeFor(schemes[name]))))
   return { alternatives, challenge: [...challenges].filter(Boolean).join(', ') || 'Bearer' }
 }
@@ -85,7 +86,7 @@ function basicCheck(): SchemeCheck {
   return function checkBasic(request) {
     const encoded = credentialOf(request.header('authorization'), 'basic')
     if (encoded === undefined) return { message: 'This operation needs an "Authorization: Basic <credentials>" header.', challenge }
-    const decoded = /^[A-Za-z0-9+/]+={0,2}$/.test(encoded) ? Buffer.from(encoded, 'base64').toString('utf8') : ''
+    const decoded = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(encoded) ? Buffer.from(encoded, 'base64').toString('utf8') : ''
     if (!decoded.includes(':')) return { message: 'The basic credentials are not base64 of "user:password".', challenge }
     return undefined
   }

@@ -32,7 +32,11 @@ export function createApp(engine: Engine): Hono<Env> {
     // 3. Every violation of parameters and body is reported in one response.
     const violations = operation.parameters ? validateParameters(operation.parameters, request, params) : []
     if (operation.body) {
-      violations.push(...(await checkBody(operation, request, () => readBody(c.req.raw, incomingOf(c), engine.options.maxBodyBytes))))
+      const incoming = incomingOf(c)
+      // Under app.request() a body (bytes, a stream) may come with none of the headers that announce one.
+      const mayHaveUnannouncedBody = incoming === undefined && c.req.raw.body !== null
+      const read = () => readBody(c.req.raw, incoming, engine.options.maxBodyBytes)
+      violations.push(...(await checkBody(operation, request, read, mayHaveUnannouncedBody)))
     }
     if (violations.length) throw errors.invalidRequest(operation.responses.violationStatus, violations)
     // 4. Decide the response, then render it.
@@ -50,14 +54,21 @@ export function createApp(engine: Engine): Hono<Env> {
   return app
 }
 
-async function checkBody(operation: CompiledOperation, request: RequestData, read: () => Promise<Uint8Array>): Promise<Violation[]> {
+async function checkBody(
+  operation: CompiledOperation,
+  request: RequestData,
+  read: () => Promise<Uint8Array>,
+  mayHaveUnannouncedBody: boolean,
+): Promise<Violation[]> {
   const body = operation.body!
   const contentType = request.header('content-type')
   const length = request.header('content-length')
   const hasBody = contentType !== undefined || (length !== undefined && length !== '0') || request.header('transfer-encoding') !== undefined
-  if (!hasBody) return body.required ? [{ path: 'body', message: 'is required but the request has no body' }] : []
+  // Read first when only reading can tell: bytes without Content-Type get 415, as they do over a socket.
+  const bytes = !hasBody && mayHaveUnannouncedBody ? await read() : undefined
+  if (!hasBody && !bytes?.byteLength) return body.required ? [{ path: 'body', message: 'is required but the request has no body' }] : []
   const media = selectMediaType(body, contentType)
-  return validateBody(body, media, await read()).violations
+  return validateBody(body, media, bytes ?? (await read())).violations
 }
 
 function reportUnexpected(engine: Engine, error: unknown) {

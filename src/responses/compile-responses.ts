@@ -2,7 +2,7 @@ import type { ValidateFunction } from 'ajv'
 import { StartupError } from '../errors.js'
 import type { Logger } from '../log.js'
 import type { MediaTypeDescription, OperationDescription, ResponseDescription } from '../spec/operations.js'
-import { nodeAt } from '../spec/resolve-ref.js'
+import { derefSchema, nodeAt } from '../spec/resolve-ref.js'
 import { type Ajv, compileAt, toViolations } from '../validation/create-ajv.js'
 import type { Fixture } from './fixtures.js'
 import { findUndeclaredFields } from './undeclared-fields.js'
@@ -70,8 +70,7 @@ function compileResponse(context: CompileContext, operation: OperationDescriptio
 function examplesOf(document: unknown, media: MediaTypeDescription | undefined) {
   if (!media) return []
   if (media.examples.length || !media.schemaPointer) return media.examples
-  let schema = nodeAt(document, media.schemaPointer)
-  for (let hops = 0; typeof schema?.$ref === 'string' && hops < 32; hops++) schema = nodeAt(document, schema.$ref.slice(1))
+  const schema = derefSchema(document, nodeAt(document, media.schemaPointer))
   return schema?.example === undefined ? [] : [{ name: 'default', value: schema.example }]
 }
 

@@ -18,6 +18,8 @@ export function parsePrefer(header: string | undefined): Preferences {
     const equals = part.indexOf('=')
     if (equals === -1) continue
     const key = part.slice(0, equals).trim().toLowerCase()
+    // RFC 7240 §2: only the first instance of a repeated preference counts.
+    if (Object.hasOwn(preferences, key)) continue
     const value = part.slice(equals + 1).trim().replace(/^"(.*)"$/, '$1')
     if (key === 'code') preferences.code = /^[1-5]\d\d$/.test(value) ? Number(value) : Number.NaN
     else if (key === 'example') preferences.example = value

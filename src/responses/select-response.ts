@@ -26,10 +26,11 @@ export interface SelectOptions {
 export function selectResponse(operation: { id: string; responses: ResponseSet }, prefer: Preferences, options: SelectOptions): ResponsePlan {
   const { responses } = operation
   let response = prefer.code === undefined ? responses.success : declaredFor(operation, prefer.code)
-  let status = response ? statusOf(response, prefer.code ?? 200) : 200
+  // `code=404` served by a 4XX (or default) response is a 404, not the first status of the range.
+  let status = prefer.code ?? (response ? statusOf(response, 200) : 200)
   if (prefer.example !== undefined) {
     const found = findExample(operation, response, prefer.example, prefer.code === undefined)
-    return { status: statusOf(found.response, prefer.code ?? status), response: found.response, source: { kind: 'static', body: found.body } }
+    return { status: prefer.code ?? statusOf(found.response, status), response: found.response, source: { kind: 'static', body: found.body } }
   }
   if (!response?.mediaType) return { status, response, source: { kind: 'empty' } }
   const generate = prefer.dynamic ?? options.dynamic

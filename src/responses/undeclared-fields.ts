@@ -1,4 +1,4 @@
-import { nodeAt } from '../spec/resolve-ref.js'
+import { derefSchema } from '../spec/resolve-ref.js'
 
 /**
  * Paths of object fields that the schema does not declare. A response must carry only what its
@@ -24,7 +24,7 @@ export function findUndeclaredFields(document: unknown, schema: unknown, value: 
 
 /** The schema and every subschema it combines with (allOf, anyOf, oneOf), `$ref`s followed. */
 function flatten(document: unknown, schema: unknown, depth = 0): any[] {
-  const node = deref(document, schema)
+  const node = derefSchema(document, schema)
   if (!node || typeof node !== 'object' || depth > 32) return []
   const nested = ['allOf', 'anyOf', 'oneOf'].flatMap((k) => (node[k] ?? []).flatMap((s: unknown) => flatten(document, s, depth + 1)))
   return [node, ...nested]
@@ -32,11 +32,4 @@ function flatten(document: unknown, schema: unknown, depth = 0): any[] {
 
 function collect(document: unknown, schema: unknown, keyword: string): unknown[] {
   return flatten(document, schema).filter((s) => s[keyword] !== undefined).map((s) => s[keyword])
-}
-
-function deref(document: unknown, schema: any): any {
-  for (let hops = 0; schema && typeof schema.$ref === 'string' && hops < 32; hops++) {
-    schema = nodeAt(document, schema.$ref.replace(/^#/, ''))
-  }
-  return schema
 }

@@ -33,3 +33,11 @@ export function nodeAt(document: unknown, pointer: string): any {
   }
   return node
 }
+
+/** A schema with its `$ref` chain followed (schemas keep their refs for Ajv; some start-up code needs the target). */
+export function derefSchema(document: unknown, schema: any): any {
+  for (let hops = 0; typeof schema?.$ref === 'string' && schema.$ref.startsWith('#') && hops < 32; hops++) {
+    schema = nodeAt(document, schema.$ref.slice(1))
+  }
+  return schema
+}

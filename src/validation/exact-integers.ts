@@ -49,9 +49,21 @@ function integerValueOf(literal: string): bigint | undefined {
 /** Literals of a JSON text, parsed only if a validator asks (which only an edge value makes it do). */
 export function jsonLiterals(text: string): ExactLiterals {
   let tree: unknown
+  let parsed = false
   return {
     literalAt(instancePath) {
-      tree ??= parseLossless(text)
+      if (!parsed) {
+        parsed = true
+        try {
+          // Duplicate keys: the last one wins, as with JSON.parse (lossless-json throws by default).
+          tree = parseLossless(text, undefined, { onDuplicateKey: ({ newValue }) => newValue })
+        } catch {
+          // lossless-json recurses, so very deep nesting overflows the stack. The edge value cannot
+          // be read exactly then: answer with no literal that passes, so that the value is refused.
+          tree = undefined
+        }
+      }
+      if (tree === undefined) return ''
       const node = valueAt(tree, instancePath)
       return node instanceof LosslessNumber ? node.value : undefined
     },

@@ -51,12 +51,19 @@ export function validateParameters(
   const violations: Violation[] = []
   for (const { location, parameters, validate } of validator) {
     const values: Record<string, unknown> = {}
+    const unreadable = new Set<string>()
     for (const parameter of parameters) {
+      const before = violations.length
       const value = readParameter(parameter, request, pathParams, violations)
       if (value !== undefined) values[keyOf(parameter)] = value
+      else if (violations.length > before) unreadable.add(keyOf(parameter))
     }
     const raw = structuredClone(values)
-    if (!validate.call(rawLiterals(raw), values)) violations.push(...toViolations(location, validate.errors))
+    if (!validate.call(rawLiterals(raw), values)) {
+      // A parameter that was sent but could not be read is already reported: not "required" as well.
+      const errors = validate.errors?.filter((e) => !(e.keyword === 'required' && unreadable.has(e.params.missingProperty)))
+      violations.push(...toViolations(location, errors))
+    }
   }
   return violations
 }

@@ -1,0 +1,324 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import http from 'node:http'
+import net from 'node:net'
+import { fileURLToPath } from 'node:url'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+
+/**
+ * The bin, as a user runs it: `node dist/cli.js`, built once from the current sources.
+ * Every server listens on port 0 (or on a port just taken from the OS), and every child is killed after its test.
+ */
+const root = fileURLToPath(new URL('../..', import.meta.url))
+const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url))
+const specFile = (name: string) => fileURLToPath(new URL(`../specs/${name}`, import.meta.url))
+const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version
+
+/** A stack trace line, as Node prints them. */
+const STACK_LINE = /^\s+at .+/m
+
+interface Cli {
+  child: ChildProcess
+  stdout: () => string
+  stderr: () => string
+  /** Resolves with the exit code (or the signal name) once the process has ended. */
+  exited: Promise<number | string>
+}
+
+const running = new Set<ChildProcess>()
+
+afterEach(async () => {
+  await Promise.all(
+    [...running].map(async (child) => {
+      if (child.exitCode === null && child.signalCode === null) {
+        const gone = new Promise((resolve) => child.once('exit', resolve))
+        child.kill('SIGKILL')
+        await gone
+      }
+    }),
+  )
+  running.clear()
+})
+
+/** Starts the CLI with only the environment given (PORT and HOST of the test runner are not inherited). */
+function startCli(args: string[], env: Record<string, string> = {}): Cli {
+  const inherited = { ...process.env }
+  delete inherited.PORT
+  delete inherited.HOST
+  const child = spawn(process.execPath, [cli, ...args], { cwd: root, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  running.add(child)
+  let stdout = ''
+  let stderr = ''
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)))
+  return { child, stdout: () => stdout, stderr: () => stderr, exited }
+}
+
+/** Rejects after `ms`, naming what it waited for. */
+function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms)
+  })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+}
+
+/** Waits until stdout holds a line matching `pattern`; fails if the process exits first. */
+function waitForOutput(cli: Cli, pattern: RegExp, ms = 5000): Promise<RegExpMatchArray> {
+  const found = new Promise<RegExpMatchArray>((resolve, reject) => {
+    const check = () => {
+      const match = cli.stdout().match(pattern)
+      if (match) {
+        cli.child.stdout!.off('data', check)
+        resolve(match)
+      }
+    }
+    cli.child.stdout!.on('data', check)
+    cli.exited.then((code) => reject(new Error(`the CLI exited (${code}) before printing ${pattern}; stderr: ${cli.stderr()}`)))
+    check()
+  })
+  return within(ms, `${pattern} on stdout`, found)
+}
+
+/** The URL of the start line. */
+async function startedUrl(cli: Cli): Promise<string> {
+  const [, url] = await waitForOutput(cli, /listening on (http:\/\/\S+)/)
+  return url!
+}
+
+/** Runs the CLI to its end. */
+async function runCli(args: string[], env: Record<string, string> = {}) {
+  const cli = startCli(args, env)
+  const code = await within(10_000, 'the CLI to exit', cli.exited)
+  return { code, stdout: cli.stdout(), stderr: cli.stderr() }
+}
+
+/** A port the OS just handed out and that nothing holds now. */
+async function freePort(): Promise<number> {
+  const server = net.createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as net.AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+function postPlant(url: string, headers: Record<string, string> = {}) {
+  return fetch(`${url}/plants`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer t', 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ id: 1, name: 'Fern' }),
+    signal: AbortSignal.timeout(5000),
+  })
+}
+
+beforeAll(() => {
+  // Self-contained: the bin under test is always built from the sources under test.
+  execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'pipe' })
+}, 120_000)
+
+describe('plant-store-mock CLI', () => {
+  describe('information', () => {
+    it('prints the usage and exits 0 with --help', async () => {
+      const { code, stdout, stderr } = await runCli(['--help'])
+      expect(code).toBe(0)
+      expect(stdout).toContain('Usage: plant-store-mock [options]')
+      expect(stdout).toContain('--spec <file>')
+      expect(stderr).toBe('')
+    })
+
+    it('prints the package version and exits 0 with --version', async () => {
+      const { code, stdout } = await runCli(['--version'])
+      expect(code).toBe(0)
+      expect(stdout).toBe(`${version}\n`)
+    })
+  })
+
+  describe('start-up failures', () => {
+    it('exits 1 on an unknown option with a short message that names it and points to --help', async () => {
+      const { code, stdout, stderr } = await runCli(['--no-such-flag', '--port', '0'])
+      expect(code).toBe(1)
+      expect(stdout).toBe('')
+      expect(stderr).toContain('--no-such-flag')
+      expect(stderr).toContain('--help')
+      expect(stderr).not.toMatch(STACK_LINE)
+      // One paragraph: no blank line inside it.
+      expect(stderr.trim()).not.toContain('\n\n')
+    })
+
+    it('exits 1 on a bad description with a message naming the file, without a stack trace', async () => {
+      const spec = specFile('swagger-2.yaml')
+      const { code, stderr } = await runCli(['--spec', spec, '--port', '0'])
+      expect(code).toBe(1)
+      expect(stderr).toContain(spec)
+      expect(stderr).toContain('Swagger 2.0')
+      expect(stderr).not.toMatch(STACK_LINE)
+    })
+
+    it('exits 1 on a description file that does not exist, naming it', async () => {
+      const spec = specFile('no-such-description.yaml')
+      const { code, stderr } = await runCli(['--spec', spec, '--port', '0'])
+      expect(code).toBe(1)
+      expect(stderr).toContain(spec)
+      expect(stderr).toContain('does not exist')
+      expect(stderr).not.toMatch(STACK_LINE)
+    })
+
+    it('exits 1 with a message about the port when the port is in use', async () => {
+      const holder = net.createServer()
+      await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve))
+      try {
+        const { port } = holder.address() as net.AddressInfo
+        const { code, stderr } = await runCli(['--port', String(port), '--host', '127.0.0.1'])
+        expect(code).toBe(1)
+        expect(stderr).toContain(`Port ${port} on 127.0.0.1 is already in use`)
+        expect(stderr).not.toMatch(STACK_LINE)
+      } finally {
+        await new Promise((resolve) => holder.close(resolve))
+      }
+    })
+
+    it('exits 1 when --port is not a whole number', async () => {
+      const { code, stderr } = await runCli(['--port', 'eighty'])
+      expect(code).toBe(1)
+      expect(stderr).toContain('--port takes a whole number, got "eighty"')
+      expect(stderr).not.toMatch(STACK_LINE)
+    })
+  })
+
+  describe('serving', () => {
+    it('serves POST /plants of the embedded Plant Store by default, as npm start does', async () => {
+      const cli = startCli(['--port', '0'])
+      const url = await startedUrl(cli)
+      const res = await postPlant(url)
+      expect(res.status).toBe(200)
+      expect(await res.json()).toEqual({ name: 'Monstera deliciosa', tag: 'houseplant' })
+    })
+
+    it('prints exactly one start line naming the description and its operations', async () => {
+      const cli = startCli(['--port', '0'])
+      const url = await startedUrl(cli)
+      const lines = cli.stdout().trim().split('\n')
+      expect(lines).toHaveLength(1)
+      expect(lines[0]).toBe(`[mock] Plant Store 1.0.0 mock listening on ${url} (POST /plants)`)
+    })
+
+    it('serves another description given with --spec', async () => {
+      const cli = startCli(['--spec', specFile('library.yaml'), '--port', '0'])
+      const url = await startedUrl(cli)
+      expect(cli.stdout()).toContain('Library 2.0.0 mock listening')
+      const res = await fetch(`${url}/books?limit=2`, { signal: AbortSignal.timeout(5000) })
+      expect(res.status).toBe(200)
+    })
+
+    it('listens on the port given by the PORT environment variable', async () => {
+      const port = await freePort()
+      const cli = startCli([], { PORT: String(port) })
+      const url = await startedUrl(cli)
+      expect(url).toBe(`http://127.0.0.1:${port}`)
+      expect((await postPlant(url)).status).toBe(200)
+    })
+
+    it('listens on the address given by the HOST environment variable', async () => {
+      const cli = startCli([], { PORT: '0', HOST: '0.0.0.0' })
+      const url = await startedUrl(cli)
+      expect(url).toMatch(/^http:\/\/0\.0\.0\.0:\d+$/)
+      const port = new URL(url).port
+      expect((await postPlant(`http://127.0.0.1:${port}`)).status).toBe(200)
+    })
+
+    it('lets --port win over the PORT environment variable', async () => {
+      const cli = startCli(['--port', '0'], { PORT: 'not-a-port' })
+      const url = await startedUrl(cli)
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    })
+  })
+
+  describe('stopping', () => {
+    it('exits 0 within one second on SIGTERM while idle', async () => {
+      const cli = startCli(['--port', '0'])
+      await startedUrl(cli)
+      const sent = Date.now()
+      cli.child.kill('SIGTERM')
+      const code = await within(1000, 'exit after SIGTERM', cli.exited)
+      expect(code).toBe(0)
+      expect(Date.now() - sent).toBeLessThan(1000)
+    })
+
+    it('handles a SIGTERM sent the moment the start line appears, every time', async () => {
+      // Regression: the start line used to be printed before the signal handlers were installed,
+      // so a supervisor that signalled on it killed the process by default action (exit by signal).
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const cli = startCli(['--port', '0'])
+        cli.child.stdout!.once('data', () => cli.child.kill('SIGTERM'))
+        expect(await within(5000, 'exit after SIGTERM', cli.exited)).toBe(0)
+      }
+    })
+
+    it('exits 0 within one second on SIGTERM while a keep-alive connection sits idle', async () => {
+      const cli = startCli(['--port', '0'])
+      const url = await startedUrl(cli)
+      const agent = new http.Agent({ keepAlive: true })
+      try {
+        const status = await new Promise<number>((resolve, reject) => {
+          const req = http.request(`${url}/plants`, { method: 'POST', agent, headers: { authorization: 'Bearer t', 'content-type': 'application/json' } })
+          req.on('response', (res) => res.resume().on('end', () => resolve(res.statusCode!))).on('error', reject)
+          req.end('{"id":1,"name":"Fern"}')
+        })
+        expect(status).toBe(200)
+        cli.child.kill('SIGTERM')
+        expect(await within(1000, 'exit after SIGTERM', cli.exited)).toBe(0)
+      } finally {
+        agent.destroy()
+      }
+    })
+
+    it('finishes an in-flight request with 200 after SIGTERM, then exits 0', async () => {
+      const cli = startCli(['--port', '0'])
+      const url = await startedUrl(cli)
+      const agent = new http.Agent({ keepAlive: true })
+      try {
+        const req = http.request(`${url}/plants`, {
+          method: 'POST',
+          agent,
+          headers: {
+            authorization: 'Bearer t',
+            'content-type': 'application/json',
+            'transfer-encoding': 'chunked',
+            // The server answers "100 Continue" once it has the headers: proof the request is in flight.
+            expect: '100-continue',
+          },
+        })
+        const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+          req.on('response', (res) => {
+            let body = ''
+            res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => resolve({ status: res.statusCode!, body }))
+          })
+          req.on('error', reject)
+        })
+        await within(5000, '100 Continue', new Promise<void>((resolve) => req.once('continue', resolve)))
+        req.write('{"id": 1, ')
+
+        cli.child.kill('SIGTERM')
+        await waitForOutput(cli, /SIGTERM: finishing in-flight requests/)
+        expect(cli.child.exitCode).toBeNull()
+
+        req.end('"name": "Fern"}')
+        const { status, body } = await within(5000, 'the response', response)
+        expect(status).toBe(200)
+        expect(JSON.parse(body)).toEqual({ name: 'Monstera deliciosa', tag: 'houseplant' })
+        expect(await within(2000, 'exit after the last response', cli.exited)).toBe(0)
+      } finally {
+        agent.destroy()
+      }
+    })
+
+    it('refuses new connections once SIGTERM has been received', async () => {
+      const cli = startCli(['--port', '0'])
+      const url = await startedUrl(cli)
+      cli.child.kill('SIGTERM')
+      await within(1000, 'exit after SIGTERM', cli.exited)
+      await expect(postPlant(url)).rejects.toThrow()
+    })
+  })
+})

@@ -1,0 +1,74 @@
+/**
+ * A conformance oracle that shares no code with the mock: Stoplight Prism's own reading of the
+ * description (`getHttpOperationsFromSpec`) and its response validator (`validateOutput`).
+ * A response with a status the operation declares is checked against that declaration. Statuses it
+ * does not declare (401, 404, 405, 413, 415) cannot be: their bodies are checked against
+ * `components.schemas.Error`, by the same validator, as if the operation declared them so.
+ * Prism caps int64 at 2^53, which matters for requests only; the oracle checks only responses.
+ */
+import { readFile } from 'node:fs/promises'
+import { getHttpOperationsFromSpec } from '@stoplight/prism-http'
+import { validateOutput } from '@stoplight/prism-http/dist/validator/index.js'
+import { parse as parseYaml } from 'yaml'
+
+type HttpOperation = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>[number]
+
+/** One request and the response it got, as any transport saw it. */
+export interface Exchange {
+  method: string
+  path: string
+  status: number
+  contentType: string | null
+  text: string
+}
+
+export interface Oracle {
+  /** Every way the response breaks the description; empty when it conforms. */
+  problems(exchange: Exchange): string[]
+}
+
+export async function createOracle(specPath: string): Promise<Oracle> {
+  const operations = await getHttpOperationsFromSpec(specPath)
+  const document = parseYaml(await readFile(specPath, 'utf8')) as { components?: { schemas?: Record<string, unknown> } }
+  const errorSchema = document.components?.schemas?.Error
+  if (!errorSchema) throw new Error(`${specPath} has no components.schemas.Error for the statuses it does not declare`)
+
+  function declaredFor(operation: HttpOperation | undefined, status: number) {
+    const code = String(status)
+    return operation?.responses.find((r) => r.code === code || r.code.toUpperCase() === `${code[0]}XX` || r.code === 'default')
+  }
+
+  /** The operation as Prism would read it if it declared `status` with the Error schema. */
+  function withErrorResponse(operation: HttpOperation | undefined, exchange: Exchange): HttpOperation {
+    const base = operation ?? ({ id: 'undeclared', method: exchange.method.toLowerCase(), path: exchange.path, servers: [], request: {}, security: [] } as unknown as HttpOperation)
+    const response = {
+      id: `undeclared-${exchange.status}`,
+      code: String(exchange.status),
+      headers: [],
+      contents: [{ id: `undeclared-${exchange.status}-json`, mediaType: 'application/json', schema: errorSchema, examples: [], encodings: [] }],
+    }
+    return { ...base, responses: [response] } as unknown as HttpOperation
+  }
+
+  return {
+    problems(exchange) {
+      const path = exchange.path.split('?')[0]
+      const operation = operations.find((o) => o.method === exchange.method.toLowerCase() && o.path === path)
+      const declared = declaredFor(operation, exchange.status)
+      if (exchange.method === 'HEAD') return exchange.text === '' ? [] : ['a HEAD response carries a body']
+      const resource = declared ? operation! : withErrorResponse(operation, exchange)
+      let body: unknown = exchange.text
+      if (exchange.contentType && /^application\/(.+\+)?json\b/i.test(exchange.contentType)) {
+        try {
+          body = JSON.parse(exchange.text)
+        } catch {
+          return [`the body is declared as JSON but does not parse: ${exchange.text.slice(0, 100)}`]
+        }
+      }
+      const headers: Record<string, string> = exchange.contentType ? { 'content-type': exchange.contentType } : {}
+      const outcome = validateOutput({ resource, element: { statusCode: exchange.status, headers, body } })
+      if (outcome._tag === 'Right') return []
+      return outcome.left.map((d) => `${(d.path ?? []).join('.') || 'response'}: ${d.message}`)
+    },
+  }
+}

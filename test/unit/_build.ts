@@ -1,0 +1,110 @@
+/**
+ * Small builders for the unit tests: an in-memory description compiled with the same steps as
+ * `src/engine.ts`, and a plain `RequestData` without any HTTP framework.
+ */
+import type { RequestData } from '../../src/request.js'
+import { silentLogger } from '../../src/log.js'
+import { type ResponseSet, compileResponses } from '../../src/responses/compile-responses.js'
+import type { Fixture } from '../../src/responses/fixtures.js'
+import { type OperationDescription, describeOperations } from '../../src/spec/operations.js'
+import { type Ajv, createAjv, markExactIntegers } from '../../src/validation/create-ajv.js'
+
+/** Adds a description to a fresh Ajv as `mock:spec`, int64 schemas marked, as the engine does. */
+export function ajvFor(document: Record<string, any>, { coerceTypes = false }: { coerceTypes?: boolean } = {}): Ajv {
+  markExactIntegers(document)
+  return createAjv({ coerceTypes }).addSchema(document, 'mock:spec')
+}
+
+/** The operations of an in-memory description. */
+export function operationsOf(document: Record<string, any>): OperationDescription[] {
+  return describeOperations({ path: 'test.yaml', version: '3.1', document })
+}
+
+/** A one-operation description (`POST /things`, operationId `addThing`) with the given responses. */
+export function documentWithResponses(responses: Record<string, unknown>, schemas: Record<string, unknown> = {}): Record<string, any> {
+  return {
+    openapi: '3.1.0',
+    info: { title: 't', version: '1' },
+    paths: { '/things': { post: { operationId: 'addThing', responses } } },
+    components: { schemas },
+  }
+}
+
+/** The compiled responses of the first operation of a description. */
+export function responsesOf(document: Record<string, any>, fixtures: Fixture[] = []): ResponseSet {
+  const ajv = ajvFor(document)
+  const [operation] = operationsOf(document)
+  return compileResponses({ document, ajv, logger: silentLogger }, operation!, fixtures)
+}
+
+/** A JSON response with a schema, for `documentWithResponses`. */
+export function jsonResponse(schema: unknown, extra: Record<string, unknown> = {}) {
+  return { description: 'd', content: { 'application/json': { schema, ...extra } } }
+}
+
+/** The Plant Store description (`openapi.yaml`), in memory and fresh on every call. */
+export function plantStore(): Record<string, any> {
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Plant Store', version: '1.0.0' },
+    security: [{ bearerAuth: [] }],
+    paths: {
+      '/plants': {
+        post: {
+          operationId: 'addPlant',
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPlant' } } },
+          },
+          responses: {
+            '200': { description: 'plant response', content: { 'application/json': { schema: { $ref: '#/components/schemas/Plant' } } } },
+            '400': { description: 'unexpected error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+          },
+        },
+      },
+    },
+    components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
+      schemas: {
+        Plant: {
+          type: 'object',
+          required: ['name'],
+          properties: { name: { type: 'string' }, tag: { type: 'string' } },
+        },
+        NewPlant: {
+          allOf: [
+            { $ref: '#/components/schemas/Plant' },
+            { required: ['id'], properties: { id: { type: 'integer', format: 'int64' } } },
+          ],
+        },
+        Error: {
+          type: 'object',
+          required: ['error', 'message'],
+          properties: { error: { type: 'integer', format: 'int32' }, message: { type: 'string' } },
+        },
+      },
+    },
+  }
+}
+
+export interface FakeRequest {
+  method?: string
+  path?: string
+  /** By any case; looked up lower-cased, as `RequestData.header` is. `undefined` leaves a header out. */
+  headers?: Record<string, string | undefined>
+  /** The query string without `?`. */
+  query?: string
+  cookies?: Record<string, string>
+}
+
+export function requestOf({ method = 'GET', path = '/', headers = {}, query = '', cookies = {} }: FakeRequest = {}): RequestData {
+  const lower = new Map<string, string>()
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) lower.set(name.toLowerCase(), value)
+  return {
+    method,
+    path,
+    header: (name) => lower.get(name),
+    query: () => new URLSearchParams(query),
+    cookie: (name) => cookies[name],
+  }
+}

@@ -1,0 +1,186 @@
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterEach, describe, expect, it } from 'vitest'
+import { StartupError, createApp } from '../../src/index.js'
+
+/** Start-up failures, through the public createApp: each one rejects with a StartupError that says what to fix. */
+
+const librarySpec = fileURLToPath(new URL('../specs/library.yaml', import.meta.url))
+const specFile = (name: string) => fileURLToPath(new URL(`../specs/${name}`, import.meta.url))
+
+const made: string[] = []
+afterEach(async () => {
+  await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })))
+})
+
+/** A throw-away fixtures folder: `{ 'addPlant/200.json': {...} }` → files under a fresh temp dir. */
+async function fixturesFolder(files: Record<string, unknown>): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'mock-fixtures-'))
+  made.push(dir)
+  for (const [name, content] of Object.entries(files)) {
+    await mkdir(join(dir, name, '..'), { recursive: true })
+    await writeFile(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content))
+  }
+  return dir
+}
+
+async function startupErrorOf(promise: Promise<unknown>): Promise<StartupError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
+  expect(error).toBeInstanceOf(StartupError)
+  return error as StartupError
+}
+
+const auth = { authorization: 'Bearer t', 'content-type': 'application/json' }
+
+/** The parsed JSON body; `any`, since each test states the shape it expects. */
+const jsonOf = (res: Response): Promise<any> => res.json()
+
+describe('createApp start-up with fixtures', () => {
+  it('serves a valid fixture from an explicitly given folder', async () => {
+    const dir = await fixturesFolder({ 'addPlant/200.json': { name: 'Aloe vera' } })
+    const app = await createApp({ fixtures: dir })
+    const res = await app.request('/plants', { method: 'POST', headers: auth, body: '{"id":1,"name":"Fern"}' })
+    expect(res.status).toBe(200)
+    expect(await jsonOf(res)).toEqual({ name: 'Aloe vera' })
+  })
+
+  it('refuses a 200 fixture whose name is a number, naming the file, body.name and the rule', async () => {
+    const dir = await fixturesFolder({ 'addPlant/200.json': { name: 5 } })
+    const error = await startupErrorOf(createApp({ fixtures: dir }))
+    expect(error.message).toContain(join(dir, 'addPlant', '200.json'))
+    expect(error.message).toContain('body.name must be a string')
+    expect(error.message).toContain('the 200 response of addPlant')
+  })
+
+  it('refuses a fixture carrying the undeclared field id', async () => {
+    const dir = await fixturesFolder({ 'addPlant/200.json': { id: 1, name: 'Fern' } })
+    const error = await startupErrorOf(createApp({ fixtures: dir }))
+    expect(error.message).toContain(join(dir, 'addPlant', '200.json'))
+    expect(error.message).toContain('body.id is not declared by the schema')
+  })
+
+  it('refuses a named error fixture that breaks the Error schema', async () => {
+    const dir = await fixturesFolder({ 'addPlant/400.duplicate-id.json': { error: 'four hundred', message: 'dup' } })
+    const error = await startupErrorOf(createApp({ fixtures: dir }))
+    expect(error.message).toContain(join(dir, 'addPlant', '400.duplicate-id.json'))
+    expect(error.message).toContain('body.error must be an integer')
+  })
+
+  it('refuses a fixture folder named after no operation, listing the operationIds', async () => {
+    const dir = await fixturesFolder({ 'listPlants/200.json': [] })
+    const error = await startupErrorOf(createApp({ fixtures: dir }))
+    expect(error.message).toContain(join(dir, 'listPlants'))
+    expect(error.message).toContain('names no operation')
+    expect(error.message).toContain('addPlant')
+  })
+
+  it('refuses a fixture for a status the operation does not declare', async () => {
+    const dir = await fixturesFolder({ 'addPlant/404.json': { error: 404, message: 'gone' } })
+    const error = await startupErrorOf(createApp({ fixtures: dir }))
+    expect(error.message).toContain(join(dir, 'addPlant', '404.json'))
+    expect(error.message).toContain('status 404, which addPlant does not declare (declared: 200, 400)')
+  })
+
+  it('refuses a fixture for a response that declares no content', async () => {
+    const dir = await fixturesFolder({ 'delete_books_{bookId}/204.json': {} })
+    const error = await startupErrorOf(createApp({ spec: librarySpec, fixtures: dir }))
+    expect(error.message).toContain(join(dir, 'delete_books_{bookId}', '204.json'))
+    expect(error.message).toContain('declares no content')
+  })
+
+  it('refuses a fixture file that is not named <status>[.<name>].json', async () => {
+    const dir = await fixturesFolder({ 'addPlant/ok.json': { name: 'Fern' } })
+    const error = await startupErrorOf(createApp({ fixtures: dir }))
+    expect(error.message).toContain(join(dir, 'addPlant', 'ok.json'))
+    expect(error.message).toContain('is not named <status>[.<name>].json')
+  })
+
+  it('refuses a fixture that is not valid JSON', async () => {
+    const dir = await fixturesFolder({ 'addPlant/200.json': '{"name": "Fern",' })
+    const error = await startupErrorOf(createApp({ fixtures: dir }))
+    expect(error.message).toContain(join(dir, 'addPlant', '200.json'))
+    expect(error.message).toContain('is not valid JSON')
+  })
+
+  it('refuses an explicitly given fixtures folder that does not exist', async () => {
+    const missing = join(tmpdir(), 'mock-fixtures-that-were-never-made')
+    const error = await startupErrorOf(createApp({ fixtures: missing }))
+    expect(error.message).toContain(missing)
+    expect(error.message).toContain('does not exist')
+  })
+
+  it('uses a fixtures folder found beside a non-default description without being told', async () => {
+    const dir = await fixturesFolder({ 'fixtures/getBook/200.json': { id: 9, title: 'Beloved', subtitle: null } })
+    await copyFile(librarySpec, join(dir, 'library.yaml'))
+    const app = await createApp({ spec: join(dir, 'library.yaml') })
+    const res = await app.request('/books/9', { headers: { 'x-library-key': 'k' } })
+    expect(await jsonOf(res)).toEqual({ id: 9, title: 'Beloved', subtitle: null })
+  })
+
+  it('checks a fixture found beside the description as strictly as an explicit one', async () => {
+    const dir = await fixturesFolder({ 'fixtures/getBook/200.json': { id: 0, title: 'Beloved', subtitle: null } })
+    await copyFile(librarySpec, join(dir, 'library.yaml'))
+    const error = await startupErrorOf(createApp({ spec: join(dir, 'library.yaml') }))
+    expect(error.message).toContain('body.id must be >= 1')
+  })
+})
+
+describe('createApp start-up with a broken description', () => {
+  it('refuses a security requirement that names an undeclared scheme, naming the scheme, the file and the operation', async () => {
+    const error = await startupErrorOf(createApp({ spec: specFile('undeclared-scheme.yaml') }))
+    expect(error.message).toContain('"vaultKey"')
+    expect(error.message).toContain('components.securitySchemes does not declare')
+    expect(error.message).toContain(specFile('undeclared-scheme.yaml'))
+    expect(error.message).toContain('GET /secrets')
+  })
+
+  it('refuses a description whose $ref points at nothing, naming the file', async () => {
+    const error = await startupErrorOf(createApp({ spec: specFile('dangling-ref.yaml') }))
+    expect(error.message).toContain(specFile('dangling-ref.yaml'))
+    expect(error.message).toContain('#/components/schemas/Missing')
+  })
+
+  it('refuses two operations that share an operationId', async () => {
+    const dir = await fixturesFolder({})
+    const spec = join(dir, 'twins.json')
+    const ok = { responses: { '204': { description: 'ok' } } }
+    await writeFile(spec, JSON.stringify({
+      openapi: '3.1.0',
+      info: { title: 'Twins', version: '1' },
+      paths: { '/a': { get: { operationId: 'twin', ...ok } }, '/b': { get: { operationId: 'twin', ...ok } } },
+    }))
+    const error = await startupErrorOf(createApp({ spec }))
+    expect(error.message).toContain('share the operationId "twin"')
+  })
+
+  it('serves a description whose schemas come from another local file', async () => {
+    const app = await createApp({ spec: specFile('external-ref.yaml') })
+    const good = await app.request('/gadgets', { method: 'POST', headers: auth, body: '{"name":"lamp","weight":2}' })
+    const bad = await app.request('/gadgets', { method: 'POST', headers: auth, body: '{"name":"lamp","weight":0}' })
+    expect(good.status).toBe(201)
+    expect(bad.status).toBe(422)
+    expect((await jsonOf(bad)).message).toContain('body.weight must be >= 1')
+  })
+})
+
+describe('createApp start-up with bad options', () => {
+  it('refuses a port outside 0..65535', async () => {
+    const error = await startupErrorOf(createApp({ port: 70000 }))
+    expect(error.message).toContain('port must be a whole number from 0 to 65535')
+  })
+
+  it('refuses an empty token', async () => {
+    const error = await startupErrorOf(createApp({ tokens: [''] }))
+    expect(error.message).toContain('a token must be non-empty')
+  })
+
+  it('refuses a max body size below one byte', async () => {
+    const error = await startupErrorOf(createApp({ maxBodyBytes: 0 }))
+    expect(error.message).toContain('max body size must be a positive number of bytes')
+  })
+})

@@ -1,0 +1,133 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { StartupError } from '../../src/errors.js'
+import { loadFixtures } from '../../src/responses/fixtures.js'
+
+let dir: string
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'plant-store-fixtures-'))
+})
+
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+/** Writes files given by path relative to the temporary folder. */
+async function write(files: Record<string, string>): Promise<void> {
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(join(dir, path, '..'), { recursive: true })
+    await writeFile(join(dir, path), text)
+  }
+}
+
+async function startupError(run: Promise<unknown>): Promise<StartupError> {
+  const error = await run.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  )
+  expect(error).toBeInstanceOf(StartupError)
+  return error as StartupError
+}
+
+describe('loadFixtures', () => {
+  it('reads <operation>/<status>.json as the default body of that status', async () => {
+    await write({ 'addPlant/200.json': '{"name": "Fern"}' })
+    const fixtures = await loadFixtures(dir, true)
+    expect(fixtures.get('addPlant')).toEqual([{ file: join(dir, 'addPlant', '200.json'), code: '200', name: 'default', value: { name: 'Fern' } }])
+  })
+
+  it('reads <status>.<name>.json as a named body', async () => {
+    await write({ 'addPlant/400.duplicate-id.json': '{"error": 400, "message": "m"}' })
+    const [fixture] = (await loadFixtures(dir, true)).get('addPlant')!
+    expect(fixture).toMatchObject({ code: '400', name: 'duplicate-id' })
+  })
+
+  it('reads ranges and default as status codes', async () => {
+    await write({ 'op/2XX.json': '{}', 'op/default.boom.json': '{}' })
+    const fixtures = (await loadFixtures(dir, true)).get('op')!
+    expect(fixtures.map((f) => [f.code, f.name])).toEqual([
+      ['2XX', 'default'],
+      ['default', 'boom'],
+    ])
+  })
+
+  it('lists the files of a folder in name order', async () => {
+    await write({ 'op/400.json': '{}', 'op/200.json': '{}', 'op/400.a.json': '{}' })
+    const fixtures = (await loadFixtures(dir, true)).get('op')!
+    expect(fixtures.map((f) => `${f.code}.${f.name}`)).toEqual(['200.default', '400.a', '400.default'])
+  })
+
+  it('keys folders by their name, one per operation', async () => {
+    await write({ 'addPlant/200.json': '{}', 'post_plants_{id}/201.json': '{}' })
+    expect([...(await loadFixtures(dir, true)).keys()].sort()).toEqual(['addPlant', 'post_plants_{id}'])
+  })
+
+  it('keeps any JSON value, not only objects', async () => {
+    await write({ 'op/200.json': '[1, "two", null]', 'op/201.json': '"text"' })
+    expect((await loadFixtures(dir, true)).get('op')!.map((f) => f.value)).toEqual([[1, 'two', null], 'text'])
+  })
+
+  it('leaves files at the top level to other features', async () => {
+    await write({ 'README.md': '# fixtures', 'scenarios.json': '{', 'op/200.json': '{}' })
+    expect([...(await loadFixtures(dir, true)).keys()]).toEqual(['op'])
+  })
+
+  it('skips hidden folders and hidden files', async () => {
+    await write({ '.git/config': 'x', 'op/.DS_Store': 'x', 'op/200.json': '{}' })
+    const fixtures = await loadFixtures(dir, true)
+    expect([...fixtures.keys()]).toEqual(['op'])
+    expect(fixtures.get('op')).toHaveLength(1)
+  })
+
+  it('gives an empty list for an empty operation folder', async () => {
+    await mkdir(join(dir, 'op'))
+    expect((await loadFixtures(dir, true)).get('op')).toEqual([])
+  })
+
+  it('refuses a file whose name is not <status>[.<name>].json, naming the file', async () => {
+    for (const name of ['ok.json', '600.json', '20.json', '4xx.json', '200.JSON', '200.json.bak', '200.a.b.json', '200..json', '200.-x.json', '200.txt']) {
+      await rm(join(dir, 'op'), { recursive: true, force: true })
+      await write({ [`op/${name}`]: '{}' })
+      const error = await startupError(loadFixtures(dir, true))
+      expect(error.message, name).toContain(join(dir, 'op', name))
+    }
+  })
+
+  it('refuses a folder inside an operation folder', async () => {
+    await write({ 'op/nested/200.json': '{}' })
+    await startupError(loadFixtures(dir, true))
+  })
+
+  it('refuses a fixture that is not valid JSON, naming the file', async () => {
+    await write({ 'op/200.json': '{"name": ' })
+    const error = await startupError(loadFixtures(dir, true))
+    expect(error.message).toContain(join(dir, 'op', '200.json'))
+    expect(error.message).toContain('not valid JSON')
+  })
+
+  it('refuses an empty fixture file', async () => {
+    await write({ 'op/200.json': '' })
+    await startupError(loadFixtures(dir, true))
+  })
+
+  it('refuses a missing folder that was asked for', async () => {
+    const error = await startupError(loadFixtures(join(dir, 'missing'), true))
+    expect(error.message).toContain(join(dir, 'missing'))
+  })
+
+  it('refuses a file given where a folder was asked for', async () => {
+    await write({ 'file.json': '{}' })
+    await startupError(loadFixtures(join(dir, 'file.json'), true))
+  })
+
+  it('gives no fixtures for a missing folder that was not asked for', async () => {
+    expect((await loadFixtures(join(dir, 'missing'), false)).size).toBe(0)
+  })
+
+  it('gives no fixtures when there is no folder at all', async () => {
+    expect((await loadFixtures('', true)).size).toBe(0)
+  })
+})

@@ -1,0 +1,228 @@
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { StartupError } from '../../src/errors.js'
+import { type SpecDocument, loadSpec } from '../../src/spec/load-spec.js'
+import { describeOperations } from '../../src/spec/operations.js'
+
+const specFile = (name: string) => fileURLToPath(new URL(`../specs/${name}`, import.meta.url))
+const plantStore = fileURLToPath(new URL('../../openapi.yaml', import.meta.url))
+
+/** The StartupError a promise rejects with (fails the test if it resolves or rejects with anything else). */
+async function startupErrorOf(promise: Promise<unknown>): Promise<StartupError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
+  expect(error).toBeInstanceOf(StartupError)
+  return error as StartupError
+}
+
+/** A description held in memory, for describeOperations cases too small for a file. */
+function inMemory(document: Record<string, any>): SpecDocument {
+  return { path: '/virtual/spec.yaml', version: '3.1', document: { openapi: '3.1.0', info: { title: 'T', version: '1' }, ...document } }
+}
+
+describe('loadSpec', () => {
+  describe('reading', () => {
+    it('loads a YAML description', async () => {
+      const spec = await loadSpec(specFile('library.yaml'))
+      expect(spec.path).toBe(specFile('library.yaml'))
+      expect(spec.document.info.title).toBe('Library')
+      expect(Object.keys(spec.document.paths)).toEqual(['/books', '/books/{bookId}'])
+    })
+
+    it('loads a JSON description', async () => {
+      const spec = await loadSpec(specFile('minimal.json'))
+      expect(spec.document.info.title).toBe('Minimal JSON')
+      expect(spec.document.paths['/ping'].get.operationId).toBe('ping')
+    })
+
+    it('detects OpenAPI 3.0 from openapi: 3.0.3', async () => {
+      expect((await loadSpec(specFile('library.yaml'))).version).toBe('3.0')
+    })
+
+    it('detects OpenAPI 3.1 from openapi: 3.1.0', async () => {
+      expect((await loadSpec(plantStore)).version).toBe('3.1')
+    })
+  })
+
+  describe('bundling', () => {
+    it('bundles a $ref to another local file into the document', async () => {
+      const { document } = await loadSpec(specFile('external-ref.yaml'))
+      const requestSchema = document.paths['/gadgets'].post.requestBody.content['application/json'].schema
+      expect(requestSchema).toEqual({
+        type: 'object',
+        required: ['name'],
+        properties: { name: { type: 'string' }, weight: { type: 'integer', minimum: 1 } },
+      })
+    })
+
+    it('leaves no $ref to another file after bundling', async () => {
+      const { document } = await loadSpec(specFile('external-ref.yaml'))
+      const refs = JSON.stringify(document).match(/"\$ref":"[^"]*"/g) ?? []
+      expect(refs.length).toBeGreaterThan(0)
+      expect(refs.every((ref) => ref.startsWith('"$ref":"#'))).toBe(true)
+    })
+  })
+
+  describe('OpenAPI 3.0 normalisation', () => {
+    it('rewrites nullable: true to a type that admits null', async () => {
+      const { document } = await loadSpec(specFile('library.yaml'))
+      expect(document.components.schemas.Book.properties.subtitle.type).toEqual(['string', 'null'])
+    })
+
+    it('leaves a field without nullable as a single type', async () => {
+      const { document } = await loadSpec(specFile('library.yaml'))
+      expect(document.components.schemas.Book.properties.title.type).toBe('string')
+    })
+
+    it('rewrites exclusiveMinimum: true with minimum into a numeric exclusiveMinimum', async () => {
+      const { document } = await loadSpec(specFile('library.yaml'))
+      const rating = document.components.schemas.Book.properties.rating
+      expect(rating.exclusiveMinimum).toBe(0)
+      expect(rating).not.toHaveProperty('minimum')
+      expect(rating.maximum).toBe(5)
+    })
+
+    it('rewrites the exclusiveMinimum of a parameter schema too', async () => {
+      const { document } = await loadSpec(specFile('library.yaml'))
+      const schema = document.components.parameters.BookId.schema
+      expect(schema.exclusiveMinimum).toBe(0)
+      expect(schema).not.toHaveProperty('minimum')
+    })
+
+    it('leaves examples as written, even where they hold a nullable field', async () => {
+      const { document } = await loadSpec(specFile('library.yaml'))
+      const example = document.paths['/books'].get.responses['200'].content['application/json'].example
+      expect(example[0]).toEqual({ id: 7, title: 'The Left Hand of Darkness', subtitle: null, rating: 4.5 })
+    })
+
+    it('does not rewrite a 3.1 description', async () => {
+      const { document } = await loadSpec(plantStore)
+      expect(document.components.schemas.Plant.properties.name.type).toBe('string')
+    })
+  })
+
+  describe('broken descriptions', () => {
+    it('names the file and the YAML problem of a description that does not parse', async () => {
+      const error = await startupErrorOf(loadSpec(specFile('invalid-yaml.yaml')))
+      expect(error.message).toContain(specFile('invalid-yaml.yaml'))
+      expect(error.message).toContain('is not valid YAML or JSON')
+      expect(error.message).toMatch(/line \d+/)
+    })
+
+    it('names the file and the version of a Swagger 2.0 description', async () => {
+      const error = await startupErrorOf(loadSpec(specFile('swagger-2.yaml')))
+      expect(error.message).toContain(specFile('swagger-2.yaml'))
+      expect(error.message).toContain('Swagger 2.0')
+      expect(error.message).toContain('OpenAPI 3.0 and 3.1')
+    })
+
+    it('names the file of a description without an openapi version', async () => {
+      const error = await startupErrorOf(loadSpec(specFile('missing-version.yaml')))
+      expect(error.message).toContain(specFile('missing-version.yaml'))
+      expect(error.message).toContain('no supported "openapi" version')
+    })
+
+    it('names the file and the pointer of a $ref that points at nothing', async () => {
+      const error = await startupErrorOf(loadSpec(specFile('dangling-ref.yaml')))
+      expect(error.message).toContain(specFile('dangling-ref.yaml'))
+      expect(error.message).toContain('#/components/schemas/Missing')
+    })
+
+    it('names a file that does not exist', async () => {
+      const error = await startupErrorOf(loadSpec(specFile('no-such-description.yaml')))
+      expect(error.message).toContain(specFile('no-such-description.yaml'))
+      expect(error.message).toContain('does not exist')
+    })
+
+    it('names the file of a description whose top level is not an object', async () => {
+      const error = await startupErrorOf(loadSpec(specFile('not-an-object.yaml')))
+      expect(error.message).toContain(specFile('not-an-object.yaml'))
+      expect(error.message).toContain('its top level is not an object')
+    })
+  })
+})
+
+describe('describeOperations', () => {
+  it('lists every operation of library.yaml in declaration order', async () => {
+    const operations = describeOperations(await loadSpec(specFile('library.yaml')))
+    expect(operations.map((o) => `${o.method} ${o.path} ${o.id}`)).toEqual([
+      'GET /books listBooks',
+      'POST /books createBook',
+      'GET /books/{bookId} getBook',
+      'DELETE /books/{bookId} DELETE /books/{bookId}',
+    ])
+  })
+
+  it('names an operation without operationId by method and path, with a folder-safe fixture key', async () => {
+    const operations = describeOperations(await loadSpec(specFile('library.yaml')))
+    const remove = operations.find((o) => o.method === 'DELETE')!
+    expect(remove.fixtureKey).toBe('delete_books_{bookId}')
+  })
+
+  it('gives a path-level parameter, followed through its $ref, to each operation of the path', async () => {
+    const operations = describeOperations(await loadSpec(specFile('library.yaml')))
+    for (const operation of operations.filter((o) => o.path === '/books/{bookId}')) {
+      expect(operation.parameters).toEqual([
+        { name: 'bookId', in: 'path', required: true, schemaPointer: '/components/parameters/BookId/schema', style: undefined, explode: undefined },
+      ])
+    }
+  })
+
+  it('describes optional query parameters as not required', async () => {
+    const [list] = describeOperations(await loadSpec(specFile('library.yaml')))
+    expect(list!.parameters.map((p) => [p.name, p.in, p.required])).toEqual([
+      ['limit', 'query', false],
+      ['tags', 'query', false],
+    ])
+  })
+
+  it('takes security: [] of an operation over the global requirement', async () => {
+    const [list, create] = describeOperations(await loadSpec(specFile('library.yaml')))
+    expect(list!.security).toEqual([])
+    expect(create!.security).toEqual([{ libraryKey: [] }])
+  })
+
+  it('collects the media-type example under the name default', async () => {
+    const [list] = describeOperations(await loadSpec(specFile('library.yaml')))
+    const ok = list!.responses.find((r) => r.code === '200')!
+    expect(ok.content[0]!.examples.map((e) => e.name)).toEqual(['default'])
+  })
+
+  it('describes a response without content as having none', async () => {
+    const operations = describeOperations(await loadSpec(specFile('library.yaml')))
+    const remove = operations.find((o) => o.method === 'DELETE')!
+    expect(remove.responses.find((r) => r.code === '204')!.content).toEqual([])
+  })
+
+  it('lets an operation parameter override a path-level one with the same name and location', () => {
+    const spec = inMemory({
+      paths: {
+        '/a/{id}': {
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          get: { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }], responses: { '204': { description: 'ok' } } },
+        },
+      },
+    })
+    const [operation] = describeOperations(spec)
+    expect(operation!.parameters).toHaveLength(1)
+    expect(operation!.parameters[0]!.schemaPointer).toBe('/paths/~1a~1{id}/get/parameters/0/schema')
+  })
+
+  it('refuses a response code that is neither a status, a range nor default', () => {
+    const spec = inMemory({ paths: { '/a': { get: { responses: { '2xx': { description: 'lower case' } } } } } })
+    expect(() => describeOperations(spec)).toThrow(StartupError)
+    expect(() => describeOperations(spec)).toThrow('"2xx"')
+  })
+
+  it('refuses a parameter without a name', () => {
+    const spec = inMemory({ paths: { '/a': { get: { parameters: [{ in: 'query' }], responses: { '204': { description: 'ok' } } } } } })
+    expect(() => describeOperations(spec)).toThrow(/parameter at \/paths\/~1a\/get\/parameters\/0 needs a "name"/)
+  })
+
+  it('refuses a path that does not start with a slash', () => {
+    const spec = inMemory({ paths: { books: { get: { responses: { '204': { description: 'ok' } } } } } })
+    expect(() => describeOperations(spec)).toThrow('The path "books" must start with "/"')
+  })
+})

@@ -1,0 +1,226 @@
+import { describe, expect, it } from 'vitest'
+import { MockError } from '../../src/errors.js'
+import { type BodyValidator, compileBody, selectMediaType, validateBody } from '../../src/validation/validate-body.js'
+import { ajvFor, operationsOf, plantStore } from './_build.js'
+
+const INT64_MESSAGE = 'must be a signed 64-bit integer (-9223372036854775808 to 9223372036854775807)'
+
+/** The body validator of a description's first operation. */
+function bodyOf(document: Record<string, any>): BodyValidator {
+  const ajv = ajvFor(document)
+  const requestBody = operationsOf(document)[0]!.requestBody
+  if (!requestBody) throw new Error('the operation declares no body')
+  return compileBody(ajv, requestBody)
+}
+
+/** A Plant Store-like description whose one body has the given content (and `required`). */
+function documentWithContent(content: Record<string, unknown>, required = true): Record<string, any> {
+  const document = plantStore()
+  document.paths['/plants'].post.requestBody = { required, content }
+  return document
+}
+
+const newPlant = { $ref: '#/components/schemas/NewPlant' }
+const plantBody = bodyOf(plantStore())
+const bytes = (text: string) => new TextEncoder().encode(text)
+
+/** Validates a Plant Store `POST /plants` body sent as application/json. */
+function plantViolations(text: string) {
+  return validateBody(plantBody, selectMediaType(plantBody, 'application/json'), bytes(text)).violations
+}
+
+function unsupported(body: BodyValidator, contentType: string | undefined): MockError {
+  try {
+    selectMediaType(body, contentType)
+  } catch (error) {
+    if (error instanceof MockError) return error
+    throw error
+  }
+  throw new Error(`expected 415 for ${contentType}`)
+}
+
+describe('selectMediaType', () => {
+  it('accepts the declared media type', () => {
+    expect(selectMediaType(plantBody, 'application/json').range).toBe('application/json')
+  })
+
+  it('ignores parameters such as charset and reads the type case-insensitively', () => {
+    expect(selectMediaType(plantBody, 'application/json; charset=utf-8').range).toBe('application/json')
+    expect(selectMediaType(plantBody, 'Application/JSON;charset=UTF-8').range).toBe('application/json')
+  })
+
+  it('matches a declared media type written with parameters', () => {
+    const body = bodyOf(documentWithContent({ 'application/json; charset=utf-8': { schema: newPlant } }))
+    expect(selectMediaType(body, 'application/json').isJson).toBe(true)
+  })
+
+  it('lets a +json type stand where application/json is declared', () => {
+    const media = selectMediaType(plantBody, 'application/merge-patch+json')
+    expect(media.range).toBe('application/json')
+    expect(media.isJson).toBe(true)
+  })
+
+  it('prefers an exactly declared +json type over application/json', () => {
+    const body = bodyOf(documentWithContent({ 'application/json': { schema: newPlant }, 'application/vnd.plant+json': { schema: { type: 'array' } } }))
+    expect(selectMediaType(body, 'application/vnd.plant+json').range).toBe('application/vnd.plant+json')
+  })
+
+  it('accepts a type that a declared wildcard range covers', () => {
+    const body = bodyOf(documentWithContent({ 'image/*': {} }))
+    expect(selectMediaType(body, 'image/png').range).toBe('image/*')
+  })
+
+  it('accepts any type where */* is declared', () => {
+    const body = bodyOf(documentWithContent({ '*/*': {} }))
+    expect(selectMediaType(body, 'text/csv').range).toBe('*/*')
+  })
+
+  it('prefers an exact declaration over a wildcard declared before it', () => {
+    const body = bodyOf(documentWithContent({ '*/*': {}, 'application/json': { schema: newPlant } }))
+    expect(selectMediaType(body, 'application/json').range).toBe('application/json')
+  })
+
+  it('does not let a wildcard range cover another top-level type', () => {
+    const body = bodyOf(documentWithContent({ 'image/*': {} }))
+    expect(unsupported(body, 'imagex/png').status).toBe(415)
+    expect(unsupported(body, 'text/plain').status).toBe(415)
+  })
+
+  it('answers 415 listing the declared types for an undeclared type', () => {
+    const error = unsupported(plantBody, 'text/plain')
+    expect(error.status).toBe(415)
+    expect(error.kind).toBe('unsupported_media_type')
+    expect(error.message).toContain('"text/plain"')
+    expect(error.message).toContain('application/json')
+  })
+
+  it('answers 415 for a body without Content-Type where only JSON is declared', () => {
+    const error = unsupported(plantBody, undefined)
+    expect(error.status).toBe(415)
+    expect(error.message).toContain('no Content-Type')
+  })
+
+  it('does not take a type whose name only contains json for JSON', () => {
+    expect(unsupported(plantBody, 'application/jsonx').status).toBe(415)
+  })
+})
+
+describe('validateBody: reading the bytes', () => {
+  it('reports a missing required body', () => {
+    expect(plantViolations('')).toEqual([{ path: 'body', message: 'is required but the request has no body' }])
+  })
+
+  it('accepts a missing optional body', () => {
+    const body = bodyOf(documentWithContent({ 'application/json': { schema: newPlant } }, false))
+    expect(validateBody(body, body.accepted[0]!, new Uint8Array()).violations).toEqual([])
+  })
+
+  it('reports malformed JSON with the parser’s reason', () => {
+    const [violation, ...rest] = plantViolations('{"id": 1, "name": ')
+    expect(rest).toEqual([])
+    expect(violation?.path).toBe('body')
+    expect(violation?.message).toMatch(/^is not valid JSON \(.+\)$/)
+  })
+
+  it('reports bytes that are not UTF-8', () => {
+    const invalid = new Uint8Array([...bytes('{"id": 1, "name": "'), 0xff, 0xfe, ...bytes('"}')])
+    expect(validateBody(plantBody, plantBody.accepted[0]!, invalid).violations).toEqual([{ path: 'body', message: 'is not valid UTF-8' }])
+  })
+
+  it('accepts names in any script written as UTF-8', () => {
+    expect(plantViolations('{"id": 1, "name": "Ficus 🌿 ficus élastique"}')).toEqual([])
+  })
+
+  it('does not parse or validate a body of a declared non-JSON type', () => {
+    const body = bodyOf(documentWithContent({ 'text/plain': { schema: { type: 'integer' } } }))
+    expect(validateBody(body, selectMediaType(body, 'text/plain'), bytes('not a number')).violations).toEqual([])
+  })
+
+  it('returns the parsed value of a valid body', () => {
+    expect(validateBody(plantBody, plantBody.accepted[0]!, bytes('{"id": 1, "name": "Fern"}')).value).toEqual({ id: 1, name: 'Fern' })
+  })
+
+  it('validates a +json body against the application/json schema', () => {
+    const outcome = validateBody(plantBody, selectMediaType(plantBody, 'application/merge-patch+json'), bytes('{"name": "Fern"}'))
+    expect(outcome.violations).toEqual([{ path: 'body.id', message: 'is required' }])
+  })
+})
+
+describe('validateBody: the Plant Store NewPlant schema', () => {
+  it('accepts a plant with an id and a name', () => {
+    expect(plantViolations('{"id": 1, "name": "Fern"}')).toEqual([])
+  })
+
+  it('accepts a plant with the optional tag', () => {
+    expect(plantViolations('{"id": 1, "name": "Fern", "tag": "indoor"}')).toEqual([])
+  })
+
+  it('allows properties the schema does not declare, since it does not forbid them', () => {
+    expect(plantViolations('{"id": 1, "name": "Fern", "color": "green"}')).toEqual([])
+  })
+
+  it('accepts the largest int64 written exactly', () => {
+    expect(plantViolations('{"id": 9223372036854775807, "name": "Fern"}')).toEqual([])
+  })
+
+  it('refuses one more than the largest int64', () => {
+    expect(plantViolations('{"id": 9223372036854775808, "name": "Fern"}')).toEqual([{ path: 'body.id', message: INT64_MESSAGE }])
+  })
+
+  it('accepts the smallest int64 written exactly', () => {
+    expect(plantViolations('{"id": -9223372036854775808, "name": "Fern"}')).toEqual([])
+  })
+
+  it('refuses one less than the smallest int64', () => {
+    expect(plantViolations('{"id": -9223372036854775809, "name": "Fern"}')).toEqual([{ path: 'body.id', message: INT64_MESSAGE }])
+  })
+
+  it('refuses a literal that rounds to 2^63 although it is far from the edge', () => {
+    expect(plantViolations('{"id": 9223372036854776000, "name": "Fern"}')).toEqual([{ path: 'body.id', message: INT64_MESSAGE }])
+  })
+
+  it('refuses 1e400, which JSON.parse turns into Infinity', () => {
+    const violations = plantViolations('{"id": 1e400, "name": "Fern"}')
+    expect(violations.length).toBeGreaterThan(0)
+    expect(violations.every((v) => v.path === 'body.id')).toBe(true)
+  })
+
+  it('refuses a fractional id', () => {
+    const violations = plantViolations('{"id": 1.5, "name": "Fern"}')
+    expect(violations).toContainEqual({ path: 'body.id', message: 'must be an integer' })
+    expect(violations.every((v) => v.path === 'body.id')).toBe(true)
+  })
+
+  it('accepts 1.0 as the integer 1, as JSON Schema counts numbers by value', () => {
+    expect(plantViolations('{"id": 1.0, "name": "Fern"}')).toEqual([])
+  })
+
+  it('refuses an id sent as a string', () => {
+    expect(plantViolations('{"id": "1", "name": "Fern"}')).toEqual([{ path: 'body.id', message: 'must be an integer' }])
+  })
+
+  it('refuses null for a field that does not allow it', () => {
+    expect(plantViolations('{"id": 1, "name": null}')).toEqual([{ path: 'body.name', message: 'must be a string' }])
+  })
+
+  it('refuses a body that is not an object', () => {
+    expect(plantViolations('[]')).toEqual([{ path: 'body', message: 'must be an object' }])
+  })
+
+  it('reports all violations together', () => {
+    const violations = plantViolations('{"id": "x", "tag": 7}')
+    expect(violations).toHaveLength(3)
+    expect(violations).toEqual(
+      expect.arrayContaining([
+        { path: 'body.id', message: 'must be an integer' },
+        { path: 'body.name', message: 'is required' },
+        { path: 'body.tag', message: 'must be a string' },
+      ]),
+    )
+  })
+
+  it('decides the int64 edge exactly in a body that repeats another key', () => {
+    expect(plantViolations('{"name": "a", "name": "b", "id": 9223372036854775807}')).toEqual([])
+    expect(plantViolations('{"name": "a", "name": "b", "id": 9223372036854775808}')).toEqual([{ path: 'body.id', message: INT64_MESSAGE }])
+  })
+})
