@@ -44,11 +44,13 @@ export async function createEngine(input: MockOptions, logger: Logger): Promise<
   markExactIntegers(document)
   const ajv = addDescription(createAjv(), spec)
   const coercingAjv = addDescription(createAjv({ coerceTypes: true }), spec)
-  const descriptions = describeOperations(spec)
+  const descriptions = inDescription(spec.path, '', () => describeOperations(spec))
   const fixtures = await loadFixtures(options.fixtures, options.fixturesRequired)
   checkFixtureFolders(fixtures, descriptions, options.fixtures)
   const operations = descriptions.map((description) =>
-    compileOperation(description, { document, ajv, coercingAjv, fixtures, options, logger }),
+    inDescription(spec.path, `operation ${description.id}`, () =>
+      compileOperation(description, { document, ajv, coercingAjv, fixtures, options, logger }),
+    ),
   )
   const faker = createFaker(document, options.seed)
   const errorSchema = nodeAt(document, '/components/schemas/Error')
@@ -80,20 +82,20 @@ function compileOperation(description: OperationDescription, context: CompileCon
     id: description.id,
     method: description.method,
     path: description.path,
-    security: compileOperationSecurity(description, document, options),
+    security: compileSecurity(description.security, document.components?.securitySchemes ?? {}, options),
     parameters: compileParameters(coercingAjv, description.parameters, isArraySchema),
     body: description.requestBody ? compileBody(ajv, description.requestBody) : undefined,
     responses: compileResponses({ document, ajv, logger }, description, fixtures.get(description.fixtureKey)),
   }
 }
 
-/** A scheme the description does not declare is a mistake in the description: say which file and operation. */
-function compileOperationSecurity(description: OperationDescription, document: any, options: ResolvedOptions): SecurityCheck | undefined {
+/** Start-up mistakes found while reading the description say which file (and operation) they are in. */
+function inDescription<T>(path: string, where: string, compile: () => T): T {
   try {
-    return compileSecurity(description.security, document.components?.securitySchemes ?? {}, options)
+    return compile()
   } catch (error) {
-    if (error instanceof StartupError) throw new StartupError(`In ${options.spec}, operation ${description.id}: ${error.message}`)
-    throw error
+    if (!(error instanceof StartupError) || error.message.includes(path)) throw error
+    throw new StartupError(`In ${path}${where ? `, ${where}` : ''}: ${error.message}`)
   }
 }
 

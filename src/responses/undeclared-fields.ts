@@ -12,7 +12,9 @@ export function findUndeclaredFields(document: unknown, schema: unknown, value: 
   }
   if (value === null || typeof value !== 'object') return []
   const parts = flatten(document, schema)
-  if (parts.some((s) => s.additionalProperties !== undefined && s.additionalProperties !== false || s.patternProperties)) return []
+  // A free-form object (no `properties` anywhere) or an explicit allowance takes any field.
+  if (!parts.some((s) => s.properties)) return []
+  if (parts.some((s) => (s.additionalProperties !== undefined && s.additionalProperties !== false) || s.patternProperties)) return []
   const found: string[] = []
   for (const [key, child] of Object.entries(value)) {
     const declared = parts.filter((s) => s.properties && Object.hasOwn(s.properties, key)).map((s) => s.properties[key])

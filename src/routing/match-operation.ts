@@ -46,22 +46,29 @@ export function createRouter<T extends Routable>(operations: readonly T[]): Rout
  * with more literal segments wins, as OpenAPI asks (`/plants/mine` before `/plants/{id}`).
  */
 export function matchOperation<T>(router: Router<T>, method: string, path: string): RouteMatch<T> {
+  const allowed = new Set<string>()
   const byMethod = router.literal.get(path)
-  if (byMethod) return pick(byMethod, method, path, NO_PARAMS)
+  if (byMethod) {
+    const operation = byMethod.get(method)
+    if (operation !== undefined) return { operation, params: NO_PARAMS }
+    byMethod.forEach((_, declared) => allowed.add(declared))
+  }
+  // A method the literal path lacks may still be declared on a template that matches it
+  // (`DELETE /plants/{id}` serves `DELETE /plants/mine` when `/plants/mine` has only GET).
   for (const route of router.templated) {
     const found = route.pattern.exec(path)
     if (!found) continue
+    const operation = route.byMethod.get(method)
+    if (operation === undefined) {
+      route.byMethod.forEach((_, declared) => allowed.add(declared))
+      continue
+    }
     const params: Record<string, string> = {}
     route.names.forEach((name, index) => (params[name] = found[index + 1]!))
-    return pick(route.byMethod, method, path, params)
+    return { operation, params }
   }
+  if (allowed.size) throw errors.methodNotAllowed(method, path, [...allowed])
   throw errors.notFound(method, path)
-}
-
-function pick<T>(byMethod: Map<string, T>, method: string, path: string, params: Record<string, string>): RouteMatch<T> {
-  const operation = byMethod.get(method)
-  if (operation === undefined) throw errors.methodNotAllowed(method, path, [...byMethod.keys()])
-  return { operation, params }
 }
 
 function compileTemplate<T>(path: string): TemplatedPath<T> {

@@ -77,7 +77,10 @@ const MAX_VIOLATIONS = 25
 export function toViolations(root: string, errors: readonly ErrorObject[] | null | undefined): Violation[] {
   const seen = new Set<string>()
   const violations: Violation[] = []
+  // `1.5` for an int64 breaks both `type` and `format`; the type error says it all.
+  const wrongType = new Set((errors ?? []).filter((e) => e.keyword === 'type').map((e) => e.instancePath))
   for (const error of errors ?? []) {
+    if ((error.keyword === 'format' || error.keyword === EXACT_INT64_KEYWORD) && wrongType.has(error.instancePath)) continue
     const violation = describeError(root, error)
     const key = `${violation.path}\u0000${violation.message}`
     if (seen.has(key)) continue
@@ -131,7 +134,15 @@ function jsonPath(instancePath: string): string {
   return instancePath
     .slice(1)
     .split('/')
-    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((t) => (/^\d+$/.test(t) ? `[${t}]` : /^[A-Za-z_$][\w$]*$/.test(t) ? `.${t}` : `[${JSON.stringify(t)}]`))
+    .map((t) => pathSegment(t.replace(/~1/g, '/').replace(/~0/g, '~')))
     .join('')
+}
+
+/** A violation path from its parts: `fieldPath('header', 'x-id')` → `header["x-id"]`. */
+export function fieldPath(root: string, ...segments: Array<string | number>): string {
+  return root + segments.map((s) => (typeof s === 'number' ? `[${s}]` : pathSegment(s))).join('')
+}
+
+function pathSegment(token: string): string {
+  return /^\d+$/.test(token) ? `[${token}]` : /^[A-Za-z_$][\w$]*$/.test(token) ? `.${token}` : `[${JSON.stringify(token)}]`
 }

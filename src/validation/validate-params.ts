@@ -2,7 +2,7 @@ import type { ValidateFunction } from 'ajv'
 import type { Violation } from '../errors.js'
 import type { RequestData } from '../request.js'
 import type { ParameterDescription } from '../spec/operations.js'
-import { type Ajv, toViolations } from './create-ajv.js'
+import { type Ajv, fieldPath, toViolations } from './create-ajv.js'
 import { rawLiterals } from './exact-integers.js'
 
 type Location = 'path' | 'query' | 'header' | 'cookie'
@@ -58,14 +58,37 @@ export function validateParameters(
       if (value !== undefined) values[keyOf(parameter)] = value
       else if (violations.length > before) unreadable.add(keyOf(parameter))
     }
-    const raw = structuredClone(values)
+    // Ajv coerces in place; the text as sent is kept for exact int64 checks and the decimal rule.
+    const raw = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, Array.isArray(v) ? [...v] : v]))
     if (!validate.call(rawLiterals(raw), values)) {
       // A parameter that was sent but could not be read is already reported: not "required" as well.
       const errors = validate.errors?.filter((e) => !(e.keyword === 'required' && unreadable.has(e.params.missingProperty)))
       violations.push(...toViolations(location, errors))
     }
+    violations.push(...nonDecimalNumbers(location, raw, values))
   }
   return violations
+}
+
+const DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/
+
+/**
+ * Ajv coerces any text that JavaScript's `+text` reads as a number (`0x10`, ` 5`, `1_0` is refused,
+ * but `0b1` is not). A parameter's number must be written as JSON writes numbers.
+ */
+function nonDecimalNumbers(location: Location, raw: Record<string, unknown>, coerced: Record<string, unknown>): Violation[] {
+  const found: Violation[] = []
+  const check = (text: unknown, value: unknown, path: string) => {
+    if (typeof value === 'number' && typeof text === 'string' && !DECIMAL.test(text)) {
+      found.push({ path, message: 'must be a number written in decimal' })
+    }
+  }
+  for (const [key, value] of Object.entries(coerced)) {
+    const text = raw[key]
+    if (Array.isArray(value) && Array.isArray(text)) value.forEach((item, i) => check(text[i], item, fieldPath(location, key, i)))
+    else check(text, value, fieldPath(location, key))
+  }
+  return found
 }
 
 function readParameter(
@@ -81,7 +104,7 @@ function readParameter(
       try {
         return splitList(parameter, decodeURIComponent(raw), ',')
       } catch {
-        violations.push({ path: `path.${parameter.name}`, message: 'is not valid percent-encoding' })
+        violations.push({ path: fieldPath('path', parameter.name), message: 'is not valid percent-encoding' })
         return undefined
       }
     }

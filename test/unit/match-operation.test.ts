@@ -114,4 +114,18 @@ describe('matchOperation', () => {
     expect(router.templated).toHaveLength(1)
     expect(matchOperation(router, 'DELETE', '/plants/3').operation.id).toBe('DELETE /plants/{id}')
   })
+
+  it('falls through to a template that declares the method a matching literal path lacks', () => {
+    const router = createRouter([op('GET', '/plants/mine'), op('DELETE', '/plants/{id}')])
+    const match = matchOperation(router, 'DELETE', '/plants/mine')
+    expect(match.operation.id).toBe('DELETE /plants/{id}')
+    expect(match.params).toEqual({ id: 'mine' })
+  })
+
+  it('lists the methods of every matching path in Allow when none declares the method', () => {
+    const router = createRouter([op('GET', '/plants/mine'), op('DELETE', '/plants/{id}')])
+    const error = caught(() => matchOperation(router, 'PUT', '/plants/mine'))
+    expect(error.status).toBe(405)
+    expect(error.headers.allow?.split(', ').sort()).toEqual(['DELETE', 'GET'])
+  })
 })

@@ -74,4 +74,9 @@ describe('findUndeclaredFields', () => {
     const doc = { components: { schemas: { Node: { properties: { next: { $ref: '#/components/schemas/Node' } }, allOf: [{ $ref: '#/components/schemas/Node' }] } } } }
     expect(findUndeclaredFields(doc, { $ref: '#/components/schemas/Node' }, { next: { next: {} }, x: 1 })).toEqual(['.x'])
   })
+
+  it('lets a free-form object (no properties declared) carry any field', () => {
+    const schema = { type: 'object', properties: { meta: { type: 'object' } } }
+    expect(undeclared(schema, { meta: { anything: 1, goes: [true] } })).toEqual([])
+  })
 })

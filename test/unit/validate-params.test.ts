@@ -171,10 +171,13 @@ describe('validateParameters: query', () => {
     expect(plantViolations({ query: 'limit=1&piped=1|b' })).toEqual([{ path: 'query.piped[1]', message: 'must be an integer' }])
   })
 
-  // Ajv coerces any text that JavaScript's `+text` reads as a number, so "0x10" passes as 16.
-  // Query integers should be decimal: reported, not fixed here (the coercion is Ajv's).
-  it.fails('refuses a hexadecimal query integer', () => {
-    expect(plantViolations({ query: 'limit=0x10' })).toEqual([{ path: 'query.limit', message: 'must be an integer' }])
+  // Ajv coerces any text that JavaScript's `+text` reads as a number, so "0x10" would pass as 16.
+  it('refuses a hexadecimal query integer', () => {
+    expect(plantViolations({ query: 'limit=0x10' })).toEqual([{ path: 'query.limit', message: 'must be a number written in decimal' }])
+  })
+
+  it('refuses a query number padded with white space', () => {
+    expect(plantViolations({ query: 'limit=%205' })).toEqual([{ path: 'query.limit', message: 'must be a number written in decimal' }])
   })
 })
 
