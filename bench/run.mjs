@@ -1,0 +1,284 @@
+#!/usr/bin/env node
+// `npm run bench`: builds the mock, then measures it against a bare node:http server (and Prism,
+// when @stoplight/prism-cli is installed) under the same autocannon load, in alternating turns.
+//
+//   npm run bench                      3 rounds × 4 paths × 5 s, 50 connections
+//   npm run bench -- --quick           1 round, 2 s per load: a smoke run
+//   npm run bench -- --scale           start-up, RSS and routing throughput for 10/100/1000 operations
+//   npm run bench -- --profile         CPU profile of the mock under the valid-path load, summarised
+//   npm run bench -- --all             comparison, then scale
+// Options: --rounds N  --seconds S  --connections C  --no-prism  --no-build  --json FILE
+//          --top N (profile rows)  --profile-path valid|invalid|noauth|prefer
+//
+// Everything listens on 127.0.0.1 with a port the OS picks (--port 0 / -p 0, read from the
+// "listening on" line); every load is bounded in time; every child is killed on the way out.
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { generateSpec, urlOf } from './generate-spec.mjs'
+import { cpuSeconds, killAll, load, median, rssMiB, sleep, startServer, statusSummary, statusesOf, table, timeToFirst200 } from './harness.mjs'
+import { summariseProfile } from './profile-summary.mjs'
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const PRISM_BIN = join(root, 'node_modules/@stoplight/prism-cli/dist/index.js')
+
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    scale: { type: 'boolean', default: false },
+    profile: { type: 'boolean', default: false },
+    all: { type: 'boolean', default: false },
+    rounds: { type: 'string' },
+    seconds: { type: 'string' },
+    connections: { type: 'string', default: '50' },
+    'no-prism': { type: 'boolean', default: false },
+    'no-build': { type: 'boolean', default: false },
+    json: { type: 'string' },
+    top: { type: 'string', default: '15' },
+    'profile-path': { type: 'string', default: 'valid' },
+  },
+})
+const settings = {
+  rounds: Number(args.rounds ?? (args.quick ? 1 : 3)),
+  seconds: Number(args.seconds ?? (args.quick ? 2 : 5)),
+  warmupSeconds: args.quick ? 0.5 : 1,
+  connections: Number(args.connections),
+  prism: !args['no-prism'] && existsSync(PRISM_BIN),
+}
+for (const [name, value] of Object.entries(settings)) {
+  if (typeof value === 'number' && !(value > 0)) throw new Error(`--${name} must be a positive number`)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The four request shapes, against POST /plants of openapi.yaml.
+
+const JSON_HEADERS = { 'content-type': 'application/json' }
+const AUTH = { authorization: 'Bearer bench-token' }
+const VALID_BODY = JSON.stringify({ id: 1, name: 'Fern', tag: 'houseplant' })
+const PATHS = [
+  { key: 'valid', label: 'valid POST /plants', expect: 200, method: 'POST', path: '/plants', headers: { ...JSON_HEADERS, ...AUTH }, body: VALID_BODY },
+  { key: 'invalid', label: 'invalid body', expect: 400, method: 'POST', path: '/plants', headers: { ...JSON_HEADERS, ...AUTH }, body: JSON.stringify({ name: 42, tag: 'x' }) },
+  { key: 'noauth', label: 'no credentials', expect: 401, method: 'POST', path: '/plants', headers: JSON_HEADERS, body: VALID_BODY },
+  { key: 'prefer', label: 'Prefer: code=400', expect: 400, method: 'POST', path: '/plants', headers: { ...JSON_HEADERS, ...AUTH, prefer: 'code=400' }, body: VALID_BODY },
+]
+
+const SERVERS = [
+  { name: 'bare', start: () => startServer('bare', process.execPath, [join(root, 'bench/bare-server.mjs'), '--port', '0'], { cwd: root }) },
+  { name: 'mock', start: () => startServer('mock', process.execPath, [join(root, 'dist/cli.js'), '--port', '0'], { cwd: root }) },
+  ...(settings.prism
+    ? [{ name: 'prism', start: () => startServer('prism', process.execPath, [PRISM_BIN, 'mock', join(root, 'openapi.yaml'), '-p', '0', '-h', '127.0.0.1'], { cwd: root, timeoutMs: 120_000 }) }]
+    : []),
+]
+
+// ---------------------------------------------------------------------------------------------
+
+function build() {
+  if (args['no-build']) return
+  console.log('> npm run build')
+  const built = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' })
+  if (built.status !== 0) throw new Error(`npm run build failed (${built.signal ?? built.status})`)
+}
+
+/** Loads one server with one target and reads its CPU and RSS around the load. */
+async function measure(server, target, seconds) {
+  const cpuBefore = cpuSeconds(server)
+  const result = await load(server, target, { connections: settings.connections, seconds })
+  await sleep(250) // let the server finish in-flight work (and Prism flush its request log)
+  const cpu = cpuSeconds(server) - cpuBefore
+  const requests = result.requests.total
+  return {
+    rps: result.requests.average,
+    p50: result.exactLatency.p50,
+    p99: result.exactLatency.p99,
+    cpuMicrosPerRequest: requests ? (cpu * 1e6) / requests : Number.NaN,
+    rss: rssMiB(server),
+    requests,
+    statuses: statusesOf(result),
+    statusSummary: statusSummary(result),
+  }
+}
+
+async function warmUp(server, targets) {
+  for (const target of targets) await load(server, target, { connections: settings.connections, seconds: settings.warmupSeconds })
+}
+
+const fmt = {
+  int: (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a'),
+  ms: (n) => (Number.isFinite(n) ? n.toFixed(n < 10 ? 3 : 1) : 'n/a'),
+  one: (n) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a'),
+  ratio: (n) => (Number.isFinite(n) ? `(${n.toFixed(2)}×)` : ''),
+}
+const withRatio = (value, ratio, format) => (ratio === undefined ? format(value) : `${format(value)} ${fmt.ratio(ratio)}`.trim())
+
+// ---------------------------------------------------------------------------------------------
+// Mode 1: mock vs bare (vs Prism), A B A B.
+
+async function compare() {
+  const { rounds, seconds } = settings
+  console.log(`\n## Comparison: ${SERVERS.map((s) => s.name).join(', ')} · ${rounds} round(s) × ${PATHS.length} paths × ${seconds} s · ${settings.connections} connections`)
+  /** runs[server][path] = one measurement per round; startup[server] = ms per round. */
+  const runs = Object.fromEntries(SERVERS.map((s) => [s.name, Object.fromEntries(PATHS.map((p) => [p.key, []]))]))
+  const startup = Object.fromEntries(SERVERS.map((s) => [s.name, []]))
+  for (let round = 0; round < rounds; round++) {
+    // Fresh processes every round: each round gives one start-up sample, and no round inherits another's heap.
+    const live = []
+    try {
+      for (const spec of SERVERS) {
+        const server = await spec.start()
+        live.push(server)
+        startup[spec.name][round] = await timeToFirst200(server, PATHS[0])
+      }
+      for (const server of live) await warmUp(server, PATHS)
+      // Alternate which server goes first, so that neither always follows the other's load.
+      const order = live.map((_, i) => live[(i + round) % live.length])
+      for (const target of PATHS) {
+        for (const server of order) {
+          const m = await measure(server, target, seconds)
+          runs[server.name][target.key][round] = m
+          process.stdout.write(`  round ${round + 1} ${target.key.padEnd(7)} ${server.name.padEnd(5)} ${fmt.int(m.rps).padStart(7)} req/s  p50 ${fmt.ms(m.p50)} ms  p99 ${fmt.ms(m.p99)} ms  ${m.statusSummary}\n`)
+        }
+      }
+    } finally {
+      await Promise.all(live.map((server) => server.stop()))
+    }
+  }
+
+  const ratioOf = (server, path, metric) =>
+    median(runs[server][path].map((m, round) => m[metric] / runs.bare[path][round][metric]))
+  const startupRatio = (server) => median(startup[server].map((ms, round) => ms / startup.bare[round]))
+  const rows = []
+  for (const target of PATHS) {
+    for (const { name } of SERVERS) {
+      const ms = runs[name][target.key]
+      const med = (metric) => median(ms.map((m) => m[metric]))
+      const r = (metric) => (name === 'bare' ? undefined : ratioOf(name, target.key, metric))
+      const statuses = [...new Set(ms.flatMap((m) => m.statuses))]
+      rows.push([
+        target.label,
+        name,
+        statuses.join('/') + (statuses.length === 1 && statuses[0] === target.expect ? '' : ` (want ${target.expect})`),
+        withRatio(med('rps'), r('rps'), fmt.int),
+        withRatio(med('p50'), r('p50'), fmt.ms),
+        withRatio(med('p99'), r('p99'), fmt.ms),
+        withRatio(med('cpuMicrosPerRequest'), r('cpuMicrosPerRequest'), fmt.one),
+        withRatio(med('rss'), r('rss'), fmt.one),
+        withRatio(median(startup[name]), name === 'bare' ? undefined : startupRatio(name), fmt.int),
+      ])
+    }
+  }
+  console.log(
+    `\nMedians over ${rounds} round(s); (×) = median of the per-round ratio to bare on the same path.\n`,
+  )
+  console.log(table(['path', 'server', 'status', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'RSS MiB', 'start ms'], rows))
+  return { settings, runs, startup }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Mode 2: descriptions with 10, 100, 1000 operations.
+
+async function scale() {
+  const sizes = [10, 100, 1000]
+  const { rounds, seconds } = settings
+  const dir = mkdtempSync(join(tmpdir(), 'plant-store-mock-bench-'))
+  const servers = [
+    { name: 'mock', start: (spec) => startServer('mock', process.execPath, [join(root, 'dist/cli.js'), '--port', '0', '--spec', spec], { cwd: dir, timeoutMs: 120_000 }) },
+    ...(settings.prism ? [{ name: 'prism', start: (spec) => startServer('prism', process.execPath, [PRISM_BIN, 'mock', spec, '-p', '0', '-h', '127.0.0.1'], { cwd: dir, timeoutMs: 120_000 }) }] : []),
+  ]
+  console.log(`\n## Scale: ${sizes.join(' / ')} operations · ${servers.map((s) => s.name).join(', ')} · ${rounds} round(s) × ${seconds} s · ${settings.connections} connections`)
+  const results = []
+  try {
+    for (const size of sizes) {
+      const file = join(dir, `spec-${size}.json`)
+      writeFileSync(file, JSON.stringify(generateSpec(size)))
+      const pathCount = size / 2
+      // 50 GETs spread evenly over the paths, first to last, so that routing sees the whole table.
+      const spread = Array.from({ length: 50 }, (_, k) => Math.round((k * (pathCount - 1)) / 49))
+      const rotating = { requests: [...new Set(spread)].map((i) => ({ method: 'GET', path: urlOf(i) })) }
+      const last = { method: 'GET', path: urlOf(pathCount - 1) }
+      for (const spec of servers) {
+        const samples = []
+        for (let round = 0; round < rounds; round++) {
+          const server = await spec.start(file)
+          try {
+            const startMs = await timeToFirst200(server, last, { timeoutMs: 120_000 })
+            const rssIdle = rssMiB(server)
+            await load(server, rotating, { connections: settings.connections, seconds: settings.warmupSeconds })
+            samples.push({ startMs, rssIdle, ...(await measure(server, rotating, seconds)) })
+          } finally {
+            await server.stop()
+          }
+          const s = samples.at(-1)
+          process.stdout.write(`  ${String(size).padStart(4)} ops ${spec.name.padEnd(5)} start ${fmt.int(s.startMs)} ms  ${fmt.int(s.rps)} req/s  ${s.statusSummary}\n`)
+        }
+        const med = (metric) => median(samples.map((s) => s[metric]))
+        results.push({ size, server: spec.name, samples })
+        results.at(-1).row = [
+          String(size),
+          spec.name,
+          fmt.int(med('startMs')),
+          fmt.one(med('rssIdle')),
+          fmt.one(med('rss')),
+          fmt.int(med('rps')),
+          fmt.ms(med('p50')),
+          fmt.ms(med('p99')),
+          fmt.one(med('cpuMicrosPerRequest')),
+          [...new Set(samples.flatMap((s) => s.statuses))].join('/'),
+        ]
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+  console.log(`\nMedians over ${rounds} round(s). start = spawn to first 200 of the last operation; load = 50 GETs over all paths, round robin.\n`)
+  console.log(table(['operations', 'server', 'start ms', 'RSS idle MiB', 'RSS load MiB', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'status'], results.map((r) => r.row)))
+  return results.map(({ size, server, samples }) => ({ size, server, samples }))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Mode 3: where the mock spends its time on the valid path.
+
+async function profile() {
+  const seconds = args.seconds ? settings.seconds : args.quick ? 3 : 10
+  const target = PATHS.find((p) => p.key === args['profile-path'])
+  if (!target) throw new Error(`--profile-path must be one of ${PATHS.map((p) => p.key).join(', ')}`)
+  const dir = mkdtempSync(join(tmpdir(), 'plant-store-mock-profile-'))
+  console.log(`\n## CPU profile: mock under ${seconds} s of ${target.label} (${target.key}), ${settings.connections} connections`)
+  const server = await startServer('mock', process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, join(root, 'dist/cli.js'), '--port', '0'], { cwd: root })
+  let result
+  try {
+    await timeToFirst200(server, PATHS[0])
+    await warmUp(server, [target])
+    result = await load(server, target, { connections: settings.connections, seconds })
+  } finally {
+    await server.stop() // SIGTERM: the mock closes and exits, and V8 writes the profile
+  }
+  const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'))
+  if (!file) throw new Error(`no .cpuprofile in ${dir}`)
+  console.log(`${fmt.int(result.requests.average)} req/s, ${statusSummary(result)}. Profile (start-up and warm-up included): ${join(dir, file)}\n`)
+  console.log(summariseProfile(JSON.parse(readFileSync(join(dir, file), 'utf8')), Number(args.top)))
+  return { file: join(dir, file) }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main() {
+  build()
+  console.log(`node ${process.version} · ${settings.prism ? 'Prism found' : args['no-prism'] ? 'Prism skipped (--no-prism)' : 'Prism not installed: skipped'}${args.quick ? ' · quick mode' : ''}`)
+  const report = {}
+  if (args.profile) report.profile = await profile()
+  if (args.all || (!args.scale && !args.profile)) report.compare = await compare()
+  if (args.all || args.scale) report.scale = await scale()
+  if (args.json) writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`)
+}
+
+main().then(
+  () => killAll(),
+  async (error) => {
+    console.error(`\nbench failed: ${error?.stack ?? error}`)
+    await killAll()
+    process.exitCode = 1
+  },
+)
