@@ -19,6 +19,13 @@ Options:
   --seed <n>           seed for generated bodies (same seed, same sequence)   [default: random]
   --token <t>          accept only this bearer token / API key; repeat for more  [default: any]
   --max-body <size>    largest request body, e.g. 1048576, 512kb, 1mb          [default: 1mb]
+  --scenario <name>    scenario at start: default, error, unauthorized, dynamic, or one of
+                       fixtures/scenarios.yaml                   [env MOCK_SCENARIO, default: default]
+  --delay <ms|min-max> latency added to every answer, e.g. 200 or 100-500     [default: 0]
+  --journal-size <n>   requests kept in the journal (oldest dropped)          [default: 1000]
+  --admin-token <t>    require "Authorization: Bearer <t>" on /__mock/* (health excepted)
+  --no-admin           do not serve the admin API under /__mock
+  --no-cors, --cors=false   no CORS headers, no preflight answers           [default: on]
   --debug              log stacks of unexpected errors
   --help               show this help
   --version            show the version
@@ -39,9 +46,11 @@ function main(argv: string[]): void {
 
 function parseCommandLine(argv: string[]): MockOptions | 'help' | 'version' {
   const { values } = parseArgs({
-    args: argv,
+    // `--cors=false` is the documented spelling; parseArgs knows booleans only as --cors / --no-cors.
+    args: argv.map((arg) => (/^--(cors|admin)=(true|false)$/.test(arg) ? arg.replace(/^--(\w+)=(\w+)$/, (_, name, value) => (value === 'true' ? `--${name}` : `--no-${name}`)) : arg)),
     strict: true,
     allowPositionals: false,
+    allowNegative: true,
     options: {
       spec: { type: 'string' },
       fixtures: { type: 'string' },
@@ -51,6 +60,12 @@ function parseCommandLine(argv: string[]): MockOptions | 'help' | 'version' {
       seed: { type: 'string' },
       token: { type: 'string', multiple: true },
       'max-body': { type: 'string' },
+      scenario: { type: 'string' },
+      delay: { type: 'string' },
+      'journal-size': { type: 'string' },
+      'admin-token': { type: 'string' },
+      admin: { type: 'boolean' },
+      cors: { type: 'boolean' },
       debug: { type: 'boolean' },
       help: { type: 'boolean' },
       version: { type: 'boolean' },
@@ -70,6 +85,12 @@ function parseCommandLine(argv: string[]): MockOptions | 'help' | 'version' {
     tokens: values.token,
     maxBodyBytes: values['max-body'] === undefined ? undefined : parseByteSize(values['max-body']),
     debug: values.debug,
+    scenario: values.scenario ?? (process.env.MOCK_SCENARIO || undefined),
+    delay: values.delay,
+    journalSize: values['journal-size'] === undefined ? undefined : wholeNumber('--journal-size', values['journal-size']),
+    adminToken: values['admin-token'],
+    admin: values.admin,
+    cors: values.cors,
   }
 }
 

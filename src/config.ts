@@ -6,6 +6,9 @@ import { StartupError } from './errors.js'
 /** The package root: where the embedded `openapi.yaml` and `fixtures/` live (one level above `src/` or `dist/`). */
 const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 
+/** The reserved prefix of the admin API, as WireMock reserves `/__admin`. Described in `admin-openapi.yaml`. */
+export const ADMIN_PREFIX = '/__mock'
+
 /** Everything the mock can be told. CLI flags and environment variables map onto these fields one to one. */
 export interface MockOptions {
   /**
@@ -33,9 +36,30 @@ export interface MockOptions {
   maxBodyBytes?: number
   /** Log stacks of unexpected errors. @default false */
   debug?: boolean
+  /** Scenario active at start (`MOCK_SCENARIO`): built in `default`, `error`, `unauthorized`, `dynamic`, or one of `fixtures/scenarios.yaml`. @default 'default' */
+  scenario?: string
+  /** Latency added to every answer: milliseconds, or a range `'MIN-MAX'` drawn uniformly. @default 0 */
+  delay?: number | string
+  /** Requests kept in the journal; the oldest are dropped. @default 1000 */
+  journalSize?: number
+  /** Serve the admin API under `/__mock`. @default true */
+  admin?: boolean
+  /** Bearer token the admin API requires (all routes but `/__mock/health`). @default none: open */
+  adminToken?: string
+  /** Answer CORS preflights and reflect the Origin. @default true */
+  cors?: boolean
 }
 
-export type ResolvedOptions = Required<MockOptions> & { fixturesRequired: boolean }
+export interface Delay {
+  min: number
+  max: number
+}
+
+export type ResolvedOptions = Required<Omit<MockOptions, 'delay' | 'adminToken'>> & {
+  fixturesRequired: boolean
+  delay: Delay
+  adminToken: string | undefined
+}
 
 export const defaults = {
   spec: resolve(packageRoot, 'openapi.yaml'),
@@ -56,6 +80,12 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     tokens = [],
     maxBodyBytes = defaults.maxBodyBytes,
     debug = false,
+    scenario = 'default',
+    delay = 0,
+    journalSize = 1000,
+    admin = true,
+    adminToken,
+    cors = true,
   } = options
   const specPath = resolve(spec)
   const fixtures = options.fixtures ? resolve(options.fixtures) : defaultFixtures(specPath)
@@ -70,6 +100,12 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
   if (tokens.some((token) => token.length === 0 || /\s/.test(token))) {
     throw new StartupError('a token must be non-empty and contain no white space.')
   }
+  if (!Number.isSafeInteger(journalSize) || journalSize < 0) {
+    throw new StartupError(`journal size must be a whole number of requests, got ${journalSize}.`)
+  }
+  if (adminToken !== undefined && (adminToken.length === 0 || /\s/.test(adminToken))) {
+    throw new StartupError('the admin token must be non-empty and contain no white space.')
+  }
   return {
     spec: specPath,
     fixtures,
@@ -81,7 +117,28 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     tokens,
     maxBodyBytes,
     debug,
+    scenario,
+    delay: parseDelay(delay),
+    journalSize,
+    admin,
+    adminToken,
+    cors,
   }
+}
+
+/** Longest delay accepted anywhere (option, scenario rule, `Prefer: delay=`): ten minutes. */
+export const MAX_DELAY_MS = 600_000
+
+/** `250` or `'100-500'` → `{ min, max }` in milliseconds. */
+export function parseDelay(value: number | string): Delay {
+  const text = String(value).trim()
+  const match = /^(\d+)(?:\s*-\s*(\d+))?$/.exec(text)
+  const min = Number(match?.[1])
+  const max = match?.[2] === undefined ? min : Number(match[2])
+  if (!match || max < min || max > MAX_DELAY_MS) {
+    throw new StartupError(`delay must be milliseconds or a range MIN-MAX, at most ${MAX_DELAY_MS}, got "${text}".`)
+  }
+  return { min, max }
 }
 
 /** The embedded description comes with the embedded fixtures; any other looks for `fixtures/` beside it. */

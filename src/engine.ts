@@ -1,24 +1,30 @@
+import { readFile } from 'node:fs/promises'
 import { type SecurityCheck, compileSecurity } from './auth/check-security.js'
-import { type MockOptions, type ResolvedOptions, resolveOptions } from './config.js'
+import { ADMIN_PREFIX, type MockOptions, type ResolvedOptions, resolveOptions } from './config.js'
 import { StartupError } from './errors.js'
 import type { Logger } from './log.js'
 import { type ResponseSet, compileResponses } from './responses/compile-responses.js'
 import { type Faker, createFaker } from './responses/fake.js'
 import { type FixtureSet, loadFixtures } from './responses/fixtures.js'
 import type { ErrorContext } from './responses/render-error.js'
+import { loadScenarios } from './responses/load-scenarios.js'
+import { type Scenario, builtInScenarios, indexScenarios } from './responses/scenarios.js'
 import { type Router, createRouter } from './routing/match-operation.js'
 import { type SpecDocument, loadSpec } from './spec/load-spec.js'
 import { type OperationDescription, describeOperations } from './spec/operations.js'
-import { derefSchema, nodeAt } from './spec/resolve-ref.js'
+import { nodeAt } from './spec/resolve-ref.js'
 import { type Ajv, compileAt, createAjv, markExactIntegers } from './validation/create-ajv.js'
 import { type BodyValidator, compileBody } from './validation/validate-body.js'
 import { type ParameterValidator, compileParameters } from './validation/validate-params.js'
 
 /** An operation with everything the request path needs compiled in. */
 export interface CompiledOperation {
+  /** Position in `Engine.operations`; scenario rules are looked up by it. */
+  index: number
   id: string
   method: string
   path: string
+  secured: boolean
   security?: SecurityCheck
   parameters?: ParameterValidator
   body?: BodyValidator
@@ -34,6 +40,10 @@ export interface Engine {
   faker: Faker
   errorContext: ErrorContext
   logger: Logger
+  /** Built-in scenarios and those of `fixtures/scenarios.yaml`, by name. */
+  scenarios: Map<string, Scenario>
+  /** The description as read, for `GET /__mock/spec`. */
+  source: { text: string; mediaType: string }
 }
 
 /** Loads the description and the fixtures and compiles every operation. Throws `StartupError`. */
@@ -47,11 +57,16 @@ export async function createEngine(input: MockOptions, logger: Logger): Promise<
   const descriptions = inDescription(spec.path, '', () => describeOperations(spec))
   const fixtures = await loadFixtures(options.fixtures, options.fixturesRequired)
   checkFixtureFolders(fixtures, descriptions, options.fixtures)
-  const operations = descriptions.map((description) =>
+  if (options.admin) checkAdminPrefixIsFree(descriptions, spec.path)
+  const operations = descriptions.map((description, index) =>
     inDescription(spec.path, `operation ${description.id}`, () =>
-      compileOperation(description, { document, ajv, coercingAjv, fixtures, options, logger }),
+      compileOperation(description, index, { document, ajv, coercingAjv, fixtures, options, logger }),
     ),
   )
+  const scenarios = indexScenarios([...builtInScenarios(operations), ...(await loadScenarios(options.fixtures, operations))])
+  if (!scenarios.has(options.scenario)) {
+    throw new StartupError(`There is no scenario "${options.scenario}" to start with; known scenarios: ${[...scenarios.keys()].join(', ')}.`)
+  }
   const faker = createFaker(document, options.seed)
   const errorSchema = nodeAt(document, '/components/schemas/Error')
   const validateError = errorSchema ? compileAt(ajv, '/components/schemas/Error') : undefined
@@ -63,6 +78,8 @@ export async function createEngine(input: MockOptions, logger: Logger): Promise<
     faker,
     errorContext: { document, logger, faker, validateError },
     logger,
+    scenarios,
+    source: { text: await readFile(spec.path, 'utf8'), mediaType: /\.json$/i.test(spec.path) ? 'application/json' : 'application/yaml' },
   }
 }
 
@@ -75,15 +92,17 @@ interface CompileContext {
   logger: Logger
 }
 
-function compileOperation(description: OperationDescription, context: CompileContext): CompiledOperation {
+function compileOperation(description: OperationDescription, index: number, context: CompileContext): CompiledOperation {
   const { document, ajv, coercingAjv, fixtures, options, logger } = context
-  const isArraySchema = (pointer: string) => derefSchema(document, nodeAt(document, pointer))?.type === 'array'
+  const security = compileSecurity(description.security, document.components?.securitySchemes ?? {}, options)
   return {
+    index,
+    secured: security !== undefined,
+    security,
     id: description.id,
     method: description.method,
     path: description.path,
-    security: compileSecurity(description.security, document.components?.securitySchemes ?? {}, options),
-    parameters: compileParameters(coercingAjv, description.parameters, isArraySchema),
+    parameters: compileParameters(coercingAjv, description.parameters),
     body: description.requestBody ? compileBody(ajv, description.requestBody) : undefined,
     responses: compileResponses({ document, ajv, logger }, description, fixtures.get(description.fixtureKey)),
   }
@@ -96,6 +115,13 @@ function inDescription<T>(path: string, where: string, compile: () => T): T {
   } catch (error) {
     if (!(error instanceof StartupError) || error.message.includes(path)) throw error
     throw new StartupError(`In ${path}${where ? `, ${where}` : ''}: ${error.message}`)
+  }
+}
+
+function checkAdminPrefixIsFree(descriptions: OperationDescription[], path: string): void {
+  const clash = descriptions.find((d) => d.path === ADMIN_PREFIX || d.path.startsWith(`${ADMIN_PREFIX}/`))
+  if (clash) {
+    throw new StartupError(`In ${path}, the path ${clash.path} lies under ${ADMIN_PREFIX}, which the admin API reserves; run with --no-admin to serve it.`)
   }
 }
 

@@ -135,10 +135,10 @@ function credentialOf(header: string | undefined, scheme: string): string | unde
   return space === -1 ? '' : header.slice(space + 1).trim()
 }
 
-type TokenMatcher = (token: string) => boolean
+export type TokenMatcher = (token: string) => boolean
 
 /** Compares digests in constant time, against every configured token, so timing tells nothing. */
-function createTokenMatcher(tokens: readonly string[]): TokenMatcher {
+export function createTokenMatcher(tokens: readonly string[]): TokenMatcher {
   if (tokens.length === 0) return () => true
   const digests = tokens.map(digest)
   return (token) => {

@@ -1,74 +1,177 @@
-import { Hono } from 'hono'
+import { type Context, Hono } from 'hono'
 import { checkSecurity } from '../auth/check-security.js'
+import { ADMIN_PREFIX } from '../config.js'
+import type { MockControls } from '../controls.js'
 import type { CompiledOperation, Engine } from '../engine.js'
-import { type Violation, errors, isMockError } from '../errors.js'
+import { type MockError, errors, isMockError } from '../errors.js'
 import type { RequestData } from '../request.js'
-import { parsePrefer } from '../responses/prefer.js'
+import { type Preferences, parsePrefer, withScenarioRule } from '../responses/prefer.js'
 import { renderError } from '../responses/render-error.js'
 import { renderResponse } from '../responses/render-response.js'
+import type { Scenario, ScenarioRule } from '../responses/scenarios.js'
 import { selectResponse } from '../responses/select-response.js'
+import type { TemplateRequest } from '../responses/templates.js'
 import { matchOperation } from '../routing/match-operation.js'
-import { selectMediaType, validateBody } from '../validation/validate-body.js'
+import { type BodyOutcome, selectMediaType, validateBody } from '../validation/validate-body.js'
 import { validateParameters } from '../validation/validate-params.js'
+import { createAdminRoutes } from './admin-routes.js'
+import { corsForOperations } from './cors.js'
+import { answerWithFault, drawDelay, waitBeforeAnswering } from './faults.js'
 import { incomingOf, toRequestData } from './middleware.js'
 import { readBody } from './read-body.js'
 
-type Env = { Variables: { operation?: CompiledOperation } }
+/** What one request learns on its way through the pipeline; the journal reads it at the end. */
+interface Exchange {
+  operation?: CompiledOperation
+  scenario?: Scenario
+  rule?: ScenarioRule
+  prefer?: Preferences
+  body?: Uint8Array
+}
+
+type Env = { Variables: { exchange: Exchange } }
 
 /**
  * The request pipeline, in the one place its order is written:
- * match operation → check auth → validate parameters and body → choose response → render.
+ * match operation → choose scenario → check auth → validate parameters and body → choose response
+ * → render → (delay, fault) → record in journal.
  */
-export function createApp(engine: Engine): Hono<Env> {
+export function createApp(engine: Engine, controls: MockControls, closing: AbortSignal): Hono<Env> {
   const app = new Hono<Env>()
+  if (engine.options.cors) app.use('*', corsForOperations(engine.router))
+  if (engine.options.admin) {
+    const adminToken = engine.options.adminToken
+    app.route(ADMIN_PREFIX, createAdminRoutes({ controls, adminToken, spec: engine.source, operationCount: engine.operations.length }))
+  }
+
+  app.all('*', async function recordInJournal(c, next) {
+    const started = performance.now()
+    const exchange: Exchange = {}
+    c.set('exchange', exchange)
+    await next()
+    const request = toRequestData(c)
+    const error = c.error as MockError | undefined
+    const scenario = exchange.scenario ?? controls.activeScenario(request.header('x-mock-session'))
+    controls.journal.recordRequest({
+      time: new Date().toISOString(),
+      method: request.method,
+      path: request.path,
+      query: request.query().toString(),
+      operation: exchange.operation?.id,
+      headers: c.req.raw.headers,
+      body: exchange.body,
+      status: c.res.status,
+      scenario: scenario.name,
+      session: request.header('x-mock-session'),
+      valid: !error || !isMockError(error) || error.kind === 'forced_by_scenario' || error.kind === 'undeclared_preference',
+      violations: isMockError(error) ? [...error.details] : [],
+      fault: c.res.type === 'error' ? (exchange.rule?.fault ?? 'fault') : exchange.rule?.fault,
+      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+    })
+  })
+
+  app.all('*', async function delayAndBreak(c, next) {
+    await next()
+    const { rule, prefer } = c.get('exchange')
+    const delay = prefer?.delay ?? (rule?.delay ? drawDelay(rule.delay) : drawDelay(engine.options.delay))
+    await waitBeforeAnswering(delay, c, closing)
+    if (rule?.fault) c.res = await answerWithFault(rule.fault, c.res, c, closing)
+  })
 
   app.all('*', async function handleMockRequest(c) {
+    const exchange = c.get('exchange')
     const request = toRequestData(c)
     // 1. Match: unknown path → 404, undeclared method → 405.
     const { operation, params } = matchOperation(engine.router, request.method, request.path)
-    c.set('operation', operation)
-    // 2. Security comes before anything else the request asks for, Prefer included.
+    exchange.operation = operation
+    // 2. Scenario: named by the request, else the session's, else the active one.
+    const named = request.header('x-mock-scenario')
+    const scenario = named ? findScenario(controls, named, operation) : controls.activeScenario(request.header('x-mock-session'))
+    const rule = scenario.rules[operation.index]
+    Object.assign(exchange, { scenario, rule })
+    // 3. Security comes before anything else the request asks for, Prefer included.
     if (operation.security) checkSecurity(operation.security, request)
-    // 3. Every violation of parameters and body is reported in one response.
+    if (rule?.unauthorized) throw errors.unauthorized(`The "${scenario.name}" scenario refuses every credential.`, 'Bearer error="invalid_token"')
+    // 4. Every violation of parameters and body is reported in one response.
     const violations = operation.parameters ? validateParameters(operation.parameters, request, params) : []
+    let value: unknown
     if (operation.body) {
-      const incoming = incomingOf(c)
-      // Under app.request() a body (bytes, a stream) may come with none of the headers that announce one.
-      const mayHaveUnannouncedBody = incoming === undefined && c.req.raw.body !== null
-      const read = () => readBody(c.req.raw, incoming, engine.options.maxBodyBytes)
-      violations.push(...(await checkBody(operation, request, read, mayHaveUnannouncedBody)))
+      const body = await checkBody(c, engine, operation, request)
+      violations.push(...body.violations)
+      value = body.value
     }
     if (violations.length) throw errors.invalidRequest(operation.responses.violationStatus, violations)
-    // 4. Decide the response, then render it.
-    const plan = selectResponse(operation, parsePrefer(request.header('prefer')), engine.options)
-    const { status, contentType, body } = renderResponse(plan, engine.faker, engine.errorContext)
+    // 5. Decide the response (scenario rule, refined by Prefer), then render it.
+    const prefer = parsePrefer(request.header('prefer'))
+    exchange.prefer = prefer
+    if (Number.isNaN(prefer.delay)) throw errors.undeclaredPreference(operation.responses.violationStatus, 'Prefer: delay= must be a whole number of milliseconds, at most 600000.')
+    if (rule?.forcedError && prefer.code === undefined && prefer.example === undefined) throw errors.forcedByScenario(rule.forcedError, scenario.name, operation.id)
+    const plan = selectResponse(operation, withScenarioRule(prefer, rule), engine.options)
+    const { status, contentType, body } = renderResponse(plan, engine.errorContext, templateRequestOf(request, params, value))
     return new Response(body, { status, headers: contentType ? { 'content-type': contentType } : undefined })
   })
 
   app.onError(function renderMockError(error, c) {
     const mockError = isMockError(error) ? error : reportUnexpected(engine, error)
-    const { status, headers, body } = renderError(mockError, c.get('operation')?.responses, engine.errorContext)
+    const { status, headers, body } = renderError(mockError, c.get('exchange')?.operation?.responses, engine.errorContext)
     return new Response(body, { status, headers })
   })
 
   return app
 }
 
-async function checkBody(
-  operation: CompiledOperation,
-  request: RequestData,
-  read: () => Promise<Uint8Array>,
-  mayHaveUnannouncedBody: boolean,
-): Promise<Violation[]> {
+function findScenario(controls: MockControls, name: string, operation: CompiledOperation): Scenario {
+  try {
+    return controls.findScenario(name)
+  } catch (error) {
+    // The request names it, so the request is wrong: answer with the operation's violation status.
+    if (isMockError(error)) throw errors.unknownScenario(operation.responses.violationStatus, name, controls.listScenarios().map((s) => s.name))
+    throw error
+  }
+}
+
+async function readRequestBody(c: Context<Env>, engine: Engine, exchange: Exchange): Promise<Uint8Array> {
+  exchange.body = await readBody(c.req.raw, incomingOf(c), engine.options.maxBodyBytes)
+  return exchange.body
+}
+
+async function checkBody(c: Context<Env>, engine: Engine, operation: CompiledOperation, request: RequestData): Promise<BodyOutcome> {
   const body = operation.body!
+  const read = () => readRequestBody(c, engine, c.get('exchange'))
   const contentType = request.header('content-type')
   const length = request.header('content-length')
-  const hasBody = contentType !== undefined || (length !== undefined && length !== '0') || request.header('transfer-encoding') !== undefined
-  // Read first when only reading can tell: bytes without Content-Type get 415, as they do over a socket.
-  const bytes = !hasBody && mayHaveUnannouncedBody ? await read() : undefined
-  if (!hasBody && !bytes?.byteLength) return body.required ? [{ path: 'body', message: 'is required but the request has no body' }] : []
+  const announced = contentType !== undefined || (length !== undefined && length !== '0') || request.header('transfer-encoding') !== undefined
+  // Under app.request() a body (bytes, a stream) may come with none of the headers that announce
+  // one; reading tells, and bytes without a Content-Type then get 415, as they do over a socket.
+  const bytes = !announced && !incomingOf(c) && c.req.raw.body !== null ? await read() : undefined
+  if (!announced && !bytes?.byteLength) {
+    return { violations: body.required ? [{ path: 'body', message: 'is required but the request has no body' }] : [] }
+  }
   const media = selectMediaType(body, contentType)
-  return validateBody(body, media, bytes ?? (await read())).violations
+  return validateBody(body, media, bytes ?? (await read()))
+}
+
+function templateRequestOf(request: RequestData, params: Record<string, string>, body: unknown): TemplateRequest {
+  return {
+    method: request.method,
+    path: request.path,
+    params: decodeParams(params),
+    query: request.query(),
+    header: request.header,
+    body,
+  }
+}
+
+function decodeParams(params: Record<string, string>): Record<string, string> {
+  const decoded: Record<string, string> = {}
+  for (const [name, value] of Object.entries(params)) {
+    try {
+      decoded[name] = decodeURIComponent(value)
+    } catch {
+      decoded[name] = value
+    }
+  }
+  return decoded
 }
 
 function reportUnexpected(engine: Engine, error: unknown) {

@@ -5,6 +5,7 @@ import type { MediaTypeDescription, OperationDescription, ResponseDescription } 
 import { derefSchema, nodeAt } from '../spec/resolve-ref.js'
 import { type Ajv, compileAt, toViolations } from '../validation/create-ajv.js'
 import type { Fixture } from './fixtures.js'
+import { type BodyTemplate, compileTemplate } from './templates.js'
 import { findUndeclaredFields } from './undeclared-fields.js'
 
 /** A body known at start-up, already serialised: the request path only writes it. */
@@ -12,6 +13,8 @@ export interface StaticBody {
   name: string
   origin: 'fixture' | 'example'
   json: string
+  /** A fixture with `{{request...}}` placeholders is rendered per request instead of served as `json`. */
+  template?: BodyTemplate
 }
 
 /** One declared response of an operation, ready to serve. */
@@ -80,7 +83,8 @@ function attachFixture(context: CompileContext, operation: OperationDescription,
     throw new StartupError(`The fixture ${fixture.file} is for status ${fixture.code}, which ${operation.id} does not declare (declared: ${declared.map((r) => r.code).join(', ') || 'none'}).`)
   }
   if (!response.mediaType) throw new StartupError(`The fixture ${fixture.file} gives a body to the ${fixture.code} response of ${operation.id}, which declares no content.`)
-  const problems = bodyProblems(context, response, fixture.value)
+  const template = compileTemplate(fixture.value, `The fixture ${fixture.file}`)
+  const problems = bodyProblems(context, response, fixture.value, template?.slots)
   if (problems.length) {
     throw new StartupError(`The fixture ${fixture.file} does not match the ${fixture.code} response of ${operation.id}: ${problems.join('; ')}.`)
   }
@@ -88,7 +92,7 @@ function attachFixture(context: CompileContext, operation: OperationDescription,
   const others = [...response.bodies.values()].filter((b) => b.name !== fixture.name)
   const fixtures = others.filter((b) => b.origin === 'fixture')
   const examples = others.filter((b) => b.origin === 'example')
-  const body: StaticBody = { name: fixture.name, origin: 'fixture', json: JSON.stringify(fixture.value) }
+  const body: StaticBody = { name: fixture.name, origin: 'fixture', json: JSON.stringify(fixture.value), template }
   response.bodies = new Map([...fixtures, body, ...examples].map((b) => [b.name, b]))
 }
 
@@ -98,14 +102,25 @@ export function defaultBodyOf(response: DeclaredResponse): StaticBody | undefine
 }
 
 /** Every way a body breaks its response schema, including fields the schema does not declare. */
-export function bodyProblems(context: { document: unknown }, response: DeclaredResponse, value: unknown): string[] {
+export function bodyProblems(
+  context: { document: unknown },
+  response: DeclaredResponse,
+  value: unknown,
+  /** JSON pointers whose values are only known per request (template slots): not judged now. */
+  unknownAt: readonly string[] = [],
+): string[] {
   if (!response.validate) return []
-  const violations = response.validate(value) ? [] : toViolations('body', response.validate.errors)
+  const errors = response.validate(value) ? [] : (response.validate.errors ?? []).filter((e) => !unknownAt.some((slot) => isAtOrUnder(e.instancePath, slot)))
+  const violations = toViolations('body', errors)
   const undeclared = findUndeclaredFields(context.document, nodeAt(context.document, response.schemaPointer!), value)
   return [
     ...violations.map((v) => `${v.path} ${v.message}`),
     ...undeclared.map((path) => `body${path} is not declared by the schema`),
   ]
+}
+
+function isAtOrUnder(pointer: string, slot: string): boolean {
+  return pointer === slot || pointer.startsWith(`${slot}/`)
 }
 
 function preferJson(content: MediaTypeDescription[]): MediaTypeDescription | undefined {

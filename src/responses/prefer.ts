@@ -1,8 +1,13 @@
+import { MAX_DELAY_MS } from '../config.js'
+import type { ScenarioRule } from './scenarios.js'
+
 /** What a client asked for with `Prefer` (Prism's syntax: `Prefer: code=400, example=duplicate-id`). */
 export interface Preferences {
   code?: number
   example?: string
   dynamic?: boolean
+  /** Milliseconds to wait before answering; NaN when the value is not a whole number in range. */
+  delay?: number
 }
 
 const NONE: Preferences = Object.freeze({})
@@ -24,6 +29,22 @@ export function parsePrefer(header: string | undefined): Preferences {
     if (key === 'code') preferences.code = /^[1-5]\d\d$/.test(value) ? Number(value) : Number.NaN
     else if (key === 'example') preferences.example = value
     else if (key === 'dynamic') preferences.dynamic = value.toLowerCase() === 'true'
+    else if (key === 'delay') preferences.delay = /^\d{1,9}$/.test(value) && Number(value) <= MAX_DELAY_MS ? Number(value) : Number.NaN
   }
   return preferences
+}
+
+/**
+ * A scenario rule says what to answer; `Prefer` on the request says it more finely and wins.
+ * Status and example go together: a `Prefer` naming either replaces the rule's pair.
+ */
+export function withScenarioRule(prefer: Preferences, rule: ScenarioRule | undefined): Preferences {
+  if (!rule) return prefer
+  const pickedByPrefer = prefer.code !== undefined || prefer.example !== undefined
+  return {
+    code: pickedByPrefer ? prefer.code : rule.status,
+    example: pickedByPrefer ? prefer.example : rule.example,
+    dynamic: prefer.dynamic ?? rule.dynamic,
+    delay: prefer.delay,
+  }
 }

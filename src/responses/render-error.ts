@@ -1,9 +1,7 @@
 import type { ValidateFunction } from 'ajv'
 import type { MockError } from '../errors.js'
-import type { Logger } from '../log.js'
 import { type ResponseSet, defaultBodyOf, findResponse } from './compile-responses.js'
-import type { Faker } from './fake.js'
-import { renderResponse } from './render-response.js'
+import { type RenderContext, renderResponse } from './render-response.js'
 
 export interface RenderedError {
   status: number
@@ -11,10 +9,7 @@ export interface RenderedError {
   body: string | null
 }
 
-export interface ErrorContext {
-  document: unknown
-  logger: Logger
-  faker: Faker
+export interface ErrorContext extends RenderContext {
   /** `components.schemas.Error` of the description, for statuses the operation does not declare. */
   validateError?: ValidateFunction
 }
@@ -38,7 +33,7 @@ export function renderError(error: MockError, responses: ResponseSet | undefined
   if (!declared) return { status, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(candidate) }
   const body = defaultBodyOf(declared)
   const plan = { status, response: declared, source: body ? { kind: 'static' as const, body } : { kind: 'generated' as const } }
-  const rendered = renderResponse(plan, context.faker, context)
+  const rendered = renderResponse(plan, context)
   return {
     status,
     headers: { ...headers, 'content-type': rendered.contentType ?? 'application/json', 'x-mock-error': asHeader(error.message) },

@@ -192,7 +192,7 @@ describe('plant-store-mock CLI', () => {
       const url = await startedUrl(cli)
       const res = await postPlant(url)
       expect(res.status).toBe(200)
-      expect(await res.json()).toEqual({ name: 'Monstera deliciosa', tag: 'houseplant' })
+      expect(await res.json()).toEqual({ name: 'Fern' })
     })
 
     it('prints exactly one start line naming the description and its operations', async () => {
@@ -306,7 +306,7 @@ describe('plant-store-mock CLI', () => {
         req.end('"name": "Fern"}')
         const { status, body } = await within(5000, 'the response', response)
         expect(status).toBe(200)
-        expect(JSON.parse(body)).toEqual({ name: 'Monstera deliciosa', tag: 'houseplant' })
+        expect(JSON.parse(body)).toEqual({ name: 'Fern' })
         expect(await within(2000, 'exit after the last response', cli.exited)).toBe(0)
       } finally {
         agent.destroy()

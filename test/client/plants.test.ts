@@ -109,7 +109,7 @@ describe('POST /plants, over a socket only', () => {
   it('a chunked body within maxBodyBytes is read in full', async () => {
     const answer = await postWith(limited, undefined, writeChunked(plantOfSize(1024), 100))
     expect(answer.status).toBe(200)
-    expect(JSON.parse(answer.text)).toEqual(fixtures.ok)
+    expect(JSON.parse(answer.text)).toEqual({ name: JSON.parse(plantOfSize(1024)).name })
   })
 
   it('a chunked invalid body gets 400 naming the field', async () => {
@@ -126,7 +126,7 @@ describe('POST /plants, over a socket only', () => {
       setTimeout(() => request.end('"name":"Fern"}'), 50)
     })
     expect(answer.status).toBe(200)
-    expect(JSON.parse(answer.text)).toEqual(fixtures.ok)
+    expect(JSON.parse(answer.text)).toEqual({ name: 'Fern' })
   })
 
   it('two requests on a kept-alive connection share its socket', async () => {
@@ -142,7 +142,7 @@ describe('POST /plants, over a socket only', () => {
     expect(refused.status).toBe(413)
     const next = await postWith(limited, agent, (request) => request.end(VALID))
     expect(next.status).toBe(200)
-    expect(JSON.parse(next.text)).toEqual(fixtures.ok)
+    expect(JSON.parse(next.text)).toEqual({ name: 'Fern' })
   })
 
   it('a declared Content-Length over the limit gets 413 before the body is sent', async () => {

@@ -84,7 +84,7 @@ describe('POST /plants, in process only', () => {
     const app = await createApp({ dynamic: true, seed: 7 })
     const response = await postPlant(app, { headers: { prefer: 'dynamic=false' } })
     expect(response.status).toBe(200)
-    expect(await jsonOf(response)).toEqual(fixtures.ok)
+    expect(await jsonOf(response)).toEqual({ name: 'Fern' })
   })
 
   it('a streamed body with no Content-Length over maxBodyBytes gets 413', async () => {
@@ -100,7 +100,7 @@ describe('POST /plants, in process only', () => {
     const app = await createApp({ maxBodyBytes: 1024 })
     const response = await postPlant(app, { body: streamOf(plantOfSize(1024), 8) })
     expect(response.status).toBe(200)
-    expect(await jsonOf(response)).toEqual(fixtures.ok)
+    expect(await jsonOf(response)).toEqual(JSON.parse(plantOfSize(1024), (key, value) => (key === 'id' ? undefined : value)))
   })
 
   it('a streamed invalid body gets its violations named', async () => {
@@ -142,6 +142,6 @@ describe('POST /plants, in process only', () => {
     expect((await postPlant(app, { body: '['.repeat(100_000) })).status).toBe(400)
     const response = await postPlant(app)
     expect(response.status).toBe(200)
-    expect(await jsonOf(response)).toEqual(fixtures.ok)
+    expect(await jsonOf(response)).toEqual({ name: 'Fern' })
   })
 })

@@ -33,6 +33,8 @@ export interface CaseExpectation {
   headers?: Record<string, RegExp>
   /** HEAD: no body at all. */
   noBody?: boolean
+  /** The body is the default 200 fixture rendered for this request: its name and tag echoed (#3). */
+  echo?: boolean
 }
 
 export interface RequestCase {
@@ -72,7 +74,7 @@ function withId(literal: string): CaseRequest {
   return post({ body: `{"id":${literal},"name":"Fern"}` })
 }
 
-const okFixture: CaseExpectation = { status: 200, body: fixtures.ok }
+const okFixture: CaseExpectation = { status: 200, echo: true }
 
 function invalid(...message: Array<string | RegExp>): CaseExpectation {
   return { status: 400, message }
@@ -415,7 +417,15 @@ export function expectCase(testCase: RequestCase, received: Received): void {
   if (expected.status >= 400) expectErrorBody(body, expected.status)
   else expectPlant(body)
   if ('body' in expected) expect(body).toEqual(expected.body)
+  if (expected.echo) expect(body).toEqual(echoOf(testCase.request))
   for (const fragment of expected.message ?? []) expect(body.message).toEqual(expect.stringMatching(asPattern(fragment)))
+}
+
+/** What fixtures/addPlant/200.json renders: the request's name, and its tag only when sent. */
+export function echoOf(request: CaseRequest): Record<string, unknown> {
+  const text = typeof request.body === 'string' ? request.body : new TextDecoder().decode(request.body)
+  const { name, tag } = JSON.parse(text) as Record<string, unknown>
+  return tag === undefined ? { name } : { name, tag }
 }
 
 export function expectErrorBody(body: Record<string, unknown>, status: number): void {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest'
-import { nodeAt } from '../../src/spec/resolve-ref.js'
 import { type ParameterValidator, compileParameters, validateParameters } from '../../src/validation/validate-params.js'
 import { type FakeRequest, ajvFor, operationsOf, requestOf } from './_build.js'
 
@@ -45,20 +44,11 @@ function document(): Record<string, any> {
   }
 }
 
-/** The engine's array test: the parameter's schema, `$ref`s followed, is `type: array`. */
-function isArraySchema(doc: unknown) {
-  return (pointer: string) => {
-    let schema = nodeAt(doc, pointer)
-    for (let hops = 0; typeof schema?.$ref === 'string' && hops < 32; hops++) schema = nodeAt(doc, schema.$ref.slice(1))
-    return schema?.type === 'array'
-  }
-}
-
 function validatorFor(operationId: string): ParameterValidator | undefined {
   const doc = document()
   const ajv = ajvFor(doc, { coerceTypes: true })
   const operation = operationsOf(doc).find((o) => o.id === operationId)!
-  return compileParameters(ajv, operation.parameters, isArraySchema(doc))
+  return compileParameters(ajv, operation.parameters)
 }
 
 const plantValidator = validatorFor('getPlant')!
@@ -119,8 +109,8 @@ describe('validateParameters: query', () => {
     expect(plantViolations({ query: 'limit=ten' })).toEqual([{ path: 'query.limit', message: 'must be an integer' }])
   })
 
-  it('refuses an empty value for a query integer', () => {
-    expect(plantViolations({ query: 'limit=' })).toEqual([{ path: 'query.limit', message: 'must be an integer' }])
+  it('refuses an empty value for a query parameter without allowEmptyValue (#7)', () => {
+    expect(plantViolations({ query: 'limit=' })).toEqual([{ path: 'query.limit', message: 'must not be empty (the parameter does not set allowEmptyValue)' }])
   })
 
   it('refuses a fractional value for a query integer', () => {
@@ -208,5 +198,188 @@ describe('validateParameters: several locations', () => {
       { path: 'header["x-request-id"]', message: 'is required' },
       { path: 'cookie.visits', message: 'must be an integer' },
     ])
+  })
+})
+
+const point = { type: 'object', properties: { x: { type: 'integer' }, y: { type: 'integer' } } }
+const closedPoint = { ...point, required: ['x'], additionalProperties: false }
+
+/** The violations of a request against one operation that declares only `parameter`. */
+function violationsOf(parameter: Record<string, unknown>, request: FakeRequest & { pathValue?: string } = {}) {
+  const doc = {
+    openapi: '3.1.0',
+    info: { title: 't', version: '1' },
+    paths: { '/p/{value}': { get: { operationId: 'one', parameters: [parameter], responses: {} } } },
+  }
+  const validator = compileParameters(ajvFor(doc, { coerceTypes: true }), operationsOf(doc)[0]!.parameters)!
+  const pathParams: Record<string, string> = request.pathValue === undefined ? {} : { [String(parameter.name)]: request.pathValue }
+  return validateParameters(validator, requestOf(request), pathParams)
+}
+
+const pathParameter = (schema: unknown, style?: string, explode?: boolean) => ({ name: 'value', in: 'path', required: true, schema, style, explode })
+
+describe('validateParameters: path styles (#7)', () => {
+  it.each([
+    ['simple', false, integerArray, '3,4,5'],
+    ['simple', true, integerArray, '3,4,5'],
+    ['simple', false, point, 'x,1,y,2'],
+    ['simple', true, point, 'x=1,y=2'],
+    ['label', false, { type: 'integer' }, '.5'],
+    ['label', false, integerArray, '.3,4,5'],
+    ['label', true, integerArray, '.3.4.5'],
+    ['label', false, point, '.x,1,y,2'],
+    ['label', true, point, '.x=1.y=2'],
+    ['matrix', false, { type: 'integer' }, ';value=5'],
+    ['matrix', false, integerArray, ';value=3,4,5'],
+    ['matrix', true, integerArray, ';value=3;value=4;value=5'],
+    ['matrix', false, point, ';value=x,1,y,2'],
+    ['matrix', true, point, ';x=1;y=2'],
+  ])('reads a %s path parameter (explode %s) of schema %j from %s', (style, explode, schema, text) => {
+    expect(violationsOf(pathParameter(schema, style, explode), { pathValue: text })).toEqual([])
+  })
+
+  it.each([
+    ['label', false, integerArray, '.3,x', 'path.value[1]'],
+    ['matrix', true, integerArray, ';value=3;value=x', 'path.value[1]'],
+    ['simple', true, point, 'x=1,y=b', 'path.value.y'],
+    ['matrix', true, point, ';x=a;y=2', 'path.value.x'],
+  ])('coerces each item of a %s path parameter (explode %s) and names the one that breaks its schema', (style, explode, schema, text, path) => {
+    expect(violationsOf(pathParameter(schema, style, explode), { pathValue: text })).toEqual([{ path, message: 'must be an integer' }])
+  })
+
+  it('refuses a label path parameter without its leading dot', () => {
+    expect(violationsOf(pathParameter({ type: 'integer' }, 'label'), { pathValue: '5' })).toEqual([
+      { path: 'path.value', message: 'must be written in label style (a leading ".")' },
+    ])
+  })
+
+  it('refuses a matrix path parameter that does not name itself', () => {
+    expect(violationsOf(pathParameter({ type: 'integer' }, 'matrix'), { pathValue: ';other=5' })).toEqual([
+      { path: 'path.value', message: 'must be written in matrix style (";value=...")' },
+    ])
+  })
+
+  it('reads an encoded comma inside a simple path array item as data, not as a separator', () => {
+    const schema = { type: 'array', items: { type: 'string', enum: ['a,b', 'c'] }, minItems: 2, maxItems: 2 }
+    expect(violationsOf(pathParameter(schema), { pathValue: 'a%2Cb,c' })).toEqual([])
+  })
+
+  it('refuses an object written with an odd number of name,value items', () => {
+    expect(violationsOf(pathParameter(point), { pathValue: 'x,1,y' })).toEqual([{ path: 'path.value', message: 'must be a list of name,value pairs' }])
+  })
+
+  it('applies additionalProperties: false to a path object parameter', () => {
+    expect(violationsOf(pathParameter(closedPoint, 'simple', true), { pathValue: 'x=1,z=2' })).toEqual([
+      { path: 'path.value.z', message: 'is not declared by the schema' },
+    ])
+  })
+})
+
+const queryParameter = (extra: Record<string, unknown>) => ({ name: 'q', in: 'query', ...extra })
+
+describe('validateParameters: query styles (#7)', () => {
+  it('reads an exploded form object from one key per property', () => {
+    expect(violationsOf(queryParameter({ schema: closedPoint }), { query: 'x=1&y=2' })).toEqual([])
+  })
+
+  it('coerces the properties of an exploded form object', () => {
+    expect(violationsOf(queryParameter({ schema: closedPoint }), { query: 'x=1&y=two' })).toEqual([{ path: 'query.q.y', message: 'must be an integer' }])
+  })
+
+  it('enforces the required properties of an exploded form object', () => {
+    expect(violationsOf(queryParameter({ schema: closedPoint, required: true }), { query: 'y=2' })).toEqual([{ path: 'query.q.x', message: 'is required' }])
+  })
+
+  it('reports a required exploded form object none of whose keys is sent', () => {
+    expect(violationsOf(queryParameter({ schema: closedPoint, required: true }), { query: 'other=1' })).toEqual([{ path: 'query.q', message: 'is required' }])
+  })
+
+  it('gathers the other keys into an exploded form object that has no declared properties', () => {
+    const schema = { type: 'object', additionalProperties: { type: 'integer' } }
+    expect(violationsOf(queryParameter({ schema }), { query: 'a=1&b=2' })).toEqual([])
+    expect(violationsOf(queryParameter({ schema }), { query: 'a=1&b=x' })).toEqual([{ path: 'query.q.b', message: 'must be an integer' }])
+  })
+
+  it('reads a non-exploded form object from name,value pairs', () => {
+    expect(violationsOf(queryParameter({ schema: closedPoint, explode: false }), { query: 'q=x,1,y,2' })).toEqual([])
+  })
+
+  it('reads space- and pipe-delimited objects', () => {
+    expect(violationsOf(queryParameter({ schema: closedPoint, style: 'spaceDelimited', explode: false }), { query: 'q=x%201%20y%202' })).toEqual([])
+    expect(violationsOf(queryParameter({ schema: closedPoint, style: 'pipeDelimited', explode: false }), { query: 'q=x|1|y|z' })).toEqual([
+      { path: 'query.q.y', message: 'must be an integer' },
+    ])
+  })
+
+  it('reads an exploded pipe-delimited array from repeated keys', () => {
+    expect(violationsOf(queryParameter({ schema: integerArray, style: 'pipeDelimited', explode: true }), { query: 'q=1&q=2' })).toEqual([])
+  })
+
+  it('reads a deepObject from bracketed keys and coerces its properties', () => {
+    const parameter = queryParameter({ schema: closedPoint, style: 'deepObject', explode: true })
+    expect(violationsOf(parameter, { query: 'q[x]=1&q[y]=2' })).toEqual([])
+    expect(violationsOf(parameter, { query: 'q%5Bx%5D=1&q[y]=b' })).toEqual([{ path: 'query.q.y', message: 'must be an integer' }])
+  })
+
+  it('refuses a deepObject property that the schema does not allow', () => {
+    const parameter = queryParameter({ schema: closedPoint, style: 'deepObject', explode: true })
+    expect(violationsOf(parameter, { query: 'q[x]=1&q[z]=2' })).toEqual([{ path: 'query.q.z', message: 'is not declared by the schema' }])
+  })
+
+  it('reads a repeated deepObject key as an array property', () => {
+    const schema = { type: 'object', properties: { tags: { type: 'array', items: { type: 'integer' } } } }
+    expect(violationsOf(queryParameter({ schema, style: 'deepObject' }), { query: 'q[tags]=1&q[tags]=x' })).toEqual([
+      { path: 'query.q.tags[1]', message: 'must be an integer' },
+    ])
+  })
+
+  it('refuses a nested deepObject key', () => {
+    expect(violationsOf(queryParameter({ schema: point, style: 'deepObject' }), { query: 'q[x][y]=1' })).toEqual([
+      { path: 'query.q', message: 'has a nested key "q[x][y]"; deepObject takes one level of properties' },
+    ])
+  })
+
+  it('accepts an empty query value when the parameter sets allowEmptyValue', () => {
+    expect(violationsOf(queryParameter({ schema: { type: 'integer' }, allowEmptyValue: true, required: true }), { query: 'q=' })).toEqual([])
+  })
+
+  it('refuses an empty string value when the parameter does not set allowEmptyValue', () => {
+    expect(violationsOf(queryParameter({ schema: { type: 'string' } }), { query: 'q' })).toEqual([
+      { path: 'query.q', message: 'must not be empty (the parameter does not set allowEmptyValue)' },
+    ])
+  })
+
+  it('still accepts and validates a deprecated parameter', () => {
+    const parameter = queryParameter({ schema: { type: 'integer' }, deprecated: true })
+    expect(violationsOf(parameter, { query: 'q=1' })).toEqual([])
+    expect(violationsOf(parameter, { query: 'q=one' })).toEqual([{ path: 'query.q', message: 'must be an integer' }])
+  })
+
+  it('accepts reserved characters sent unencoded in a query value, with or without allowReserved', () => {
+    const schema = { type: 'string', const: '/a/b?c=d' }
+    expect(violationsOf(queryParameter({ schema, allowReserved: true }), { query: 'q=/a/b?c%3Dd' })).toEqual([])
+    expect(violationsOf(queryParameter({ schema }), { query: 'q=/a/b?c%3Dd' })).toEqual([])
+  })
+})
+
+describe('validateParameters: header and cookie objects (#7)', () => {
+  const header = (explode: boolean) => ({ name: 'X-Point', in: 'header', schema: closedPoint, explode })
+  const cookie = (explode: boolean) => ({ name: 'point', in: 'cookie', schema: closedPoint, explode })
+
+  it('reads a header object from name,value pairs', () => {
+    expect(violationsOf(header(false), { headers: { 'x-point': 'x,1,y,2' } })).toEqual([])
+  })
+
+  it('reads an exploded header object from name=value items', () => {
+    expect(violationsOf(header(true), { headers: { 'x-point': 'x=1, y=b' } })).toEqual([{ path: 'header["x-point"].y', message: 'must be an integer' }])
+  })
+
+  it('reads a non-exploded cookie object from name,value pairs', () => {
+    expect(violationsOf(cookie(false), { cookies: { point: 'x,1,y,b' } })).toEqual([{ path: 'cookie.point.y', message: 'must be an integer' }])
+  })
+
+  it('reads an exploded cookie object from one cookie per property', () => {
+    expect(violationsOf(cookie(true), { cookies: { x: '1', y: '2' } })).toEqual([])
+    expect(violationsOf(cookie(true), { cookies: { y: '2' } })).toEqual([{ path: 'cookie.point.x', message: 'is required' }])
   })
 })

@@ -1,0 +1,56 @@
+import { StartupError, errors } from './errors.js'
+import { type Journal, createJournal } from './journal/journal.js'
+import type { Scenario } from './responses/scenarios.js'
+
+/** Runtime state a test steers: the active scenario (globally or per session) and the journal. */
+export interface MockControls {
+  /** Every scenario, built-in ones first. */
+  listScenarios(): Scenario[]
+  /** The scenario a request of this session gets when it names none. */
+  activeScenario(session?: string): Scenario
+  /** Throws a 400 `MockError` naming the known scenarios when `name` is not one. */
+  findScenario(name: string): Scenario
+  useScenario(name: string, session?: string): void
+  journal: Journal
+  /** Scenario back to the start, sessions forgotten, journal emptied; or only one session's. */
+  reset(session?: string): void
+}
+
+/** Sessions kept at most; the least recently switched are forgotten first. */
+const MAX_SESSIONS = 10_000
+
+export function createControls(scenarios: ReadonlyMap<string, Scenario>, startScenario: string, journalSize: number): MockControls {
+  const start = scenarios.get(startScenario)
+  if (!start) throw new StartupError(`There is no scenario "${startScenario}"; known scenarios: ${[...scenarios.keys()].join(', ')}.`)
+  let active = start
+  const bySession = new Map<string, Scenario>()
+  const journal = createJournal(journalSize)
+
+  const findScenario = (name: string) => scenarios.get(name) ?? throwUnknown(name)
+  const throwUnknown = (name: string): never => {
+    throw errors.unknownScenario(400, name, [...scenarios.keys()])
+  }
+
+  return {
+    listScenarios: () => [...scenarios.values()],
+    activeScenario: (session) => (session === undefined ? active : bySession.get(session) ?? active),
+    findScenario,
+    useScenario(name, session) {
+      const scenario = findScenario(name)
+      if (session === undefined) return void (active = scenario)
+      bySession.delete(session)
+      bySession.set(session, scenario)
+      if (bySession.size > MAX_SESSIONS) bySession.delete(bySession.keys().next().value!)
+    },
+    journal,
+    reset(session) {
+      if (session !== undefined) {
+        bySession.delete(session)
+        return journal.clearRequests({ session })
+      }
+      active = start
+      bySession.clear()
+      journal.clearRequests()
+    },
+  }
+}

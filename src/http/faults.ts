@@ -1,0 +1,48 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { Context } from 'hono'
+import type { Delay } from '../config.js'
+import type { Fault } from '../responses/scenarios.js'
+import { incomingOf } from './middleware.js'
+
+/** A uniformly drawn wait within the range, in milliseconds. */
+export function drawDelay({ min, max }: Delay): number {
+  return min === max ? min : min + Math.floor(Math.random() * (max - min + 1))
+}
+
+/** Waits, unless the client has gone or the server is closing. */
+export async function waitBeforeAnswering(ms: number, c: Context, closing: AbortSignal): Promise<void> {
+  if (ms <= 0) return
+  await sleep(ms, undefined, { signal: AbortSignal.any([closing, c.req.raw.signal]) }).catch(() => undefined)
+}
+
+/**
+ * Breaks an answer the way a real network or server does, so a client's retry and error paths
+ * can be tested. Over a socket:
+ * - `reset`: the connection is reset (the client sees ECONNRESET);
+ * - `empty`: the connection closes before any byte of a response;
+ * - `malformed`: the declared status and headers, then half of the JSON body;
+ * - `hang`: no answer until the client gives up (or the server closes).
+ * Under `app.request()` there is no socket: `reset` and `empty` give `Response.error()`, and `hang`
+ * lasts until the request's signal aborts.
+ */
+export async function answerWithFault(fault: Fault, response: Response, c: Context, closing: AbortSignal): Promise<Response> {
+  const socket = incomingOf(c)?.socket
+  if (fault === 'malformed') {
+    const body = await response.text()
+    const headers = new Headers(response.headers)
+    headers.delete('content-length')
+    return new Response(body.slice(0, Math.max(1, Math.floor(body.length / 2))) || '{', { status: response.status, headers })
+  }
+  if (fault === 'hang') await untilAborted(AbortSignal.any([closing, c.req.raw.signal]), socket)
+  if (socket && fault === 'reset') socket.resetAndDestroy()
+  else socket?.destroy()
+  return Response.error()
+}
+
+function untilAborted(signal: AbortSignal, socket: { once(event: 'close', listener: () => void): unknown } | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve()
+    signal.addEventListener('abort', () => resolve(), { once: true })
+    socket?.once('close', () => resolve())
+  })
+}

@@ -1,0 +1,103 @@
+import type { Violation } from '../errors.js'
+
+/** One request to the described API, as the journal keeps it. */
+export interface JournalEntry {
+  id: number
+  /** ISO 8601, when the request arrived. */
+  time: string
+  method: string
+  path: string
+  /** The query string without `?`, as sent. */
+  query: string
+  /** operationId (or `METHOD /path`) of the matched operation; absent for 404 and 405. */
+  operation?: string
+  /** Lower-case names; `authorization`, `proxy-authorization` and `cookie` are redacted. */
+  headers: Record<string, string>
+  /** The body as text (first 64 KiB), absent when none was read. */
+  body?: string
+  bodyTruncated?: boolean
+  status: number
+  scenario: string
+  session?: string
+  /** Valid means no violation of the description (security, media type, size, parameters, body). */
+  valid: boolean
+  violations: Violation[]
+  fault?: string
+  durationMs: number
+}
+
+/** What the request path hands over; redaction and decoding wait until someone reads the journal. */
+export interface RequestRecord extends Omit<JournalEntry, 'id' | 'headers' | 'body' | 'bodyTruncated'> {
+  headers: Iterable<[string, string]>
+  body?: Uint8Array
+}
+
+export interface JournalFilter {
+  method?: string
+  path?: string
+  operation?: string
+  status?: number
+  session?: string
+}
+
+export interface Journal {
+  recordRequest(record: RequestRecord): void
+  /** Oldest first. */
+  listRequests(filter?: JournalFilter): JournalEntry[]
+  /** Clears all entries, or only those of one session. */
+  clearRequests(filter?: Pick<JournalFilter, 'session'>): void
+}
+
+const BODY_LIMIT = 64 * 1024
+const REDACTED = new Set(['authorization', 'proxy-authorization', 'cookie'])
+
+/** A ring buffer of at most `capacity` entries: the oldest are dropped, so memory stays bounded. */
+export function createJournal(capacity: number): Journal {
+  let records: Array<RequestRecord & { id: number }> = []
+  let nextId = 1
+  return {
+    recordRequest(record) {
+      if (capacity === 0) return
+      records.push({ ...record, body: record.body && copyBody(record.body), id: nextId++ })
+      if (records.length > capacity * 2) records = records.slice(-capacity)
+    },
+    listRequests(filter = {}) {
+      return records.slice(-capacity).filter((r) => matches(r, filter)).map(toEntry)
+    },
+    clearRequests(filter = {}) {
+      records = filter.session === undefined ? [] : records.filter((r) => r.session !== filter.session)
+    },
+  }
+}
+
+/**
+ * A copy, never a view: a socket chunk is a slice of a larger read buffer, and keeping the slice
+ * would keep the whole buffer alive for as long as the entry.
+ */
+function copyBody(body: Uint8Array): Uint8Array & { truncated?: boolean } {
+  const copy: Uint8Array & { truncated?: boolean } = Uint8Array.prototype.slice.call(body, 0, BODY_LIMIT)
+  if (body.byteLength > BODY_LIMIT) copy.truncated = true
+  return copy
+}
+
+function matches(record: RequestRecord, filter: JournalFilter): boolean {
+  return (
+    (filter.method === undefined || record.method === filter.method.toUpperCase()) &&
+    (filter.path === undefined || record.path === filter.path) &&
+    (filter.operation === undefined || record.operation === filter.operation) &&
+    (filter.status === undefined || record.status === filter.status) &&
+    (filter.session === undefined || record.session === filter.session)
+  )
+}
+
+function toEntry(record: RequestRecord & { id: number }): JournalEntry {
+  const headers: Record<string, string> = {}
+  for (const [name, value] of record.headers) headers[name] = REDACTED.has(name) ? '[redacted]' : value
+  const { body, ...rest } = record
+  const entry: JournalEntry = { ...rest, headers }
+  if (body) {
+    entry.body = new TextDecoder().decode(body)
+    if ((body as { truncated?: boolean }).truncated) entry.bodyTruncated = true
+  }
+  return entry
+}
