@@ -11,39 +11,48 @@ export interface RouteMatch<T> {
   params: Record<string, string>
 }
 
-interface TemplatedPath<T> {
-  pattern: RegExp
-  names: string[]
-  byMethod: Map<string, T>
+/**
+ * One path segment of the tree. A segment is a literal (`plants`), a whole parameter (`{id}`), or
+ * a pattern mixing both (`{name}.{ext}`), which gets a regular expression compiled at start-up.
+ */
+interface SegmentNode<T> {
+  literal: Map<string, SegmentNode<T>>
+  /** Usually one; two templates may name the same position differently (`/a/{id}`, `/a/{key}/b`). */
+  params: Array<{ name: string; node: SegmentNode<T> }>
+  patterns: Array<{ regex: RegExp; names: string[]; node: SegmentNode<T> }>
+  /** Operations of the path that ends here. */
+  byMethod?: Map<string, T>
 }
 
-/** Operations indexed by path: a map for literal paths, precompiled patterns for templated ones. */
+/** Operations indexed by path: a map for literal paths, a segment tree for templated ones. */
 export interface Router<T> {
   literal: Map<string, Map<string, T>>
-  templated: TemplatedPath<T>[]
+  tree: SegmentNode<T>
 }
 
 const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>
 
 export function createRouter<T extends Routable>(operations: readonly T[]): Router<T> {
   const literal = new Map<string, Map<string, T>>()
-  const templated = new Map<string, TemplatedPath<T>>()
+  const tree = createNode<T>()
   for (const operation of operations) {
     if (!operation.path.includes('{')) {
       const byMethod = literal.get(operation.path) ?? new Map<string, T>()
       literal.set(operation.path, byMethod.set(operation.method, operation))
       continue
     }
-    const route = templated.get(operation.path) ?? compileTemplate<T>(operation.path)
-    templated.set(operation.path, route)
-    route.byMethod.set(operation.method, operation)
+    const node = operation.path.split('/').slice(1).reduce((parent, segment) => childFor(parent, segment), tree)
+    node.byMethod ??= new Map()
+    node.byMethod.set(operation.method, operation)
   }
-  return { literal, templated: [...templated.entries()].sort(bySpecificity).map(([, route]) => route) }
+  return { literal, tree }
 }
 
 /**
- * (method, path) → operation. Literal paths win over templated ones, and among templates the one
- * with more literal segments wins, as OpenAPI asks (`/plants/mine` before `/plants/{id}`).
+ * (method, path) → operation. Literal paths win over templated ones, and at each segment a
+ * literal wins over a pattern, which wins over a bare parameter (`/plants/mine` before
+ * `/plants/{id}`), as OpenAPI asks. A method the best path lacks may be declared by a less
+ * specific one (`DELETE /plants/{id}` serves `DELETE /plants/mine` when `/plants/mine` has only GET).
  */
 export function matchOperation<T>(router: Router<T>, method: string, path: string): RouteMatch<T> {
   const allowed = new Set<string>()
@@ -53,39 +62,69 @@ export function matchOperation<T>(router: Router<T>, method: string, path: strin
     if (operation !== undefined) return { operation, params: NO_PARAMS }
     byMethod.forEach((_, declared) => allowed.add(declared))
   }
-  // A method the literal path lacks may still be declared on a template that matches it
-  // (`DELETE /plants/{id}` serves `DELETE /plants/mine` when `/plants/mine` has only GET).
-  for (const route of router.templated) {
-    const found = route.pattern.exec(path)
-    if (!found) continue
-    const operation = route.byMethod.get(method)
-    if (operation === undefined) {
-      route.byMethod.forEach((_, declared) => allowed.add(declared))
-      continue
-    }
-    const params: Record<string, string> = {}
-    route.names.forEach((name, index) => (params[name] = found[index + 1]!))
-    return { operation, params }
-  }
+  const params: Record<string, string> = {}
+  const operation = walk(router.tree, path.split('/'), 1, method, params, allowed)
+  if (operation !== undefined) return { operation, params }
   if (allowed.size) throw errors.methodNotAllowed(method, path, [...allowed])
   throw errors.notFound(method, path)
 }
 
-function compileTemplate<T>(path: string): TemplatedPath<T> {
-  const names: string[] = []
-  const source = path
-    .split(/(\{[^}]+\})/)
-    .map((part) => {
-      const name = /^\{([^}]+)\}$/.exec(part)?.[1]
-      if (name === undefined) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-      names.push(name)
-      return '([^/]+)'
-    })
-    .join('')
-  return { pattern: new RegExp(`^${source}$`), names, byMethod: new Map() }
+function walk<T>(node: SegmentNode<T>, segments: string[], at: number, method: string, params: Record<string, string>, allowed: Set<string>): T | undefined {
+  if (at === segments.length) {
+    const operation = node.byMethod?.get(method)
+    if (operation === undefined) node.byMethod?.forEach((_, declared) => allowed.add(declared))
+    return operation
+  }
+  const segment = segments[at]!
+  const literal = node.literal.get(segment)
+  const viaLiteral = literal && walk(literal, segments, at + 1, method, params, allowed)
+  if (viaLiteral !== undefined) return viaLiteral
+  for (const { regex, names, node: next } of node.patterns) {
+    const found = regex.exec(segment)
+    if (!found) continue
+    names.forEach((name, i) => (params[name] = found[i + 1]!))
+    const viaPattern = walk(next, segments, at + 1, method, params, allowed)
+    if (viaPattern !== undefined) return viaPattern
+    names.forEach((name) => delete params[name])
+  }
+  if (segment === '') return undefined
+  for (const { name, node: next } of node.params) {
+    params[name] = segment
+    const viaParam = walk(next, segments, at + 1, method, params, allowed)
+    if (viaParam !== undefined) return viaParam
+    delete params[name]
+  }
+  return undefined
 }
 
-function bySpecificity([a]: [string, unknown], [b]: [string, unknown]): number {
-  const literalLength = (path: string) => path.replace(/\{[^}]+\}/g, '').length
-  return literalLength(b) - literalLength(a) || a.localeCompare(b)
+function createNode<T>(): SegmentNode<T> {
+  return { literal: new Map(), params: [], patterns: [] }
+}
+
+function childFor<T>(parent: SegmentNode<T>, segment: string): SegmentNode<T> {
+  const whole = /^\{([^{}]+)\}$/.exec(segment)
+  if (whole) {
+    const name = whole[1]!
+    const existing = parent.params.find((p) => p.name === name)
+    if (existing) return existing.node
+    const param = { name, node: createNode<T>() }
+    parent.params.push(param)
+    return param.node
+  }
+  if (!segment.includes('{')) {
+    const child = parent.literal.get(segment) ?? createNode<T>()
+    parent.literal.set(segment, child)
+    return child
+  }
+  const source = segment.replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+  const existing = parent.patterns.find((p) => p.regex.source === patternSource(source))
+  if (existing) return existing.node
+  const names = [...segment.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!)
+  const pattern = { regex: new RegExp(patternSource(source)), names, node: createNode<T>() }
+  parent.patterns.push(pattern)
+  return pattern.node
+}
+
+function patternSource(escaped: string): string {
+  return `^${escaped.replace(/\\?\{[^{}]+\\?\}/g, '([^/]+?)')}$`
 }

@@ -111,7 +111,7 @@ describe('matchOperation', () => {
 
   it('keeps operations of one templated path under one route', () => {
     const router = createRouter([op('GET', '/plants/{id}'), op('DELETE', '/plants/{id}')])
-    expect(router.templated).toHaveLength(1)
+    expect(matchOperation(router, 'GET', '/plants/3').operation.id).toBe('GET /plants/{id}')
     expect(matchOperation(router, 'DELETE', '/plants/3').operation.id).toBe('DELETE /plants/{id}')
   })
 
@@ -127,5 +127,30 @@ describe('matchOperation', () => {
     const error = caught(() => matchOperation(router, 'PUT', '/plants/mine'))
     expect(error.status).toBe(405)
     expect(error.headers.allow?.split(', ').sort()).toEqual(['DELETE', 'GET'])
+  })
+
+  it('prefers a literal segment deep in the path over a parameter at the same depth', () => {
+    const router = createRouter([op('GET', '/orgs/{org}/plants/{id}'), op('GET', '/orgs/{org}/plants/mine')])
+    expect(matchOperation(router, 'GET', '/orgs/acme/plants/mine').operation.id).toBe('GET /orgs/{org}/plants/mine')
+    expect(matchOperation(router, 'GET', '/orgs/acme/plants/7').params).toEqual({ org: 'acme', id: '7' })
+  })
+
+  it('backtracks from a literal segment whose subtree does not match', () => {
+    const router = createRouter([op('GET', '/a/{x}/c'), op('GET', '/a/b/d')])
+    expect(matchOperation(router, 'GET', '/a/b/c').params).toEqual({ x: 'b' })
+  })
+
+  it('finds the right route among a thousand templated paths', () => {
+    const ops = Array.from({ length: 1000 }, (_, i) => op('GET', `/orgs/{org}/resources${i}/{id}`))
+    const router = createRouter(ops)
+    const match = matchOperation(router, 'GET', '/orgs/acme/resources737/5')
+    expect(match.operation.id).toBe('GET /orgs/{org}/resources737/{id}')
+    expect(match.params).toEqual({ org: 'acme', id: '5' })
+  })
+
+  it('names a path parameter as the matched template does when templates name a position differently', () => {
+    const router = createRouter([op('GET', '/a/{id}'), op('GET', '/a/{key}/b')])
+    expect(matchOperation(router, 'GET', '/a/1').params).toEqual({ id: '1' })
+    expect(matchOperation(router, 'GET', '/a/1/b').params).toEqual({ key: '1' })
   })
 })
