@@ -4,6 +4,10 @@ export interface RequestData {
   path: string
   /** Header value by lower-case name; repeated headers are joined with ", ". */
   header(name: string): string | undefined
+  /** Every header, lower-case names; read only when the journal is listed. */
+  headerEntries(): Iterable<[string, string]>
   query(): URLSearchParams
+  /** The query string as sent, without `?`. */
+  rawQuery: string
   cookie(name: string): string | undefined
 }

@@ -16,7 +16,9 @@ export interface ListeningServer {
 const CLOSE_GRACE_MS = 10_000
 
 export function listen(app: Hono<any>, { port, host }: { port: number; host: string }): Promise<ListeningServer> {
-  const server = createAdaptorServer({ fetch: app.fetch }) as Server
+  // Repeated headers are joined (`a, b`) as fetch's Headers does, not dropped as Node does by default
+  // for Authorization or Content-Type: the request path reads Node's parsed headers.
+  const server = createAdaptorServer({ fetch: app.fetch, serverOptions: { joinDuplicateHeaders: true } }) as Server
   // Responses not yet finished, so that close() can tell their clients the connection ends with them.
   const inFlight = new Set<ServerResponse>()
   server.on('request', (_request, response: ServerResponse) => {

@@ -22,6 +22,7 @@ import { readBody } from './read-body.js'
 
 /** What one request learns on its way through the pipeline; the journal reads it at the end. */
 interface Exchange {
+  request: RequestData
   operation?: CompiledOperation
   scenario?: Scenario
   rule?: ScenarioRule
@@ -30,6 +31,9 @@ interface Exchange {
 }
 
 type Env = { Variables: { exchange: Exchange } }
+
+/** Errors that answer a valid request as asked (by a scenario or a Prefer), rather than report a violation. */
+const ANSWERS_NOT_VIOLATIONS = new Set<MockError['kind']>(['forced_by_scenario', 'undeclared_preference'])
 
 /**
  * The request pipeline, in the one place its order is written:
@@ -45,27 +49,28 @@ export function createApp(engine: Engine, controls: MockControls, closing: Abort
   }
 
   app.all('*', async function recordInJournal(c, next) {
+    const time = Date.now()
     const started = performance.now()
-    const exchange: Exchange = {}
+    const request = toRequestData(c)
+    const exchange: Exchange = { request }
     c.set('exchange', exchange)
     await next()
-    const request = toRequestData(c)
-    const error = c.error as MockError | undefined
-    const scenario = exchange.scenario ?? controls.activeScenario(request.header('x-mock-session'))
+    const error = isMockError(c.error) ? c.error : undefined
+    const session = request.header('x-mock-session')
     controls.journal.recordRequest({
-      time: new Date().toISOString(),
+      time,
       method: request.method,
       path: request.path,
-      query: request.query().toString(),
+      query: request.rawQuery,
       operation: exchange.operation?.id,
-      headers: c.req.raw.headers,
+      headers: request.headerEntries,
       body: exchange.body,
       status: c.res.status,
-      scenario: scenario.name,
-      session: request.header('x-mock-session'),
-      valid: !error || !isMockError(error) || error.kind === 'forced_by_scenario' || error.kind === 'undeclared_preference',
-      violations: isMockError(error) ? [...error.details] : [],
-      fault: c.res.type === 'error' ? (exchange.rule?.fault ?? 'fault') : exchange.rule?.fault,
+      scenario: (exchange.scenario ?? controls.activeScenario(session)).name,
+      session,
+      valid: !error || ANSWERS_NOT_VIOLATIONS.has(error.kind),
+      violations: error ? [...error.details] : [],
+      fault: exchange.rule?.fault,
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
     })
   })
@@ -80,7 +85,7 @@ export function createApp(engine: Engine, controls: MockControls, closing: Abort
 
   app.all('*', async function handleMockRequest(c) {
     const exchange = c.get('exchange')
-    const request = toRequestData(c)
+    const { request } = exchange
     // 1. Match: unknown path → 404, undeclared method → 405.
     const { operation, params } = matchOperation(engine.router, request.method, request.path)
     exchange.operation = operation

@@ -27,8 +27,11 @@ export interface JournalEntry {
 }
 
 /** What the request path hands over; redaction and decoding wait until someone reads the journal. */
-export interface RequestRecord extends Omit<JournalEntry, 'id' | 'headers' | 'body' | 'bodyTruncated'> {
-  headers: Iterable<[string, string]>
+export interface RequestRecord extends Omit<JournalEntry, 'id' | 'time' | 'headers' | 'body' | 'bodyTruncated'> {
+  /** Milliseconds since the epoch. */
+  time: number
+  /** Read when the journal is listed, not when the request is recorded. */
+  headers: () => Iterable<[string, string]>
   body?: Uint8Array
 }
 
@@ -92,9 +95,9 @@ function matches(record: RequestRecord, filter: JournalFilter): boolean {
 
 function toEntry(record: RequestRecord & { id: number }): JournalEntry {
   const headers: Record<string, string> = {}
-  for (const [name, value] of record.headers) headers[name] = REDACTED.has(name) ? '[redacted]' : value
-  const { body, ...rest } = record
-  const entry: JournalEntry = { ...rest, headers }
+  for (const [name, value] of record.headers()) headers[name] = REDACTED.has(name) ? '[redacted]' : value
+  const { body, id, time, ...rest } = record
+  const entry: JournalEntry = { id, time: new Date(time).toISOString(), ...rest, headers }
   if (body) {
     entry.body = new TextDecoder().decode(body)
     if ((body as { truncated?: boolean }).truncated) entry.bodyTruncated = true

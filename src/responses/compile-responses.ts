@@ -101,6 +101,12 @@ export function defaultBodyOf(response: DeclaredResponse): StaticBody | undefine
   return response.bodies.get('default') ?? response.bodies.values().next().value
 }
 
+/** How a body breaks its response schema, without the undeclared-field walk (see `bodyProblems`). */
+export function schemaProblems(response: DeclaredResponse, value: unknown): string[] {
+  if (!response.validate || response.validate(value)) return []
+  return toViolations('body', response.validate.errors).map((v) => `${v.path} ${v.message}`)
+}
+
 /** Every way a body breaks its response schema, including fields the schema does not declare. */
 export function bodyProblems(
   context: { document: unknown },

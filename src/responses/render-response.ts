@@ -1,5 +1,6 @@
 import type { Logger } from '../log.js'
-import { type DeclaredResponse, bodyProblems } from './compile-responses.js'
+import { type DeclaredResponse, bodyProblems, schemaProblems } from './compile-responses.js'
+import { nodeAt as valueAt } from '../spec/resolve-ref.js'
 import type { Faker } from './fake.js'
 import type { ResponsePlan } from './select-response.js'
 import type { StaticBody } from './compile-responses.js'
@@ -37,8 +38,12 @@ export function renderResponse(plan: ResponsePlan, context: RenderContext, reque
 
 /** A template that renders outside its schema (say, echoing a field the request lacks) yields to a generated body. */
 function renderTemplate(response: DeclaredResponse, body: StaticBody, context: RenderContext, request: TemplateRequest): string {
-  const value = body.template!.render(request)
-  const problems = bodyProblems(context, response, value)
+  const template = body.template!
+  const value = template.render(request)
+  // The template's own fields were checked at start-up; only an object a placeholder pulled in can add undeclared ones.
+  const problems = template.slots.some((slot) => isStructured(valueAt(value, slot)))
+    ? bodyProblems(context, response, value)
+    : schemaProblems(response, value)
   if (problems.length === 0) return JSON.stringify(value)
   context.logger.warn(`the fixture "${body.name}" (${response.code}) rendered a body that breaks its schema (${problems.join('; ')}); a generated body is served instead`)
   return JSON.stringify(generateValid(response, context))
@@ -58,4 +63,8 @@ function generateValid(response: DeclaredResponse, context: RenderContext): unkn
   }
   context.logger.warn(`a generated ${response.code} body still breaks its schema after ${GENERATION_ATTEMPTS} tries: ${problems.join('; ')}`)
   return value
+}
+
+function isStructured(value: unknown): boolean {
+  return typeof value === 'object' && value !== null
 }
