@@ -12,6 +12,7 @@ import { type Scenario, builtInScenarios, indexScenarios } from './responses/sce
 import { type Router, createRouter } from './routing/match-operation.js'
 import { type SpecDocument, loadSpec } from './spec/load-spec.js'
 import { type OperationDescription, describeOperations } from './spec/operations.js'
+import { deriveReadWriteViews } from './spec/read-write-only.js'
 import { nodeAt } from './spec/resolve-ref.js'
 import { type Ajv, compileAt, createAjv, markExactIntegers } from './validation/create-ajv.js'
 import { type BodyValidator, compileBody } from './validation/validate-body.js'
@@ -52,22 +53,25 @@ export async function createEngine(input: MockOptions, logger: Logger): Promise<
   const spec = await loadSpec(options.spec)
   const { document } = spec
   markExactIntegers(document)
-  const ajv = addDescription(createAjv(), spec)
-  const coercingAjv = addDescription(createAjv({ coerceTypes: true }), spec)
+  // readOnly / writeOnly: requests are read with one view of the description, responses made and checked with the other.
+  const views = deriveReadWriteViews(document)
+  const ajv = addDescription(createAjv(), { ...spec, document: views.response })
+  const requestAjv = views.request === views.response ? ajv : addDescription(createAjv(), { ...spec, document: views.request })
+  const coercingAjv = addDescription(createAjv({ coerceTypes: true }), { ...spec, document: views.request })
   const descriptions = inDescription(spec.path, '', () => describeOperations(spec))
   const fixtures = await loadFixtures(options.fixtures, options.fixturesRequired)
   checkFixtureFolders(fixtures, descriptions, options.fixtures)
   if (options.admin) checkAdminPrefixIsFree(descriptions, spec.path)
   const operations = descriptions.map((description, index) =>
     inDescription(spec.path, `operation ${description.id}`, () =>
-      compileOperation(description, index, { document, ajv, coercingAjv, fixtures, options, logger }),
+      compileOperation(description, index, { document: views.response, ajv, requestAjv, coercingAjv, fixtures, options, logger }),
     ),
   )
   const scenarios = indexScenarios([...builtInScenarios(operations), ...(await loadScenarios(options.fixtures, operations))])
   if (!scenarios.has(options.scenario)) {
     throw new StartupError(`There is no scenario "${options.scenario}" to start with; known scenarios: ${[...scenarios.keys()].join(', ')}.`)
   }
-  const faker = createFaker(document, options.seed)
+  const faker = createFaker(views.response, options.seed)
   const errorSchema = nodeAt(document, '/components/schemas/Error')
   const validateError = errorSchema ? compileAt(ajv, '/components/schemas/Error') : undefined
   return {
@@ -76,7 +80,7 @@ export async function createEngine(input: MockOptions, logger: Logger): Promise<
     operations,
     router: createRouter(operations),
     faker,
-    errorContext: { document, logger, faker, validateError },
+    errorContext: { document: views.response, logger, faker, validateError },
     logger,
     scenarios,
     source: { text: await readFile(spec.path, 'utf8'), mediaType: /\.json$/i.test(spec.path) ? 'application/json' : 'application/yaml' },
@@ -86,6 +90,7 @@ export async function createEngine(input: MockOptions, logger: Logger): Promise<
 interface CompileContext {
   document: any
   ajv: Ajv
+  requestAjv: Ajv
   coercingAjv: Ajv
   fixtures: FixtureSet
   options: ResolvedOptions
@@ -93,7 +98,7 @@ interface CompileContext {
 }
 
 function compileOperation(description: OperationDescription, index: number, context: CompileContext): CompiledOperation {
-  const { document, ajv, coercingAjv, fixtures, options, logger } = context
+  const { document, ajv, requestAjv, coercingAjv, fixtures, options, logger } = context
   const security = compileSecurity(description.security, document.components?.securitySchemes ?? {}, options)
   return {
     index,
@@ -103,7 +108,7 @@ function compileOperation(description: OperationDescription, index: number, cont
     method: description.method,
     path: description.path,
     parameters: compileParameters(coercingAjv, description.parameters),
-    body: description.requestBody ? compileBody(ajv, description.requestBody) : undefined,
+    body: description.requestBody ? compileBody(requestAjv, description.requestBody) : undefined,
     responses: compileResponses({ document, ajv, logger }, description, fixtures.get(description.fixtureKey)),
   }
 }

@@ -1,16 +1,103 @@
 import { createGeneratorSync } from 'json-schema-faker'
-import { nodeAt } from '../spec/resolve-ref.js'
+import { derefSchema, nodeAt } from '../spec/resolve-ref.js'
 
 /** Generates values for schemas of the description, in a sequence that the seed fixes. */
 export type Faker = (schemaPointer: string) => unknown
 
+/**
+ * A generator over a copy of the description prepared once for json-schema-faker (see
+ * `prepareForGeneration`). Give it the response view of the description (`deriveReadWriteViews`),
+ * so that writeOnly properties are never generated.
+ */
 export function createFaker(document: unknown, seed: number): Faker {
+  const prepared = prepareForGeneration(document)
   const generator = createGeneratorSync({
     seed,
     // Every optional field appears, and no field the schema does not declare.
     alwaysFakeOptionals: true,
     fillProperties: false,
-    refResolver: (ref: string) => (nodeAt(document, ref.replace(/^#/, '')) ?? {}) as never,
+    refResolver: (ref: string) => (nodeAt(prepared, ref.replace(/^#/, '')) ?? {}) as never,
   })
   return (schemaPointer) => generator.generate({ $ref: `#${schemaPointer}` })
+}
+
+const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 }
+/** The largest float below 2^63, so a generated int64 always prints within range. */
+const INT64 = { min: -(2 ** 63), max: 2 ** 63 - 1024 }
+/** json-schema-faker draws numbers from [-1000, 1000] unless told: a missing bound is put this far from the other. */
+const SPREAD = 1000
+/** Formats json-schema-faker does not know (byte) or gets wrong (duration gave `P0DT`): a pattern stands in. */
+const FORMAT_PATTERNS: Record<string, string> = {
+  byte: '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$',
+  duration: '^P[1-9]\\d?DT[1-9]\\d?H$',
+}
+
+/**
+ * json-schema-faker 0.6.3 has gaps that a schema rewrite closes, done once at start-up on a copy
+ * (validators keep the schemas as written):
+ * - a lone `minimum` above 1000 (or `maximum` below -1000) is ignored, because the other bound
+ *   defaults to ±1000 (`minimum: 9007199254740000` gave 2393654696083927): the other bound is added;
+ * - `int32` / `int64` ranges are not known to it: they become bounds;
+ * - `format: byte` is not known to it and `duration` can come out wrong: a pattern stands in;
+ * - a discriminator is not known to it: each branch of the oneOf/anyOf gets the tag it is mapped to.
+ */
+export function prepareForGeneration(document: unknown): unknown {
+  const prepared = structuredClone(document)
+  visitSchemas(prepared, (schema) => {
+    completeNumericBounds(schema)
+    const pattern = FORMAT_PATTERNS[schema.format]
+    if (pattern !== undefined && schema.pattern === undefined) {
+      schema.pattern = pattern
+      delete schema.format
+    }
+  })
+  // Discriminators read the original branches (the rewrite wraps them), so they come second.
+  visitSchemas(prepared, (schema) => tagDiscriminatedBranches(prepared, schema))
+  return prepared
+}
+
+function completeNumericBounds(schema: Record<string, any>): void {
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type]
+  if (!types.includes('integer') && !types.includes('number')) return
+  const range = schema.format === 'int32' ? INT32 : schema.format === 'int64' ? INT64 : undefined
+  const low = schema.exclusiveMinimum ?? schema.minimum
+  const high = schema.exclusiveMaximum ?? schema.maximum
+  // With neither bound, json-schema-faker's own [-1000, 1000] is inside every range.
+  if (low === undefined && high === undefined) return
+  const spread = Math.max(SPREAD, (schema.multipleOf ?? 1) * 10)
+  if (high === undefined) schema.maximum = Math.min(range?.max ?? Infinity, (low ?? 0) + spread)
+  if (low === undefined) schema.minimum = Math.max(range?.min ?? -Infinity, high - spread)
+  if (range && typeof schema.minimum === 'number' && schema.minimum < range.min) schema.minimum = range.min
+  if (range && typeof schema.maximum === 'number' && schema.maximum > range.max) schema.maximum = range.max
+}
+
+/**
+ * `oneOf: [Cat, Dog]` with `discriminator: { propertyName: petType, mapping: { cat: Cat } }` →
+ * `oneOf: [allOf[Cat, { petType: const cat }], allOf[Dog, { petType: const Dog }]]`: an unmapped
+ * branch is tagged with its schema name, as OpenAPI says.
+ */
+function tagDiscriminatedBranches(document: unknown, schema: Record<string, any>): void {
+  const propertyName = schema.discriminator?.propertyName
+  if (typeof propertyName !== 'string') return
+  const mapping: Record<string, string> = schema.discriminator.mapping ?? {}
+  for (const keyword of ['oneOf', 'anyOf'] as const) {
+    if (!Array.isArray(schema[keyword])) continue
+    schema[keyword] = schema[keyword].map((branch: any) => {
+      const ref = typeof branch?.$ref === 'string' ? branch.$ref : undefined
+      if (!ref || !derefSchema(document, branch)) return branch
+      const tag = Object.entries(mapping).find(([, target]) => target === ref || target === ref.split('/').pop())?.[0] ?? ref.split('/').pop()
+      return { allOf: [branch, { properties: { [propertyName]: { const: tag } } }] }
+    })
+  }
+}
+
+/** Every object of the description that could be a schema; examples are data and are skipped. */
+function visitSchemas(node: unknown, visit: (schema: Record<string, any>) => void): void {
+  if (typeof node !== 'object' || node === null) return
+  if (Array.isArray(node)) return node.forEach((item) => visitSchemas(item, visit))
+  const schema = node as Record<string, any>
+  visit(schema)
+  for (const [key, value] of Object.entries(schema)) {
+    if (key !== 'example' && key !== 'examples') visitSchemas(value, visit)
+  }
 }

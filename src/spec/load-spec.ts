@@ -12,19 +12,48 @@ export interface SpecDocument {
   document: Record<string, any>
 }
 
-/** Reads, parses, version-checks and bundles a description. Every failure is a `StartupError` naming the file. */
+/**
+ * Reads, parses, version-checks and bundles a description; a Swagger 2.0 one is converted to
+ * OpenAPI 3.0, so the rest of the engine sees only OpenAPI 3. Every failure is a `StartupError`
+ * naming the file.
+ */
 export async function loadSpec(path: string): Promise<SpecDocument> {
   const parsed = parseDescription(path, await readText(path))
   const version = detectVersion(path, parsed)
   let document: Record<string, any>
   try {
     // Only local files may be referenced: the mock never downloads anything at run time.
-    document = (await $RefParser.bundle(path, parsed, { resolve: { http: false } })) as Record<string, any>
+    document = (await $RefParser.bundle(path, parsed as object, { resolve: { http: false } })) as Record<string, any>
   } catch (error) {
     throw new StartupError(`The description ${path} has a $ref that cannot be resolved: ${(error as Error).message}`)
   }
-  if (version === '3.0') normalizeOpenApi30Schemas(document)
-  return { path, version, document }
+  if (version === '2.0') document = await convertSwagger2(path, document)
+  if (version !== '3.1') normalizeOpenApi30Schemas(document)
+  return { path, version: version === '3.1' ? '3.1' : '3.0', document }
+}
+
+/**
+ * Swagger 2.0 → OpenAPI 3.0 with swagger2openapi, after bundling (so every `$ref` is already
+ * local). The converter's own resolver stays off and any fetch it might try is refused.
+ * @note Imported on demand: an OpenAPI 3 description never pays for loading the converter.
+ */
+async function convertSwagger2(path: string, bundled: Record<string, any>): Promise<Record<string, any>> {
+  const { convertObj } = await import('swagger2openapi')
+  const refuseDownload = (url: unknown) => Promise.reject(new Error(`${String(url)} would be downloaded; only local files may be referenced`))
+  try {
+    const converted = await convertObj(bundled as never, {
+      direct: true,
+      resolve: false,
+      resolveInternal: false,
+      // Fix small slips (a missing `type` on a parameter...) the way the converter's CLI does.
+      patch: true,
+      warnOnly: true,
+      fetch: refuseDownload as never,
+    } as never)
+    return converted as unknown as Record<string, any>
+  } catch (error) {
+    throw new StartupError(`The Swagger 2.0 description ${path} cannot be converted to OpenAPI 3.0: ${(error as Error).message}`)
+  }
 }
 
 async function readText(path: string): Promise<string> {
@@ -45,22 +74,28 @@ function parseDescription(path: string, text: string): unknown {
   }
 }
 
-function detectVersion(path: string, parsed: unknown): OpenApiVersion {
+function detectVersion(path: string, parsed: unknown): OpenApiVersion | '2.0' {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new StartupError(`The description ${path} is not an OpenAPI document: its top level is not an object.`)
   }
   const { openapi, swagger, paths } = parsed as Record<string, unknown>
-  if (swagger !== undefined) {
-    throw new StartupError(`The description ${path} is Swagger ${String(swagger)}; this version serves OpenAPI 3.0 and 3.1 only. Convert it first (for example with swagger2openapi).`)
+  if (swagger !== undefined && openapi === undefined) {
+    if (swagger !== '2.0') throw new StartupError(`The description ${path} is Swagger ${JSON.stringify(swagger)}; the mock reads Swagger "2.0", OpenAPI 3.0.x and 3.1.x.`)
+    checkPaths(path, paths)
+    return '2.0'
   }
   const version = typeof openapi === 'string' ? /^3\.(0|1)\.\d+/.exec(openapi)?.[1] : undefined
   if (!version) {
     throw new StartupError(`The description ${path} has no supported "openapi" version (found ${JSON.stringify(openapi)}); use 3.0.x or 3.1.x.`)
   }
+  checkPaths(path, paths)
+  return version === '0' ? '3.0' : '3.1'
+}
+
+function checkPaths(path: string, paths: unknown): void {
   if (paths !== undefined && (typeof paths !== 'object' || paths === null)) {
     throw new StartupError(`The description ${path} has a "paths" that is not an object.`)
   }
-  return version === '0' ? '3.0' : '3.1'
 }
 
 /**

@@ -1,18 +1,35 @@
 import { StartupError } from '../errors.js'
 import type { SpecDocument } from './load-spec.js'
-import { type Located, pointerOf, resolveRef } from './resolve-ref.js'
+import { type Located, derefSchema, pointerOf, resolveRef } from './resolve-ref.js'
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const
 
 export type SecurityRequirement = Record<string, string[]>
 
+export type ParameterLocation = 'path' | 'query' | 'header' | 'cookie'
+export type ParameterStyle = 'form' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject' | 'simple' | 'label' | 'matrix'
+/** What the parameter's schema says its value is, which decides how the text is split. */
+export type ParameterShape = 'primitive' | 'array' | 'object'
+
 export interface ParameterDescription {
   name: string
-  in: 'path' | 'query' | 'header' | 'cookie'
+  in: ParameterLocation
   required: boolean
   schemaPointer?: string
-  style?: string
-  explode?: boolean
+  /** As declared, or the default of its location (form for query and cookie, simple otherwise). */
+  style: ParameterStyle
+  /** As declared, or the default of its style (true for form, false otherwise). */
+  explode: boolean
+  shape: ParameterShape
+  /** The declared property names of an object parameter (exploded form style sends each as its own key). */
+  properties: string[]
+  /** An object parameter that takes properties it does not declare (`additionalProperties` not false). */
+  openObject: boolean
+  /** Query only: `?name=` is accepted (and not validated) only when this is set. */
+  allowEmptyValue: boolean
+  allowReserved: boolean
+  /** Still accepted and validated; the flag is kept for reporting. */
+  deprecated: boolean
 }
 
 export interface MediaTypeDescription {
@@ -94,17 +111,60 @@ function describeParameters(document: any, pathItem: Located, operation: Located
       if (!node?.name || !['path', 'query', 'header', 'cookie'].includes(node.in)) {
         throw new StartupError(`The parameter at ${pointer} needs a "name" and an "in" of path, query, header or cookie.`)
       }
-      byKey.set(`${node.in}:${node.name}`, {
-        name: node.name,
-        in: node.in,
-        required: node.in === 'path' || node.required === true,
-        schemaPointer: node.schema ? `${pointer}/schema` : undefined,
-        style: node.style,
-        explode: node.explode,
-      })
+      byKey.set(`${node.in}:${node.name}`, describeParameter(document, node, pointer))
     })
   }
   return [...byKey.values()]
+}
+
+const STYLES: Record<ParameterLocation, readonly ParameterStyle[]> = {
+  path: ['simple', 'label', 'matrix'],
+  query: ['form', 'spaceDelimited', 'pipeDelimited', 'deepObject'],
+  header: ['simple'],
+  cookie: ['form'],
+}
+
+/** Everything about how a parameter is written is settled here, once, so the request path only reads it. */
+function describeParameter(document: any, node: any, pointer: string): ParameterDescription {
+  const location = node.in as ParameterLocation
+  const style: ParameterStyle = node.style ?? STYLES[location][0]
+  if (!STYLES[location].includes(style)) {
+    throw new StartupError(`The parameter at ${pointer} has style "${style}", which a ${location} parameter cannot have (${STYLES[location].join(', ')}).`)
+  }
+  const schema = node.schema === undefined ? undefined : derefSchema(document, node.schema)
+  const shape = shapeOf(document, schema)
+  const parts = shape === 'object' ? flattenSchema(document, schema) : []
+  return {
+    name: node.name,
+    in: location,
+    required: location === 'path' || node.required === true,
+    schemaPointer: node.schema ? `${pointer}/schema` : undefined,
+    style,
+    explode: typeof node.explode === 'boolean' ? node.explode : style === 'form',
+    shape,
+    properties: [...new Set(parts.flatMap((s) => Object.keys(s.properties ?? {})))],
+    openObject: shape === 'object' && !parts.some((s) => s.additionalProperties === false || s.unevaluatedProperties === false),
+    allowEmptyValue: location === 'query' && node.allowEmptyValue === true,
+    allowReserved: location === 'query' && node.allowReserved === true,
+    deprecated: node.deprecated === true,
+  }
+}
+
+/** array, object or primitive, looking through `$ref`s, type lists (`[array, "null"]`) and allOf/oneOf/anyOf. */
+function shapeOf(document: any, schema: any): ParameterShape {
+  for (const part of flattenSchema(document, schema)) {
+    const types = Array.isArray(part.type) ? part.type : [part.type]
+    if (types.includes('array') || part.items !== undefined) return 'array'
+    if (types.includes('object') || part.properties !== undefined || part.additionalProperties !== undefined) return 'object'
+  }
+  return 'primitive'
+}
+
+function flattenSchema(document: any, schema: any, depth = 0): any[] {
+  const node = derefSchema(document, schema)
+  if (!node || typeof node !== 'object' || depth > 16) return []
+  const nested = ['allOf', 'oneOf', 'anyOf'].flatMap((k) => (Array.isArray(node[k]) ? node[k] : []).flatMap((s: unknown) => flattenSchema(document, s, depth + 1)))
+  return [node, ...nested]
 }
 
 function describeRequestBody(document: any, located: Located) {

@@ -138,17 +138,21 @@ const SEPARATORS = { form: ',', spaceDelimited: ' ', pipeDelimited: '|' } as con
 function createQueryReader(parameter: ParameterDescription, siblings: readonly ParameterDescription[]): Reader {
   const { name, shape, style, explode } = parameter
   const separator = SEPARATORS[style as keyof typeof SEPARATORS] ?? ','
-  if (shape === 'object' && style === 'deepObject') return (request) => readDeepObject(request.query(), name)
+  // allowReserved: the value is sent as written, so a `+` is a plus sign, not a form-encoded space.
+  const queryOf = parameter.allowReserved
+    ? (request: RequestData) => new URLSearchParams((request.rawQuery ?? '').replace(/\+/g, '%2B'))
+    : (request: RequestData) => request.query()
+  if (shape === 'object' && style === 'deepObject') return (request) => readDeepObject(queryOf(request), name)
   if (shape === 'object' && explode) {
     // Exploded form objects send each property as its own key: `?color=red&size=L`.
     const claimed = new Set(siblings.filter((s) => s !== parameter).map((s) => s.name))
     const takes = parameter.openObject ? (key: string) => !claimed.has(key) && !isDeepKeyOf(key, siblings) : undefined
-    return (request) => readExplodedQueryObject(request.query(), parameter.properties, takes)
+    return (request) => readExplodedQueryObject(queryOf(request), parameter.properties, takes)
   }
   const emptyCheck = (text: string) => (text !== '' ? undefined : parameter.allowEmptyValue ? EMPTY_ALLOWED : EMPTY_REFUSED)
   if (shape === 'array' && explode) {
     return (request) => {
-      const query = request.query()
+      const query = queryOf(request)
       if (!query.has(name)) return undefined
       const items = query.getAll(name)
       return items.every((item) => item === '') ? emptyCheck('') : items
@@ -156,7 +160,7 @@ function createQueryReader(parameter: ParameterDescription, siblings: readonly P
   }
   const parse = shape === 'array' ? (text: string) => text.split(separator) : shape === 'object' ? (text: string) => pairsOf(text.split(separator)) : undefined
   return (request) => {
-    const text = request.query().get(name)
+    const text = queryOf(request).get(name)
     if (text === null) return undefined
     return emptyCheck(text) ?? (parse ? parse(text) : text)
   }

@@ -104,6 +104,8 @@ export function requestOf({ method = 'GET', path = '/', headers = {}, query = ''
     method,
     path,
     header: (name) => lower.get(name),
+    headerEntries: () => lower.entries(),
+    rawQuery: query,
     query: () => new URLSearchParams(query),
     cookie: (name) => cookies[name],
   }

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { StartupError } from '../../src/errors.js'
 import { type SpecDocument, loadSpec } from '../../src/spec/load-spec.js'
 import { describeOperations } from '../../src/spec/operations.js'
+import { compileAt } from '../../src/validation/create-ajv.js'
+import { ajvFor } from './_build.js'
 
 const specFile = (name: string) => fileURLToPath(new URL(`../specs/${name}`, import.meta.url))
 const plantStore = fileURLToPath(new URL('../../openapi.yaml', import.meta.url))
@@ -65,6 +67,65 @@ describe('loadSpec', () => {
     })
   })
 
+  describe('Swagger 2.0 (#7)', () => {
+    const petstore = specFile('swagger2-petstore.yaml')
+
+    it('converts a Swagger 2.0 description to OpenAPI 3.0', async () => {
+      const spec = await loadSpec(petstore)
+      expect(spec.version).toBe('3.0')
+      expect(spec.document.openapi).toMatch(/^3\.0\./)
+      expect(spec.document.swagger).toBeUndefined()
+    })
+
+    it('turns a Swagger body parameter into a requestBody with the declared media type', async () => {
+      const { document } = await loadSpec(petstore)
+      expect(document.paths['/pets'].post.requestBody).toEqual({
+        required: true,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPet' } } },
+      })
+    })
+
+    it('moves Swagger definitions and security definitions under components', async () => {
+      const { document } = await loadSpec(petstore)
+      expect(Object.keys(document.components.schemas)).toContain('NewPet')
+      expect(document.components.securitySchemes.api_key).toEqual({ type: 'apiKey', name: 'api_key', in: 'header' })
+    })
+
+    it('bundles a definition from another local file, leaving no $ref to another file', async () => {
+      const { document } = await loadSpec(petstore)
+      const refs = JSON.stringify(document).match(/"\$ref":"[^"]*"/g) ?? []
+      expect(refs.length).toBeGreaterThan(0)
+      expect(refs.every((ref) => ref.startsWith('"$ref":"#/components/'))).toBe(true)
+    })
+
+    it('gives a pipes collectionFormat the pipeDelimited style', async () => {
+      const { document } = await loadSpec(petstore)
+      expect(document.paths['/pets'].get.parameters[0]).toMatchObject({ name: 'tags', in: 'query', style: 'pipeDelimited' })
+    })
+
+    it('reads x-nullable as a type that admits null', async () => {
+      const { document } = await loadSpec(petstore)
+      expect(document.components.schemas.NewPet.properties.tag.type).toEqual(['string', 'null'])
+    })
+  })
+
+  describe('OpenAPI 3.1 as JSON Schema 2020-12 (#7)', () => {
+    async function validateTagged() {
+      const { document } = await loadSpec(specFile('unevaluated-properties-31.yaml'))
+      return compileAt(ajvFor(document), '/components/schemas/Tagged')
+    }
+
+    it('accepts the properties that allOf parts evaluate under unevaluatedProperties: false', async () => {
+      expect((await validateTagged())({ name: 'Fern', tag: 'indoor' })).toBe(true)
+    })
+
+    it('refuses a property that no part evaluates under unevaluatedProperties: false', async () => {
+      const validate = await validateTagged()
+      expect(validate({ name: 'Fern', colour: 'green' })).toBe(false)
+      expect(validate.errors?.map((e) => [e.keyword, e.params])).toEqual([['unevaluatedProperties', { unevaluatedProperty: 'colour' }]])
+    })
+  })
+
   describe('OpenAPI 3.0 normalisation', () => {
     it('rewrites nullable: true to a type that admits null', async () => {
       const { document } = await loadSpec(specFile('library.yaml'))
@@ -111,11 +172,22 @@ describe('loadSpec', () => {
       expect(error.message).toMatch(/line \d+/)
     })
 
-    it('names the file and the version of a Swagger 2.0 description', async () => {
+    it('names the file and the converter problem of a Swagger 2.0 description that cannot be converted (#7)', async () => {
       const error = await startupErrorOf(loadSpec(specFile('swagger-2.yaml')))
-      expect(error.message).toContain(specFile('swagger-2.yaml'))
-      expect(error.message).toContain('Swagger 2.0')
-      expect(error.message).toContain('OpenAPI 3.0 and 3.1')
+      expect(error.message).toContain(`The Swagger 2.0 description ${specFile('swagger-2.yaml')} cannot be converted to OpenAPI 3.0`)
+      expect(error.message).toContain('info must be an object')
+    })
+
+    it('refuses a Swagger version other than 2.0, naming it (#7)', async () => {
+      const error = await startupErrorOf(loadSpec(specFile('swagger-1.2.yaml')))
+      expect(error.message).toContain(specFile('swagger-1.2.yaml'))
+      expect(error.message).toContain('is Swagger "1.2"')
+    })
+
+    it('refuses a Swagger 2.0 $ref that would need a download (#7)', async () => {
+      const error = await startupErrorOf(loadSpec(specFile('swagger2-remote-ref.yaml')))
+      expect(error.message).toContain(`The description ${specFile('swagger2-remote-ref.yaml')} has a $ref that cannot be resolved`)
+      expect(error.message).toContain('https://example.com/definitions.yaml')
     })
 
     it('names the file of a description without an openapi version', async () => {
@@ -165,7 +237,20 @@ describe('describeOperations', () => {
     const operations = describeOperations(await loadSpec(specFile('library.yaml')))
     for (const operation of operations.filter((o) => o.path === '/books/{bookId}')) {
       expect(operation.parameters).toEqual([
-        { name: 'bookId', in: 'path', required: true, schemaPointer: '/components/parameters/BookId/schema', style: undefined, explode: undefined },
+        {
+          name: 'bookId',
+          in: 'path',
+          required: true,
+          schemaPointer: '/components/parameters/BookId/schema',
+          style: 'simple',
+          explode: false,
+          shape: 'primitive',
+          properties: [],
+          openObject: false,
+          allowEmptyValue: false,
+          allowReserved: false,
+          deprecated: false,
+        },
       ])
     }
   })
@@ -219,6 +304,24 @@ describe('describeOperations', () => {
   it('refuses a parameter without a name', () => {
     const spec = inMemory({ paths: { '/a': { get: { parameters: [{ in: 'query' }], responses: { '204': { description: 'ok' } } } } } })
     expect(() => describeOperations(spec)).toThrow(/parameter at \/paths\/~1a\/get\/parameters\/0 needs a "name"/)
+  })
+
+  it('gives a query parameter without style the form style, exploded (#7)', () => {
+    const spec = inMemory({ paths: { '/a': { get: { parameters: [{ name: 'q', in: 'query', schema: { type: 'array' } }], responses: {} } } } })
+    expect(describeOperations(spec)[0]!.parameters[0]).toMatchObject({ style: 'form', explode: true, shape: 'array' })
+  })
+
+  it('describes a parameter whose $ref schema combines object parts as an object with every declared property (#7)', () => {
+    const spec = inMemory({
+      paths: { '/a': { get: { parameters: [{ name: 'q', in: 'query', schema: { $ref: '#/components/schemas/Q' } }], responses: {} } } },
+      components: { schemas: { Q: { allOf: [{ properties: { a: {} } }, { properties: { b: {} }, additionalProperties: false }] } } },
+    })
+    expect(describeOperations(spec)[0]!.parameters[0]).toMatchObject({ shape: 'object', properties: ['a', 'b'], openObject: false })
+  })
+
+  it('refuses a style that the parameter location does not have (#7)', () => {
+    const spec = inMemory({ paths: { '/a': { get: { parameters: [{ name: 'q', in: 'query', style: 'matrix' }], responses: {} } } } })
+    expect(() => describeOperations(spec)).toThrow('has style "matrix", which a query parameter cannot have (form, spaceDelimited, pipeDelimited, deepObject)')
   })
 
   it('refuses a path that does not start with a slash', () => {
