@@ -41,13 +41,18 @@ export function createAdminRoutes({ controls, adminToken, spec, operationCount }
   admin.put('/scenario', async (c) => {
     const body = parseJsonObject(await readBody(c.req.raw, incomingOf(c), ADMIN_BODY_LIMIT))
     if (typeof body.name !== 'string') throw errors.invalidAdminRequest('The body must be {"name": "<scenario>"}, with an optional "session".')
-    if (body.session !== undefined && typeof body.session !== 'string') throw errors.invalidAdminRequest('"session" must be a string.')
+    if (body.session !== undefined && typeof body.session !== 'string') throw errors.invalidAdminRequest('The "session" of the body must be a string.')
     const session = sessionOf(body.session, c.req.header('x-mock-session'))
     controls.useScenario(body.name, session)
     return c.json(describeScenarios(controls, session))
   })
 
-  admin.get('/requests', (c) => c.json({ requests: controls.journal.listRequests(readFilter(c.req.query())) }))
+  admin.get('/requests', (c) => {
+    const filter = readFilter(c.req.query())
+    // X-Mock-Session scopes the listing as it scopes DELETE and reset; ?session= wins over it.
+    filter.session = sessionOf(filter.session, c.req.header('x-mock-session'))
+    return c.json({ requests: controls.journal.listRequests(filter) })
+  })
 
   admin.delete('/requests', (c) => {
     controls.journal.clearRequests({ session: sessionOf(c.req.query('session'), c.req.header('x-mock-session')) })
@@ -84,7 +89,7 @@ function readFilter(query: Record<string, string>): JournalFilter {
   if (query.operation) filter.operation = query.operation
   if (query.session) filter.session = query.session
   if (query.status !== undefined) {
-    if (!/^[1-5]\d\d$/.test(query.status)) throw errors.invalidAdminRequest(`"status" must be an HTTP status, got "${query.status}".`)
+    if (!/^[1-5]\d\d$/.test(query.status)) throw errors.invalidAdminRequest(`The "status" filter must be an HTTP status from 100 to 599, got "${query.status}".`)
     filter.status = Number(query.status)
   }
   return filter

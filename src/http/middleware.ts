@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http'
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
 import type { Context } from 'hono'
 import { getCookie } from 'hono/cookie'
 import type { RequestData } from '../request.js'
@@ -21,7 +21,8 @@ export function toRequestData(c: Context): RequestData {
     // The raw path: parameters are percent-decoded once, after matching, by their validator.
     path: queryStart === -1 ? url.slice(pathStart) : url.slice(pathStart, queryStart),
     header: incoming ? (name) => headerOf(incoming, name) : (name) => c.req.header(name),
-    headerEntries: incoming ? () => entriesOf(incoming) : () => c.req.raw.headers.entries(),
+    // The journal keeps this for up to journalSize requests: hold the headers, not the request and its socket.
+    headerEntries: incoming ? entriesOf.bind(undefined, incoming.headers) : headersEntries(c.req.raw.headers),
     rawQuery,
     query: () => (query ??= new URLSearchParams(rawQuery)),
     cookie: (name) => getCookie(c, name),
@@ -39,6 +40,10 @@ function headerOf(incoming: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value
 }
 
-function* entriesOf(incoming: IncomingMessage): Iterable<[string, string]> {
-  for (const name of Object.keys(incoming.headers)) yield [name, headerOf(incoming, name)!]
+function* entriesOf(headers: IncomingHttpHeaders): Iterable<[string, string]> {
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) yield [name, Array.isArray(value) ? value.join(', ') : value]
+}
+
+function headersEntries(headers: Headers): () => Iterable<[string, string]> {
+  return () => headers.entries()
 }

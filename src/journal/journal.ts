@@ -68,7 +68,8 @@ export function createJournal(capacity: number): Journal {
       return records.slice(-capacity).filter((r) => matches(r, filter)).map(toEntry)
     },
     clearRequests(filter = {}) {
-      records = filter.session === undefined ? [] : records.filter((r) => r.session !== filter.session)
+      // Trim first: records past the capacity are already dropped and must not come back.
+      records = filter.session === undefined ? [] : records.slice(-capacity).filter((r) => r.session !== filter.session)
     },
   }
 }
@@ -96,8 +97,8 @@ function matches(record: RequestRecord, filter: JournalFilter): boolean {
 function toEntry(record: RequestRecord & { id: number }): JournalEntry {
   const headers: Record<string, string> = {}
   for (const [name, value] of record.headers()) headers[name] = REDACTED.has(name) ? '[redacted]' : value
-  const { body, id, time, ...rest } = record
-  const entry: JournalEntry = { id, time: new Date(time).toISOString(), ...rest, headers }
+  const { body, id, time, violations, ...rest } = record
+  const entry: JournalEntry = { id, time: new Date(time).toISOString(), ...rest, violations: violations.map((v) => ({ ...v })), headers }
   if (body) {
     entry.body = new TextDecoder().decode(body)
     if ((body as { truncated?: boolean }).truncated) entry.bodyTruncated = true

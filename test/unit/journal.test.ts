@@ -1,0 +1,217 @@
+/** The request journal (`src/journal/journal.ts`, issue #3 §3): a bounded ring, redaction, filters. */
+import { describe, expect, it } from 'vitest'
+import { resolveOptions } from '../../src/config.js'
+import { type RequestRecord, createJournal } from '../../src/journal/journal.js'
+
+const KIB = 1024
+const encode = (text: string) => new TextEncoder().encode(text)
+
+/** A journaled POST /plants, with what the test changes. */
+function record(overrides: Partial<RequestRecord> = {}): RequestRecord {
+  return {
+    time: Date.UTC(2025, 0, 1),
+    method: 'POST',
+    path: '/plants',
+    query: '',
+    operation: 'addPlant',
+    headers: () => [['content-type', 'application/json']],
+    status: 200,
+    scenario: 'default',
+    valid: true,
+    violations: [],
+    durationMs: 1,
+    ...overrides,
+  }
+}
+
+function recordMany(journal: ReturnType<typeof createJournal>, count: number): void {
+  for (let n = 1; n <= count; n++) journal.recordRequest(record({ query: `n=${n}` }))
+}
+
+describe('createJournal: a bounded ring', () => {
+  it('keeps every entry, oldest first, until the capacity is reached', () => {
+    const journal = createJournal(5)
+    recordMany(journal, 5)
+    expect(journal.listRequests().map((e) => e.query)).toEqual(['n=1', 'n=2', 'n=3', 'n=4', 'n=5'])
+  })
+
+  it('drops the oldest entries beyond a small capacity', () => {
+    const journal = createJournal(3)
+    recordMany(journal, 10)
+    expect(journal.listRequests().map((e) => e.query)).toEqual(['n=8', 'n=9', 'n=10'])
+  })
+
+  it('never lists more than the capacity, after any number of records', () => {
+    const journal = createJournal(4)
+    for (let n = 1; n <= 25; n++) {
+      journal.recordRequest(record({ query: `n=${n}` }))
+      const listed = journal.listRequests()
+      expect(listed).toHaveLength(Math.min(n, 4))
+      expect(listed.at(-1)!.query).toBe(`n=${n}`)
+    }
+  })
+
+  it('the default capacity is 1000 and keeps the newest 1000', () => {
+    const capacity = resolveOptions().journalSize
+    expect(capacity).toBe(1000)
+    const journal = createJournal(capacity)
+    recordMany(journal, 1500)
+    const listed = journal.listRequests()
+    expect(listed).toHaveLength(1000)
+    expect(listed[0]!.query).toBe('n=501')
+    expect(listed.at(-1)!.query).toBe('n=1500')
+  })
+
+  it('ids increase by one per record, across drops and clears', () => {
+    const journal = createJournal(2)
+    recordMany(journal, 5)
+    expect(journal.listRequests().map((e) => e.id)).toEqual([4, 5])
+    journal.clearRequests()
+    recordMany(journal, 1)
+    expect(journal.listRequests().map((e) => e.id)).toEqual([6])
+  })
+
+  it('capacity 0 records nothing', () => {
+    const journal = createJournal(0)
+    recordMany(journal, 3)
+    expect(journal.listRequests()).toEqual([])
+  })
+})
+
+describe('createJournal: what an entry keeps', () => {
+  it('redacts authorization, proxy-authorization and cookie, and keeps other headers', () => {
+    const journal = createJournal(10)
+    const headers = new Headers({ Authorization: 'Bearer secret', 'Proxy-Authorization': 'Basic c2VjcmV0', Cookie: 'sid=secret', 'X-Trace': 'abc' })
+    journal.recordRequest(record({ headers: () => headers.entries() }))
+    const [entry] = journal.listRequests()
+    expect(entry!.headers).toEqual({ authorization: '[redacted]', 'proxy-authorization': '[redacted]', cookie: '[redacted]', 'x-trace': 'abc' })
+    expect(JSON.stringify(entry)).not.toContain('secret')
+  })
+
+  it('lists the arrival time as ISO 8601', () => {
+    const journal = createJournal(10)
+    journal.recordRequest(record())
+    expect(journal.listRequests()[0]!.time).toBe('2025-01-01T00:00:00.000Z')
+  })
+
+  it('keeps the body as text', () => {
+    const journal = createJournal(10)
+    journal.recordRequest(record({ body: encode('{"id":1,"name":"Fern"}') }))
+    const [entry] = journal.listRequests()
+    expect(entry!.body).toBe('{"id":1,"name":"Fern"}')
+    expect(entry).not.toHaveProperty('bodyTruncated')
+  })
+
+  it('keeps a body of exactly 64 KiB whole, without bodyTruncated', () => {
+    const journal = createJournal(10)
+    journal.recordRequest(record({ body: encode('x'.repeat(64 * KIB)) }))
+    const [entry] = journal.listRequests()
+    expect(entry!.body).toHaveLength(64 * KIB)
+    expect(entry).not.toHaveProperty('bodyTruncated')
+  })
+
+  it('truncates a body over 64 KiB to its first 64 KiB and sets bodyTruncated', () => {
+    const journal = createJournal(10)
+    const text = 'a'.repeat(64 * KIB) + 'b'.repeat(10)
+    journal.recordRequest(record({ body: encode(text) }))
+    const [entry] = journal.listRequests()
+    expect(entry!.body).toBe('a'.repeat(64 * KIB))
+    expect(entry!.bodyTruncated).toBe(true)
+  })
+
+  it('has no body field when no body was read', () => {
+    const journal = createJournal(10)
+    journal.recordRequest(record())
+    expect(journal.listRequests()[0]).not.toHaveProperty('body')
+  })
+
+  it('copies the body, so a reused buffer does not change the entry', () => {
+    const journal = createJournal(10)
+    const buffer = encode('{"name":"Fern"}')
+    journal.recordRequest(record({ body: buffer }))
+    buffer.fill(0x20)
+    expect(journal.listRequests()[0]!.body).toBe('{"name":"Fern"}')
+  })
+
+  it('keeps the status, scenario, session, outcome and violations as recorded', () => {
+    const journal = createJournal(10)
+    const violations = [{ path: 'body.name', message: 'is required' }]
+    journal.recordRequest(record({ status: 400, scenario: 'error', session: 'w1', valid: false, violations }))
+    expect(journal.listRequests()[0]).toMatchObject({ status: 400, scenario: 'error', session: 'w1', valid: false, violations })
+  })
+})
+
+describe('createJournal: filters', () => {
+  function mixed() {
+    const journal = createJournal(10)
+    journal.recordRequest(record({ session: 'a' }))
+    journal.recordRequest(record({ status: 401, session: 'b' }))
+    journal.recordRequest(record({ path: '/trees', operation: undefined, status: 404 }))
+    journal.recordRequest(record({ method: 'GET', operation: undefined, status: 405 }))
+    return journal
+  }
+  const statuses = (journal: ReturnType<typeof createJournal>, filter: Parameters<ReturnType<typeof createJournal>['listRequests']>[0]) =>
+    journal.listRequests(filter).map((e) => e.status)
+
+  it('an empty filter lists every entry', () => {
+    expect(statuses(mixed(), {})).toEqual([200, 401, 404, 405])
+  })
+
+  it('method matches case-insensitively', () => {
+    const journal = mixed()
+    expect(statuses(journal, { method: 'get' })).toEqual([405])
+    expect(statuses(journal, { method: 'Post' })).toEqual([200, 401, 404])
+  })
+
+  it('path matches the exact path only', () => {
+    const journal = mixed()
+    expect(statuses(journal, { path: '/trees' })).toEqual([404])
+    expect(statuses(journal, { path: '/tree' })).toEqual([])
+  })
+
+  it('operation matches the operationId', () => {
+    expect(statuses(mixed(), { operation: 'addPlant' })).toEqual([200, 401])
+  })
+
+  it('status matches the status returned', () => {
+    expect(statuses(mixed(), { status: 404 })).toEqual([404])
+  })
+
+  it('session matches the X-Mock-Session of the request', () => {
+    expect(statuses(mixed(), { session: 'b' })).toEqual([401])
+  })
+
+  it('every filter given must match', () => {
+    const journal = mixed()
+    expect(statuses(journal, { method: 'post', operation: 'addPlant', status: 401 })).toEqual([401])
+    expect(statuses(journal, { session: 'a', status: 401 })).toEqual([])
+  })
+})
+
+describe('createJournal: clearRequests', () => {
+  it('without a session empties the journal', () => {
+    const journal = createJournal(10)
+    journal.recordRequest(record({ session: 'a' }))
+    journal.recordRequest(record())
+    journal.clearRequests()
+    expect(journal.listRequests()).toEqual([])
+  })
+
+  it('with a session removes only that session’s entries', () => {
+    const journal = createJournal(10)
+    journal.recordRequest(record({ session: 'a' }))
+    journal.recordRequest(record({ session: 'b' }))
+    journal.recordRequest(record())
+    journal.clearRequests({ session: 'a' })
+    expect(journal.listRequests().map((e) => e.session ?? null)).toEqual(['b', null])
+  })
+
+  it('clearing one session does not bring back entries the ring had dropped', () => {
+    const journal = createJournal(2)
+    journal.recordRequest(record({ session: 'b', query: 'n=1' }))
+    journal.recordRequest(record({ session: 'b', query: 'n=2' }))
+    journal.recordRequest(record({ session: 'a', query: 'n=3' }))
+    journal.clearRequests({ session: 'a' })
+    expect(journal.listRequests().map((e) => e.query)).toEqual(['n=2'])
+  })
+})
