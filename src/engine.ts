@@ -108,7 +108,7 @@ function compileOperation(description: OperationDescription, index: number, cont
     method: description.method,
     path: description.path,
     parameters: compileParameters(coercingAjv, description.parameters),
-    body: description.requestBody ? compileBody(requestAjv, description.requestBody) : undefined,
+    body: description.requestBody ? compileBody(requestAjv, description.requestBody, coercingAjv) : undefined,
     responses: compileResponses({ document, ajv, logger }, description, fixtures.get(description.fixtureKey)),
   }
 }

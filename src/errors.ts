@@ -9,6 +9,7 @@ export type MockErrorKind =
   | 'method_not_allowed'
   | 'unauthorized'
   | 'unsupported_media_type'
+  | 'not_acceptable'
   | 'payload_too_large'
   | 'invalid_request'
   | 'undeclared_preference'
@@ -71,6 +72,9 @@ export const errors = {
       'unsupported_media_type',
       `${received ? `Content-Type "${received}" is not accepted` : 'The request has no Content-Type'}; send ${accepted.join(' or ')}.`,
     ),
+
+  notAcceptable: (accept: string, available: readonly string[]) =>
+    new MockError(406, 'not_acceptable', `Accept "${accept}" accepts none of the media types this response declares: ${available.join(', ')}.`),
 
   payloadTooLarge: (limit: number) =>
     new MockError(413, 'payload_too_large', `The request body is larger than the limit of ${limit} bytes.`),

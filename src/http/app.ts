@@ -16,13 +16,16 @@ import { type BodyOutcome, selectMediaType, validateBody } from '../validation/v
 import { validateParameters } from '../validation/validate-params.js'
 import { createAdminRoutes } from './admin-routes.js'
 import { corsForOperations } from './cors.js'
-import { answerWithFault, drawDelay, waitBeforeAnswering } from './faults.js'
+import { NetworkFault, answerWithFault, drawDelay, waitBeforeAnswering } from './faults.js'
 import { incomingOf, toRequestData } from './middleware.js'
 import { readBody } from './read-body.js'
 
 /** What one request learns on its way through the pipeline; the journal reads it at the end. */
 interface Exchange {
   request: RequestData
+  /** Arrival, in ms since the epoch, and on the monotonic clock for the duration. */
+  time: number
+  started: number
   operation?: CompiledOperation
   scenario?: Scenario
   rule?: ScenarioRule
@@ -49,30 +52,16 @@ export function createApp(engine: Engine, controls: MockControls, closing: Abort
   }
 
   app.all('*', async function recordInJournal(c, next) {
-    const time = Date.now()
-    const started = performance.now()
-    const request = toRequestData(c)
-    const exchange: Exchange = { request }
+    const exchange: Exchange = { request: toRequestData(c), time: Date.now(), started: performance.now() }
     c.set('exchange', exchange)
-    await next()
-    const error = isMockError(c.error) ? c.error : undefined
-    const session = request.header('x-mock-session')
-    controls.journal.recordRequest({
-      time,
-      method: request.method,
-      path: request.path,
-      query: request.rawQuery,
-      operation: exchange.operation?.id,
-      headers: request.headerEntries,
-      body: exchange.body,
-      status: c.res.status,
-      scenario: (exchange.scenario ?? controls.activeScenario(session)).name,
-      session,
-      valid: !error || ANSWERS_NOT_VIOLATIONS.has(error.kind),
-      violations: error ? [...error.details] : [],
-      fault: exchange.rule?.fault,
-      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-    })
+    try {
+      await next()
+    } catch (error) {
+      // A network fault sent no response: it is journaled as status 0, then goes on out of the app.
+      if (error instanceof NetworkFault) journalExchange(controls, exchange, c.error, 0)
+      throw error
+    }
+    journalExchange(controls, exchange, c.error, c.res.status)
   })
 
   app.all('*', async function delayAndBreak(c, next) {
@@ -111,18 +100,41 @@ export function createApp(engine: Engine, controls: MockControls, closing: Abort
     exchange.prefer = prefer
     if (Number.isNaN(prefer.delay)) throw errors.undeclaredPreference(operation.responses.violationStatus, 'Prefer: delay= must be a whole number of milliseconds, at most 600000.')
     if (rule?.forcedError && prefer.code === undefined && prefer.example === undefined) throw errors.forcedByScenario(rule.forcedError, scenario.name, operation.id)
-    const plan = selectResponse(operation, withScenarioRule(prefer, rule), engine.options)
+    const plan = selectResponse(operation, withScenarioRule(prefer, rule), engine.options, request.header('accept'))
     const { status, contentType, body } = renderResponse(plan, engine.errorContext, templateRequestOf(request, params, value))
     return new Response(body, { status, headers: contentType ? { 'content-type': contentType } : undefined })
   })
 
   app.onError(function renderMockError(error, c) {
+    if (error instanceof NetworkFault) throw error
     const mockError = isMockError(error) ? error : reportUnexpected(engine, error)
     const { status, headers, body } = renderError(mockError, c.get('exchange')?.operation?.responses, engine.errorContext)
     return new Response(body, { status, headers })
   })
 
   return app
+}
+
+function journalExchange(controls: MockControls, exchange: Exchange, error: unknown, status: number): void {
+  const { request } = exchange
+  const mockError = isMockError(error) ? error : undefined
+  const session = request.header('x-mock-session')
+  controls.journal.recordRequest({
+    time: exchange.time,
+    method: request.method,
+    path: request.path,
+    query: request.rawQuery,
+    operation: exchange.operation?.id,
+    headers: request.headerEntries,
+    body: exchange.body,
+    status,
+    scenario: (exchange.scenario ?? controls.activeScenario(session)).name,
+    session,
+    valid: !mockError || ANSWERS_NOT_VIOLATIONS.has(mockError.kind),
+    violations: mockError ? [...mockError.details] : [],
+    fault: exchange.rule?.fault,
+    durationMs: Math.round((performance.now() - exchange.started) * 1000) / 1000,
+  })
 }
 
 function findScenario(controls: MockControls, name: string, operation: CompiledOperation): Scenario {
@@ -153,7 +165,7 @@ async function checkBody(c: Context<Env>, engine: Engine, operation: CompiledOpe
     return { violations: body.required ? [{ path: 'body', message: 'is required but the request has no body' }] : [] }
   }
   const media = selectMediaType(body, contentType)
-  return validateBody(body, media, bytes ?? (await read()))
+  return validateBody(body, media, bytes ?? (await read()), contentType)
 }
 
 function templateRequestOf(request: RequestData, params: Record<string, string>, body: unknown): TemplateRequest {

@@ -16,14 +16,25 @@ export async function waitBeforeAnswering(ms: number, c: Context, closing: Abort
 }
 
 /**
+ * A fault that leaves no response at all. It travels out of the app as a rejection, as a network
+ * error makes `fetch` reject: under `app.request()` the promise rejects with it, and over a socket
+ * the connection is already reset or closed when it is thrown.
+ */
+export class NetworkFault extends Error {
+  constructor(readonly fault: Exclude<Fault, 'malformed'>) {
+    super(`The mock broke this answer on purpose (fault: ${fault}).`)
+    this.name = 'NetworkFault'
+  }
+}
+
+/**
  * Breaks an answer the way a real network or server does, so a client's retry and error paths
- * can be tested. Over a socket:
+ * can be tested:
  * - `reset`: the connection is reset (the client sees ECONNRESET);
  * - `empty`: the connection closes before any byte of a response;
  * - `malformed`: the declared status and headers, then half of the JSON body;
  * - `hang`: no answer until the client gives up (or the server closes).
- * Under `app.request()` there is no socket: `reset` and `empty` give `Response.error()`, and `hang`
- * lasts until the request's signal aborts.
+ * All but `malformed` throw a `NetworkFault` once the socket is dealt with.
  */
 export async function answerWithFault(fault: Fault, response: Response, c: Context, closing: AbortSignal): Promise<Response> {
   const socket = incomingOf(c)?.socket
@@ -36,7 +47,7 @@ export async function answerWithFault(fault: Fault, response: Response, c: Conte
   if (fault === 'hang') await untilAborted(AbortSignal.any([closing, c.req.raw.signal]), socket)
   if (socket && fault === 'reset') socket.resetAndDestroy()
   else socket?.destroy()
-  return Response.error()
+  throw new NetworkFault(fault)
 }
 
 function untilAborted(signal: AbortSignal, socket: { once(event: 'close', listener: () => void): unknown } | undefined): Promise<void> {

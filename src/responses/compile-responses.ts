@@ -7,33 +7,57 @@ import { type Ajv, compileAt, toViolations } from '../validation/create-ajv.js'
 import type { Fixture } from './fixtures.js'
 import { type BodyTemplate, compileTemplate } from './templates.js'
 import { findUndeclaredFields } from './undeclared-fields.js'
+import { type MediaKind, type XmlNames, kindOf, serializeBody } from './serialize-body.js'
 
 /** A body known at start-up, already serialised: the request path only writes it. */
 export interface StaticBody {
   name: string
   origin: 'fixture' | 'example'
+  /** The serialised body: JSON text, or the XML or plain text of a non-JSON media type. */
   json: string
   /** A fixture with `{{request...}}` placeholders is rendered per request instead of served as `json`. */
   template?: BodyTemplate
+}
+
+/** The schema a body is checked against. */
+export interface BodySchema {
+  schemaPointer?: string
+  validate?: ValidateFunction
+}
+
+/** One declared media type of a response, with its own schema and examples. */
+export interface DeclaredMedia extends BodySchema {
+  /** As declared: `application/json`, `application/xml`, `text/plain`... */
+  mediaType: string
+  /** What `Content-Type` says: the declared type, or `application/json` for a wildcard such as `*\/*`. */
+  contentType: string
+  kind: MediaKind
+  /** A body can be generated per request: a schema, and a scalar one for text. */
+  generatable: boolean
+  xml?: XmlNames
+  /** Fixtures first (in file order), then the description's examples. */
+  bodies: Map<string, StaticBody>
 }
 
 /** One declared response of an operation, ready to serve. */
 export interface DeclaredResponse {
   /** As declared: `200`, `2XX` or `default`. */
   code: string
-  /** `undefined` when the response declares no content (no body is sent). */
+  /** The preferred media type (JSON if declared, else the first); `undefined` when the response declares no content (no body is sent). */
   mediaType?: string
   schemaPointer?: string
   validate?: ValidateFunction
-  /** Fixtures first (in file order), then the description's examples. */
+  /** Bodies of the preferred media type. */
   bodies: Map<string, StaticBody>
+  /** Every declared media type, the preferred one first (its fields are the ones above). */
+  media?: DeclaredMedia[]
 }
 
 export interface ResponseSet {
   declared: DeclaredResponse[]
   /** What a valid request gets: the lowest 2xx, else 2XX, else default. */
   success?: DeclaredResponse
-  /** Status for a request that breaks the description: the first declared of 422, 400, 4XX, default; else 422. */
+  /** Status for a request that breaks the description: the first declared of 422, 400 (or 4XX); else 422. */
   violationStatus: number
 }
 
@@ -50,39 +74,128 @@ export function compileResponses(context: CompileContext, operation: OperationDe
 }
 
 function compileResponse(context: CompileContext, operation: OperationDescription, response: ResponseDescription): DeclaredResponse {
-  const media = preferJson(response.content)
-  const compiled: DeclaredResponse = {
+  const label = `${operation.id} ${response.code}`
+  const media = jsonFirst(response.content).map((content) => compileMedia(context, label, content))
+  const preferred = media[0]
+  return {
     code: response.code,
-    mediaType: media?.mediaType,
-    schemaPointer: media?.schemaPointer,
-    validate: media?.schemaPointer ? compileAt(context.ajv, media.schemaPointer) : undefined,
-    bodies: new Map(),
+    mediaType: preferred?.mediaType,
+    schemaPointer: preferred?.schemaPointer,
+    validate: preferred?.validate,
+    bodies: preferred?.bodies ?? new Map(),
+    media,
   }
-  for (const { name, value } of examplesOf(context.document, media)) {
-    const problems = bodyProblems(context, compiled, value)
-    if (problems.length) {
-      context.logger.warn(`${operation.id} ${response.code}: the example "${name}" is not served, since it breaks its schema: ${problems.join('; ')}.`)
-      continue
-    }
-    compiled.bodies.set(name, { name, origin: 'example', json: JSON.stringify(value) })
-  }
-  return compiled
 }
 
-/** Media-type examples, else an `example` on the schema itself. */
-function examplesOf(document: unknown, media: MediaTypeDescription | undefined) {
-  if (!media) return []
-  if (media.examples.length || !media.schemaPointer) return media.examples
-  const schema = derefSchema(document, nodeAt(document, media.schemaPointer))
-  return schema?.example === undefined ? [] : [{ name: 'default', value: schema.example }]
+function compileMedia(context: CompileContext, label: string, content: MediaTypeDescription): DeclaredMedia {
+  const { document, ajv, logger } = context
+  const kind = kindOf(content.mediaType)
+  const schema = content.schemaPointer ? derefSchema(document, nodeAt(document, content.schemaPointer)) : undefined
+  const media: DeclaredMedia = {
+    mediaType: content.mediaType,
+    contentType: content.mediaType.includes('*') ? 'application/json' : content.mediaType,
+    kind,
+    schemaPointer: content.schemaPointer,
+    validate: content.schemaPointer ? compileAt(ajv, content.schemaPointer) : undefined,
+    generatable: schema !== undefined && (kind !== 'text' || isScalarSchema(schema)),
+    xml: kind === 'xml' && content.schemaPointer ? xmlNamesOf(document, content.schemaPointer) : undefined,
+    bodies: new Map(),
+  }
+  for (const { name, value } of content.examples) {
+    const problems = exampleProblems(context, media, value)
+    const text = problems.length ? undefined : serializeBody(kind, value, media.xml)
+    if (text === undefined) {
+      const why = problems.length ? `it breaks its schema: ${problems.join('; ')}` : `it cannot be written as ${content.mediaType}`
+      logger.warn(`${label} ${content.mediaType}: the example "${name}" is not served, since ${why}.`)
+      continue
+    }
+    media.bodies.set(name, { name, origin: 'example', json: text })
+  }
+  if (media.bodies.size === 0 && schema) addSchemaExample(context, media, schema)
+  return media
+}
+
+/**
+ * Without an example on the media type, the `example`s written in the schema (on the schema itself,
+ * or on its properties) make the body, when they are enough for a valid one; otherwise bodies are generated.
+ */
+function addSchemaExample(context: CompileContext, media: DeclaredMedia, schema: unknown): void {
+  const value = exampleOfSchema(context.document, schema)
+  if (value === undefined || exampleProblems(context, media, value).length) return
+  const text = serializeBody(media.kind, value, media.xml)
+  if (text !== undefined) media.bodies.set('default', { name: 'default', origin: 'example', json: text })
+}
+
+/** An XML or text example written as a string is the document itself: only its schema, if a string one, can judge it. */
+function exampleProblems(context: CompileContext, media: DeclaredMedia, value: unknown): string[] {
+  if (media.kind === 'json' || (media.kind === 'xml' && typeof value === 'object' && value !== null)) return bodyProblems(context, media, value)
+  if (media.kind === 'xml') return []
+  return schemaProblems(media, value)
+}
+
+/**
+ * A value made of the `example`s a schema carries: its own `example` (or first of `examples`), else
+ * an object of its properties' examples, an array of its items' example, or the merge of its `allOf`.
+ */
+export function exampleOfSchema(document: unknown, schema: unknown, depth = 0): unknown {
+  const node = derefSchema(document, schema)
+  if (typeof node !== 'object' || node === null || depth > 16) return undefined
+  if (node.example !== undefined) return node.example
+  if (Array.isArray(node.examples) && node.examples.length) return node.examples[0]
+  if (Array.isArray(node.allOf)) {
+    const parts = node.allOf.map((part: unknown) => exampleOfSchema(document, part, depth + 1)).filter(isPlainObject)
+    const own = node.properties ? exampleOfSchema(document, { properties: node.properties }, depth + 1) : undefined
+    const merged = Object.assign({}, ...parts, isPlainObject(own) ? own : {})
+    return Object.keys(merged).length ? merged : undefined
+  }
+  for (const keyword of ['oneOf', 'anyOf']) {
+    const first = Array.isArray(node[keyword]) ? node[keyword][0] : undefined
+    if (first !== undefined) return exampleOfSchema(document, first, depth + 1)
+  }
+  if (node.properties) {
+    const entries = Object.entries(node.properties).map(([name, property]) => [name, exampleOfSchema(document, property, depth + 1)])
+    const defined = entries.filter(([, value]) => value !== undefined)
+    return defined.length ? Object.fromEntries(defined) : undefined
+  }
+  if (node.items !== undefined) {
+    const item = exampleOfSchema(document, node.items, depth + 1)
+    return item === undefined ? undefined : [item]
+  }
+  return undefined
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+const SCALAR_TYPES = new Set(['string', 'number', 'integer', 'boolean'])
+
+function isScalarSchema(schema: any): boolean {
+  const types: unknown[] = Array.isArray(schema?.type) ? schema.type : [schema?.type]
+  return types.some((t) => SCALAR_TYPES.has(t as string))
+}
+
+/** `xml.name` of the schema, else the name of the schema it refers to. */
+function xmlNamesOf(document: unknown, pointer: string): XmlNames {
+  const raw = nodeAt(document, pointer)
+  const schema = derefSchema(document, raw)
+  const nameOf = (node: any, fallback: string) => derefSchema(document, node)?.xml?.name ?? node?.xml?.name ?? refName(node) ?? fallback
+  const isArray = schema?.type === 'array' || (Array.isArray(schema?.type) && schema.type.includes('array')) || schema?.items !== undefined
+  return isArray ? { root: nameOf(raw, 'items'), item: nameOf(schema.items, 'item') } : { root: nameOf(raw, 'root') }
+}
+
+function refName(node: any): string | undefined {
+  return typeof node?.$ref === 'string' ? node.$ref.split('/').pop() : undefined
 }
 
 function attachFixture(context: CompileContext, operation: OperationDescription, declared: DeclaredResponse[], fixture: Fixture): void {
-  const response = declared.find((r) => r.code === fixture.code)
-  if (!response) {
+  const found = declared.find((r) => r.code === fixture.code)
+  if (!found) {
     throw new StartupError(`The fixture ${fixture.file} is for status ${fixture.code}, which ${operation.id} does not declare (declared: ${declared.map((r) => r.code).join(', ') || 'none'}).`)
   }
-  if (!response.mediaType) throw new StartupError(`The fixture ${fixture.file} gives a body to the ${fixture.code} response of ${operation.id}, which declares no content.`)
+  if (!found.mediaType) throw new StartupError(`The fixture ${fixture.file} gives a body to the ${fixture.code} response of ${operation.id}, which declares no content.`)
+  const response = mediaOf(found).find((m) => m.kind === 'json')
+  if (!response) throw new StartupError(`The fixture ${fixture.file} is JSON, and the ${fixture.code} response of ${operation.id} declares no JSON media type (declared: ${mediaOf(found).map((m) => m.mediaType).join(', ')}).`)
   const template = compileTemplate(fixture.value, `The fixture ${fixture.file}`)
   const problems = bodyProblems(context, response, fixture.value, template?.slots)
   if (problems.length) {
@@ -93,16 +206,18 @@ function attachFixture(context: CompileContext, operation: OperationDescription,
   const fixtures = others.filter((b) => b.origin === 'fixture')
   const examples = others.filter((b) => b.origin === 'example')
   const body: StaticBody = { name: fixture.name, origin: 'fixture', json: JSON.stringify(fixture.value), template }
-  response.bodies = new Map([...fixtures, body, ...examples].map((b) => [b.name, b]))
+  // The map is shared with the response's own fields, so it is refilled rather than replaced.
+  response.bodies.clear()
+  for (const b of [...fixtures, body, ...examples]) response.bodies.set(b.name, b)
 }
 
 /** The body served when none is asked for by name: the one named `default` (`200.json`), else the first. */
-export function defaultBodyOf(response: DeclaredResponse): StaticBody | undefined {
+export function defaultBodyOf(response: { bodies: Map<string, StaticBody> }): StaticBody | undefined {
   return response.bodies.get('default') ?? response.bodies.values().next().value
 }
 
 /** How a body breaks its response schema, without the undeclared-field walk (see `bodyProblems`). */
-export function schemaProblems(response: DeclaredResponse, value: unknown): string[] {
+export function schemaProblems(response: BodySchema, value: unknown): string[] {
   if (!response.validate || response.validate(value)) return []
   return toViolations('body', response.validate.errors).map((v) => `${v.path} ${v.message}`)
 }
@@ -110,7 +225,7 @@ export function schemaProblems(response: DeclaredResponse, value: unknown): stri
 /** Every way a body breaks its response schema, including fields the schema does not declare. */
 export function bodyProblems(
   context: { document: unknown },
-  response: DeclaredResponse,
+  response: BodySchema,
   value: unknown,
   /** JSON pointers whose values are only known per request (template slots): not judged now. */
   unknownAt: readonly string[] = [],
@@ -129,8 +244,19 @@ function isAtOrUnder(pointer: string, slot: string): boolean {
   return pointer === slot || pointer.startsWith(`${slot}/`)
 }
 
-function preferJson(content: MediaTypeDescription[]): MediaTypeDescription | undefined {
-  return content.find((c) => /^application\/(.+\+)?json\b/i.test(c.mediaType)) ?? content[0]
+/** The declared media types with the first JSON one moved to the front: JSON is served unless Accept asks otherwise. */
+function jsonFirst(content: MediaTypeDescription[]): MediaTypeDescription[] {
+  const json = content.find((c) => kindOf(c.mediaType) === 'json' && !c.mediaType.includes('*')) ?? content.find((c) => kindOf(c.mediaType) === 'json')
+  return json ? [json, ...content.filter((c) => c !== json)] : content
+}
+
+/** Every declared media type of a response, the preferred one first. */
+export function mediaOf(response: DeclaredResponse): DeclaredMedia[] {
+  if (response.media) return response.media
+  if (!response.mediaType) return []
+  // A response built by hand (tests, scenarios) with only the preferred media type's fields.
+  const { mediaType, schemaPointer, validate, bodies } = response
+  return [{ mediaType, contentType: mediaType, kind: kindOf(mediaType), schemaPointer, validate, generatable: validate !== undefined, bodies }]
 }
 
 function pickSuccess(declared: DeclaredResponse[]): DeclaredResponse | undefined {

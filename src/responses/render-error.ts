@@ -1,6 +1,6 @@
 import type { ValidateFunction } from 'ajv'
 import type { MockError } from '../errors.js'
-import { type ResponseSet, defaultBodyOf, findResponse } from './compile-responses.js'
+import { type ResponseSet, defaultBodyOf, findResponse, mediaOf } from './compile-responses.js'
 import { type RenderContext, renderResponse } from './render-response.js'
 
 export interface RenderedError {
@@ -25,20 +25,20 @@ export function renderError(error: MockError, responses: ResponseSet | undefined
   const headers: Record<string, string> = { ...error.headers }
   const candidate = { error: status, message: error.message }
   const declared = responses ? findResponse(responses.declared, status) : undefined
-  const validate = declared ? declared.validate : context.validateError
   if (declared && !declared.mediaType) return { status, headers: { ...headers, 'x-mock-error': asHeader(error.message) }, body: null }
-  if (!validate || validate(candidate)) {
-    return { status, headers: { ...headers, 'content-type': declared?.mediaType ?? 'application/json' }, body: JSON.stringify(candidate) }
+  const media = declared ? mediaOf(declared) : []
+  // Errors are JSON: a response declaring only XML or text keeps its shape, and the message goes in a header.
+  const json = media.find((m) => m.kind === 'json')
+  const validate = declared ? json?.validate : context.validateError
+  if (!declared || (json && (!validate || validate(candidate)))) {
+    return { status, headers: { ...headers, 'content-type': json?.contentType ?? 'application/json' }, body: JSON.stringify(candidate) }
   }
-  if (!declared) return { status, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(candidate) }
-  const body = defaultBodyOf(declared)
-  const plan = { status, response: declared, source: body ? { kind: 'static' as const, body } : { kind: 'generated' as const } }
-  const rendered = renderResponse(plan, context)
-  return {
-    status,
-    headers: { ...headers, 'content-type': rendered.contentType ?? 'application/json', 'x-mock-error': asHeader(error.message) },
-    body: rendered.body,
-  }
+  const served = json ?? media[0]!
+  const body = defaultBodyOf(served)
+  const source = body ? { kind: 'static' as const, body } : served.generatable ? { kind: 'generated' as const } : { kind: 'empty' as const }
+  const rendered = renderResponse({ status, response: declared, media: served, source }, context)
+  const described: Record<string, string> = rendered.contentType ? { 'content-type': rendered.contentType } : {}
+  return { status, headers: { ...headers, ...described, 'x-mock-error': asHeader(error.message) }, body: rendered.body }
 }
 
 /** Header values must be one line of visible ASCII. */

@@ -1,5 +1,6 @@
 import { errors } from '../errors.js'
-import { type DeclaredResponse, type ResponseSet, type StaticBody, defaultBodyOf, findResponse, statusOf } from './compile-responses.js'
+import { type DeclaredMedia, type DeclaredResponse, type ResponseSet, type StaticBody, defaultBodyOf, findResponse, mediaOf, statusOf } from './compile-responses.js'
+import { negotiateMediaType, rankMediaTypes } from './negotiate.js'
 import type { Preferences } from './prefer.js'
 
 export type BodySource =
@@ -11,6 +12,8 @@ export type BodySource =
 export interface ResponsePlan {
   status: number
   response?: DeclaredResponse
+  /** The media type served, chosen by `Accept`; `undefined` when there is no body. */
+  media?: DeclaredMedia
   source: BodySource
 }
 
@@ -20,24 +23,34 @@ export interface SelectOptions {
 }
 
 /**
- * Chooses status and body source: `Prefer: code=` picks the status, `example=` a named fixture or
- * example, `dynamic=` generation; otherwise the success response with its first fixture or example.
+ * Chooses status, media type and body source: `Prefer: code=` picks the status, `example=` a named
+ * fixture or example, `dynamic=` generation; otherwise the success response with its first fixture
+ * or example. `Accept` picks among the response's declared media types (406 when it accepts none);
+ * a response without content has no body, whatever `Accept` says.
  */
-export function selectResponse(operation: { id: string; responses: ResponseSet }, prefer: Preferences, options: SelectOptions): ResponsePlan {
+export function selectResponse(
+  operation: { id: string; responses: ResponseSet },
+  prefer: Preferences,
+  options: SelectOptions,
+  accept?: string,
+): ResponsePlan {
   const { responses } = operation
-  let response = prefer.code === undefined ? responses.success : declaredFor(operation, prefer.code)
+  const response = prefer.code === undefined ? responses.success : declaredFor(operation, prefer.code)
   // `code=404` served by a 4XX (or default) response is a 404, not the first status of the range.
-  let status = prefer.code ?? (response ? statusOf(response, 200) : 200)
+  const status = prefer.code ?? (response ? statusOf(response, 200) : 200)
   if (prefer.example !== undefined) {
-    const found = findExample(operation, response, prefer.example, prefer.code === undefined)
-    return { status: prefer.code ?? statusOf(found.response, status), response: found.response, source: { kind: 'static', body: found.body } }
+    const found = findExample(operation, response, prefer.example, prefer.code === undefined, accept)
+    return { status: prefer.code ?? statusOf(found.response, status), response: found.response, media: found.media, source: { kind: 'static', body: found.body } }
   }
   if (!response?.mediaType) return { status, response, source: { kind: 'empty' } }
+  const declared = mediaOf(response)
+  const media = negotiateMediaType(declared, accept)
+  if (!media) throw errors.notAcceptable(accept!, declared.map((m) => m.contentType))
   const generate = prefer.dynamic ?? options.dynamic
-  const body = defaultBodyOf(response)
-  if (body && !generate) return { status, response, source: { kind: 'static', body } }
-  if (response.validate) return { status, response, source: { kind: 'generated' } }
-  return { status, response, source: body ? { kind: 'static', body } : { kind: 'empty' } }
+  const body = defaultBodyOf(media)
+  if (body && !generate) return { status, response, media, source: { kind: 'static', body } }
+  if (media.generatable) return { status, response, media, source: { kind: 'generated' } }
+  return { status, response, media, source: body ? { kind: 'static', body } : { kind: 'empty' } }
 }
 
 function declaredFor(operation: { id: string; responses: ResponseSet }, code: number): DeclaredResponse {
@@ -52,14 +65,21 @@ function declaredFor(operation: { id: string; responses: ResponseSet }, code: nu
   )
 }
 
-/** A named body of the chosen response; without `code=`, any response's body of that name will do. */
-function findExample(operation: { id: string; responses: ResponseSet }, chosen: DeclaredResponse | undefined, name: string, anyStatus: boolean) {
-  const candidates = anyStatus ? [chosen, ...operation.responses.declared.filter((r) => r !== chosen)] : [chosen]
+/**
+ * A named body of the chosen response, in the media type `Accept` ranks best among those that have
+ * it; without `code=`, any response's body of that name will do.
+ */
+function findExample(operation: { id: string; responses: ResponseSet }, chosen: DeclaredResponse | undefined, name: string, anyStatus: boolean, accept: string | undefined) {
+  const candidates = (anyStatus ? [chosen, ...operation.responses.declared.filter((r) => r !== chosen)] : [chosen]).filter((r) => r !== undefined)
+  let refused: DeclaredMedia[] | undefined
   for (const response of candidates) {
-    const body = response?.bodies.get(name)
-    if (response && body) return { response, body }
+    const named = mediaOf(response).filter((m) => m.bodies.has(name))
+    const media = rankMediaTypes(named, accept)[0]
+    if (media) return { response, media, body: media.bodies.get(name)! }
+    if (named.length) refused ??= named
   }
-  const known = candidates.flatMap((r) => [...(r?.bodies.keys() ?? [])].map((n) => `${n} (${r!.code})`))
+  if (refused) throw errors.notAcceptable(accept!, refused.map((m) => m.contentType))
+  const known = candidates.flatMap((r) => mediaOf(r).flatMap((m) => [...m.bodies.keys()].map((n) => `${n} (${r.code}${m.kind === 'json' ? '' : `, ${m.mediaType}`})`)))
   throw errors.undeclaredPreference(
     operation.responses.violationStatus,
     `Prefer: example=${name} matches no fixture or example of ${operation.id}${anyStatus ? '' : ` for that status`} (available: ${known.join(', ') || 'none'}).`,

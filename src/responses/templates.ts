@@ -52,7 +52,8 @@ function compileValue(value: unknown, pointer: string, slots: string[], where: s
       const out: Record<string, unknown> = {}
       for (const [key, item, render] of entries) {
         const rendered = render ? render(request) : item
-        if (rendered !== ABSENT) out[key] = rendered
+        // A "__proto__" key of the fixture is data: assignment would set the prototype instead.
+        if (rendered !== ABSENT) Object.defineProperty(out, key, { value: rendered, enumerable: true, writable: true, configurable: true })
       }
       return out
     }
@@ -87,12 +88,18 @@ function compileExpression(expression: string, where: string): (request: Templat
   if (source === 'path' && !name) return (request) => request.path
   if (source === 'params' && name) return (request) => (Object.hasOwn(request.params, name) ? request.params[name] : undefined)
   if (source === 'query' && name) return (request) => request.query.get(name) ?? undefined
-  if (source === 'headers' && name) return (request) => request.header(name.toLowerCase())
+  // Only a string is a header value: under node:http headers sit in a plain object, where
+  // `constructor` or `__proto__` would otherwise read Object.prototype members.
+  if (source === 'headers' && name) return (request) => onlyString(request.header(name.toLowerCase()))
   if (source === 'body') {
     const steps = name ? name.split(/\.|\[(\d+)\]/).filter((s) => s !== undefined && s !== '') : []
     return (request) => steps.reduce<unknown>((node, step) => readOwn(node, step), request.body)
   }
   throw badExpression(expression, where)
+}
+
+function onlyString(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined
 }
 
 function readOwn(node: unknown, key: string): unknown {

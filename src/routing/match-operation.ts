@@ -58,7 +58,7 @@ export function matchOperation<T>(router: Router<T>, method: string, path: strin
   const allowed = new Set<string>()
   const byMethod = router.literal.get(path)
   if (byMethod) {
-    const operation = byMethod.get(method)
+    const operation = byMethod.get(method) ?? headAsGet(byMethod, method)
     if (operation !== undefined) return { operation, params: NO_PARAMS }
     byMethod.forEach((_, declared) => allowed.add(declared))
   }
@@ -71,7 +71,7 @@ export function matchOperation<T>(router: Router<T>, method: string, path: strin
 
 function walk<T>(node: SegmentNode<T>, segments: string[], at: number, method: string, params: Record<string, string>, allowed: Set<string>): T | undefined {
   if (at === segments.length) {
-    const operation = node.byMethod?.get(method)
+    const operation = node.byMethod && (node.byMethod.get(method) ?? headAsGet(node.byMethod, method))
     if (operation === undefined) node.byMethod?.forEach((_, declared) => allowed.add(declared))
     return operation
   }
@@ -95,6 +95,11 @@ function walk<T>(node: SegmentNode<T>, segments: string[], at: number, method: s
     delete params[name]
   }
   return undefined
+}
+
+/** HEAD is answered by the GET operation where the description declares no HEAD of its own; `Allow` still lists only declared methods. */
+function headAsGet<T>(byMethod: Map<string, T>, method: string): T | undefined {
+  return method === 'HEAD' ? byMethod.get('GET') : undefined
 }
 
 function createNode<T>(): SegmentNode<T> {

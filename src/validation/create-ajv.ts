@@ -22,6 +22,8 @@ export function createAjv({ coerceTypes = false }: { coerceTypes?: boolean } = {
     // ...but `strict: false` would also let Infinity and NaN pass as numbers (1e400 parses to Infinity).
     strictNumbers: true,
     allErrors: true,
+    // A body without an optional `constructor` or `toString` field must not be judged on Object.prototype's.
+    ownProperties: true,
     passContext: true,
     logger: false,
   })

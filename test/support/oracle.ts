@@ -27,10 +27,17 @@ export interface Oracle {
   problems(exchange: Exchange): string[]
 }
 
-export async function createOracle(specPath: string): Promise<Oracle> {
+/** The mock's built-in error body, for descriptions without `components.schemas.Error` (`createOracle(path, { builtInError: true })`). */
+const BUILT_IN_ERROR = {
+  type: 'object',
+  required: ['error', 'message'],
+  properties: { error: { type: 'integer' }, message: { type: 'string' } },
+}
+
+export async function createOracle(specPath: string, { builtInError = false }: { builtInError?: boolean } = {}): Promise<Oracle> {
   const operations = await getHttpOperationsFromSpec(specPath)
   const document = parseYaml(await readFile(specPath, 'utf8')) as { components?: { schemas?: Record<string, unknown> } }
-  const errorSchema = document.components?.schemas?.Error
+  const errorSchema = document.components?.schemas?.Error ?? (builtInError ? BUILT_IN_ERROR : undefined)
   if (!errorSchema) throw new Error(`${specPath} has no components.schemas.Error for the statuses it does not declare`)
 
   function declaredFor(operation: HttpOperation | undefined, status: number) {
@@ -53,7 +60,11 @@ export async function createOracle(specPath: string): Promise<Oracle> {
   return {
     problems(exchange) {
       const path = exchange.path.split('?')[0]
-      const operation = operations.find((o) => o.method === exchange.method.toLowerCase() && o.path === path)
+      // HEAD is answered by the GET operation when the description declares no HEAD.
+      const method = exchange.method === 'HEAD' ? 'get' : exchange.method.toLowerCase()
+      const candidates = operations.filter((o) => o.method === method && pathMatches(o.path, path))
+      // A literal path wins over a templated one, as in the mock's router.
+      const operation = candidates.find((o) => o.path === path) ?? candidates[0]
       const declared = declaredFor(operation, exchange.status)
       if (exchange.method === 'HEAD') return exchange.text === '' ? [] : ['a HEAD response carries a body']
       const resource = declared ? operation! : withErrorResponse(operation, exchange)
@@ -71,4 +82,12 @@ export async function createOracle(specPath: string): Promise<Oracle> {
       return outcome.left.map((d) => `${(d.path ?? []).join('.') || 'response'}: ${d.message}`)
     },
   }
+}
+
+/** `/pets/{petId}` matches `/pets/7`: each template expression stands for one segment (or part of one). */
+function pathMatches(template: string, path: string): boolean {
+  if (template === path) return true
+  if (!template.includes('{')) return false
+  const source = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^{}]+\}/g, '[^/]+')
+  return new RegExp(`^${source}$`).test(path)
 }

@@ -1,0 +1,33 @@
+import { XMLBuilder } from 'fast-xml-parser'
+
+/** How a media type's bodies are written: JSON text, XML, or the value itself as text. */
+export type MediaKind = 'json' | 'xml' | 'text'
+
+/** Element names of an XML body, read from the schema at start-up (`xml.name`, else the schema's name). */
+export interface XmlNames {
+  root: string
+  /** The element of each item when the body is an array. */
+  item?: string
+}
+
+export function kindOf(mediaType: string): MediaKind {
+  const essence = mediaType.split(';')[0]!.trim().toLowerCase()
+  // A wildcard (`*/*` from a converted Swagger 2.0 description) is served as JSON.
+  if (essence === 'application/json' || essence.endsWith('+json') || essence.includes('*')) return 'json'
+  if (essence === 'application/xml' || essence === 'text/xml' || essence.endsWith('+xml')) return 'xml'
+  return 'text'
+}
+
+const builder = new XMLBuilder({ format: false, suppressEmptyNode: false })
+
+/**
+ * The bytes of a body value for its media kind, or `undefined` when the kind cannot carry it (an
+ * object for `text/plain`). An XML example written as a string is the document itself.
+ */
+export function serializeBody(kind: MediaKind, value: unknown, xml: XmlNames = { root: 'root' }): string | undefined {
+  if (kind === 'json') return JSON.stringify(value)
+  if (typeof value === 'string') return value
+  if (kind === 'text') return typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined
+  const content = Array.isArray(value) ? { [xml.item ?? 'item']: value } : value
+  return `<?xml version="1.0" encoding="UTF-8"?>${builder.build({ [xml.root]: content })}`
+}

@@ -1,0 +1,77 @@
+/**
+ * The corpus of issue #7: small descriptions under test/specs/corpus/, one behaviour each, with
+ * their requests and expected responses beside them in `x-mock-cases`. Every response is also
+ * checked against the description by the Prism oracle (test/support/oracle.ts).
+ */
+import { readdirSync, readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import type { Hono } from 'hono'
+import { describe, expect, it } from 'vitest'
+import { parse as parseYaml } from 'yaml'
+import { createApp } from '../../src/index.js'
+import { type Oracle, createOracle } from '../support/oracle.js'
+
+interface CorpusCase {
+  name: string
+  /** Options of the mock (`tokens`, `dynamic`...). */
+  options?: Record<string, unknown>
+  request: { method?: string; path: string; headers?: Record<string, string>; body?: string }
+  expect: {
+    status: number
+    /** The exact JSON body. */
+    json?: unknown
+    /** The exact text of the body. */
+    text?: string
+    /** A pattern the body text matches. */
+    textMatches?: string
+    /** Fragments of the `message` of an error body. */
+    message?: string[]
+    /** Header patterns; `null` means the header must be absent. */
+    headers?: Record<string, string | null>
+    /** No body at all (204, 304, HEAD). */
+    noBody?: boolean
+  }
+}
+
+const corpusDir = fileURLToPath(new URL('../specs/corpus/', import.meta.url))
+const silent = { info() {}, warn() {}, error() {} }
+const files = readdirSync(corpusDir).filter((f) => f.endsWith('.yaml')).sort()
+
+describe.each(files)('corpus %s (#7)', (file) => {
+  const specPath = `${corpusDir}${file}`
+  const cases: CorpusCase[] = parseYaml(readFileSync(specPath, 'utf8'))['x-mock-cases'] ?? []
+  const apps = new Map<string, Promise<Hono<any>>>()
+  let oracle: Promise<Oracle> | undefined
+  const appFor = (options: Record<string, unknown> = {}) => {
+    const key = JSON.stringify(options)
+    if (!apps.has(key)) apps.set(key, createApp({ spec: specPath, seed: 1, logger: silent, ...options }))
+    return apps.get(key)!
+  }
+
+  it('declares at least one case', () => {
+    expect(cases.length).toBeGreaterThan(0)
+  })
+
+  it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, testCase) => {
+    const { request, expect: expected } = testCase
+    const method = request.method ?? 'GET'
+    const res = await (await appFor(testCase.options)).request(request.path, { method, headers: request.headers, body: request.body })
+    const text = await res.text()
+    expect(res.status, text).toBe(expected.status)
+    if (expected.json !== undefined) expect(JSON.parse(text)).toEqual(expected.json)
+    if (expected.text !== undefined) expect(text).toBe(expected.text)
+    if (expected.textMatches !== undefined) expect(text).toMatch(new RegExp(expected.textMatches))
+    for (const fragment of expected.message ?? []) expect(JSON.parse(text).message).toContain(fragment)
+    for (const [name, pattern] of Object.entries(expected.headers ?? {})) {
+      if (pattern === null) expect(res.headers.get(name), name).toBeNull()
+      else expect(res.headers.get(name) ?? '', name).toMatch(new RegExp(pattern))
+    }
+    if (expected.noBody) {
+      expect(text).toBe('')
+      expect(res.headers.get('content-type')).toBeNull()
+    }
+    oracle ??= createOracle(specPath, { builtInError: true })
+    const exchange = { method, path: request.path, status: res.status, contentType: res.headers.get('content-type'), text }
+    expect((await oracle).problems(exchange)).toEqual([])
+  })
+})

@@ -1,0 +1,290 @@
+/**
+ * The scenarios file (`<fixtures>/scenarios.yaml | .yml | .json`): its format, and every mistake
+ * that must stop start-up with a message naming the file, the scenario and the rule (#3 §1).
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { StartupError } from '../../src/errors.js'
+import type { DeclaredResponse } from '../../src/responses/compile-responses.js'
+import { loadScenarios } from '../../src/responses/load-scenarios.js'
+import type { ScenarioTarget } from '../../src/responses/scenarios.js'
+
+function response(code: string, names: string[] = []): DeclaredResponse {
+  return { code, mediaType: 'application/json', bodies: new Map(names.map((name) => [name, { name, origin: 'fixture' as const, json: '{}' }])) }
+}
+
+/** POST /plants declares 200 (default, monstera) and 400 (default, duplicate-id); GET /plants only 200. */
+const operations: ScenarioTarget[] = [
+  {
+    index: 0,
+    id: 'addPlant',
+    method: 'POST',
+    path: '/plants',
+    secured: true,
+    responses: { declared: [response('200', ['default', 'monstera']), response('400', ['default', 'duplicate-id'])], violationStatus: 400 },
+  },
+  { index: 1, id: 'listPlants', method: 'GET', path: '/plants', secured: false, responses: { declared: [response('200', ['default'])], violationStatus: 422 } },
+]
+
+const folders: string[] = []
+
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true })
+})
+
+/** A fresh fixtures folder holding the given files. */
+function fixturesWith(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'scenarios-'))
+  folders.push(dir)
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text)
+  return dir
+}
+
+function load(yaml: string) {
+  return loadScenarios(fixturesWith({ 'scenarios.yaml': yaml }), operations)
+}
+
+async function startupError(yaml: string): Promise<StartupError> {
+  const error = await load(yaml).then(
+    () => undefined,
+    (e: unknown) => e,
+  )
+  expect(error).toBeInstanceOf(StartupError)
+  return error as StartupError
+}
+
+describe('loadScenarios: the file', () => {
+  it('finds no scenarios when the fixtures folder has no scenarios file', async () => {
+    expect(await loadScenarios(fixturesWith({}), operations)).toEqual([])
+  })
+
+  it('finds no scenarios when there is no fixtures folder', async () => {
+    expect(await loadScenarios('', operations)).toEqual([])
+  })
+
+  it('finds no scenarios in an empty scenarios file', async () => {
+    expect(await load('')).toEqual([])
+  })
+
+  it('reads scenarios.yaml', async () => {
+    const [scenario] = await load('refuse:\n  description: No plant is welcome\n  rules:\n    addPlant: { status: 400 }\n')
+    expect(scenario).toEqual({ name: 'refuse', description: 'No plant is welcome', builtIn: false, rules: [{ status: 400 }] })
+  })
+
+  it('reads scenarios.yml', async () => {
+    const scenarios = await loadScenarios(fixturesWith({ 'scenarios.yml': 'refuse:\n  rules:\n    addPlant: { status: 400 }\n' }), operations)
+    expect(scenarios.map((s) => s.name)).toEqual(['refuse'])
+  })
+
+  it('reads scenarios.json', async () => {
+    const json = JSON.stringify({ refuse: { rules: { addPlant: { status: 400 } } } })
+    const [scenario] = await loadScenarios(fixturesWith({ 'scenarios.json': json }), operations)
+    expect(scenario?.rules[0]).toEqual({ status: 400 })
+  })
+
+  it('prefers scenarios.yaml to scenarios.yml and scenarios.json', async () => {
+    const dir = fixturesWith({
+      'scenarios.yaml': 'from-yaml:\n  rules: {}\n',
+      'scenarios.yml': 'from-yml:\n  rules: {}\n',
+      'scenarios.json': '{"from-json":{"rules":{}}}',
+    })
+    expect((await loadScenarios(dir, operations)).map((s) => s.name)).toEqual(['from-yaml'])
+  })
+
+  it('gives a scenario without a description an empty one', async () => {
+    const [scenario] = await load('quiet:\n  rules: {}\n')
+    expect(scenario?.description).toBe('')
+  })
+
+  it('keeps the scenarios in file order', async () => {
+    const scenarios = await load('b:\n  rules: {}\na:\n  rules: {}\nc:\n  rules: {}\n')
+    expect(scenarios.map((s) => s.name)).toEqual(['b', 'a', 'c'])
+  })
+
+  it('leaves operations without a rule unchanged', async () => {
+    const [scenario] = await load('refuse:\n  rules:\n    addPlant: { status: 400 }\n')
+    expect(scenario?.rules[1]).toBeUndefined()
+  })
+})
+
+describe('loadScenarios: rules', () => {
+  it('names an operation by its operationId', async () => {
+    const [scenario] = await load('s:\n  rules:\n    listPlants: { dynamic: true }\n')
+    expect(scenario?.rules).toEqual([undefined, { dynamic: true }])
+  })
+
+  it('names an operation as "METHOD /path"', async () => {
+    const [scenario] = await load('s:\n  rules:\n    "GET /plants": { dynamic: true }\n')
+    expect(scenario?.rules).toEqual([undefined, { dynamic: true }])
+  })
+
+  it('applies a "*" rule to every operation', async () => {
+    const [scenario] = await load('s:\n  rules:\n    "*": { delay: 100 }\n')
+    expect(scenario?.rules).toEqual([{ delay: { min: 100, max: 100 } }, { delay: { min: 100, max: 100 } }])
+  })
+
+  it('merges an operation rule over the "*" rule field by field', async () => {
+    const [scenario] = await load('s:\n  rules:\n    "*": { delay: 100, fault: hang }\n    addPlant: { status: 400, fault: reset }\n')
+    expect(scenario?.rules[0]).toEqual({ delay: { min: 100, max: 100 }, status: 400, fault: 'reset' })
+    expect(scenario?.rules[1]).toEqual({ delay: { min: 100, max: 100 }, fault: 'hang' })
+  })
+
+  it('lets an operation rule win over "*" even when "*" comes later in the file', async () => {
+    const [scenario] = await load('s:\n  rules:\n    addPlant: { fault: reset }\n    "*": { fault: hang }\n')
+    expect(scenario?.rules.map((rule) => rule?.fault)).toEqual(['reset', 'hang'])
+  })
+
+  it('reads a status with a named fixture of that status', async () => {
+    const [scenario] = await load('s:\n  rules:\n    addPlant: { status: 400, example: duplicate-id }\n')
+    expect(scenario?.rules[0]).toEqual({ status: 400, example: 'duplicate-id' })
+  })
+
+  it('reads "fixture" as another spelling of "example"', async () => {
+    const [scenario] = await load('s:\n  rules:\n    addPlant: { status: 400, fixture: duplicate-id }\n')
+    expect(scenario?.rules[0]).toEqual({ status: 400, example: 'duplicate-id' })
+  })
+
+  it('finds a named fixture of any status when the rule gives none', async () => {
+    const [scenario] = await load('s:\n  rules:\n    addPlant: { example: monstera }\n')
+    expect(scenario?.rules[0]).toEqual({ example: 'monstera' })
+  })
+
+  it('reads a status given as a string', async () => {
+    const [scenario] = await load('s:\n  rules:\n    addPlant: { status: "400" }\n')
+    expect(scenario?.rules[0]).toEqual({ status: 400 })
+  })
+
+  it('reads a delay range', async () => {
+    const [scenario] = await load('s:\n  rules:\n    addPlant: { delay: 100-250 }\n')
+    expect(scenario?.rules[0]).toEqual({ delay: { min: 100, max: 250 } })
+  })
+
+  it.each(['reset', 'empty', 'malformed', 'hang'])('reads the fault %s', async (fault) => {
+    const [scenario] = await load(`s:\n  rules:\n    addPlant: { fault: ${fault} }\n`)
+    expect(scenario?.rules[0]).toEqual({ fault })
+  })
+
+  it('reads dynamic: false', async () => {
+    const [scenario] = await load('s:\n  rules:\n    addPlant: { dynamic: false }\n')
+    expect(scenario?.rules[0]).toEqual({ dynamic: false })
+  })
+})
+
+describe('loadScenarios: start-up errors', () => {
+  it('stops on a file that is not YAML, naming the file', async () => {
+    const error = await startupError('s: [unclosed\n')
+    expect(error.message).toMatch(/scenarios\.yaml is not valid YAML or JSON/)
+  })
+
+  it('stops on a scenario defined twice in one file', async () => {
+    const error = await startupError('s:\n  rules: {}\ns:\n  rules: {}\n')
+    expect(error.message).toMatch(/scenarios\.yaml/)
+  })
+
+  it('stops on a file that is a list, not a map of scenarios', async () => {
+    const error = await startupError('- s\n')
+    expect(error.message).toMatch(/must map scenario names to \{ description, rules \}/)
+  })
+
+  it('stops on a scenario without rules', async () => {
+    const error = await startupError('s:\n  description: nothing\n')
+    expect(error.message).toMatch(/scenario "s": needs "rules"/)
+  })
+
+  it('stops on a scenario name with a space', async () => {
+    const error = await startupError('"bad name":\n  rules: {}\n')
+    expect(error.message).toMatch(/scenario "bad name": a name may hold letters, digits/)
+  })
+
+  it('stops on a scenario name starting with a dash', async () => {
+    const error = await startupError('"-dash":\n  rules: {}\n')
+    expect(error.message).toMatch(/scenario "-dash"/)
+  })
+
+  it('stops on a scenario named __proto__ instead of dropping it', async () => {
+    const error = await startupError('__proto__:\n  rules: {}\n')
+    expect(error.message).toMatch(/scenario "__proto__": a name may hold/)
+  })
+
+  it('stops on a rule keyed __proto__ instead of dropping it', async () => {
+    const error = await startupError('s:\n  rules:\n    __proto__: { status: 400 }\n')
+    expect(error.message).toMatch(/"__proto__" names no operation/)
+  })
+
+  it('stops on a rule for no operation, listing the known operationIds', async () => {
+    const error = await startupError('s:\n  rules:\n    addPlants: { status: 400 }\n')
+    expect(error.message).toMatch(/scenario "s": "addPlants" names no operation.*known: addPlant, listPlants/)
+  })
+
+  it('stops on a "METHOD /path" rule whose method the path does not declare', async () => {
+    const error = await startupError('s:\n  rules:\n    "DELETE /plants": { status: 400 }\n')
+    expect(error.message).toMatch(/"DELETE \/plants" names no operation/)
+  })
+
+  it('stops on a rule that is not a map', async () => {
+    const error = await startupError('s:\n  rules:\n    addPlant: 400\n')
+    expect(error.message).toMatch(/rule "addPlant": a rule is a map/)
+  })
+
+  it('stops on an unknown rule field, listing the fields a rule takes', async () => {
+    const error = await startupError('s:\n  rules:\n    addPlant: { code: 400 }\n')
+    expect(error.message).toMatch(/rule "addPlant": unknown field\(s\) code; a rule takes status, example, fixture, dynamic, delay, fault/)
+  })
+
+  it('stops on a status the operation does not declare, listing the declared ones', async () => {
+    const error = await startupError('s:\n  rules:\n    addPlant: { status: 404 }\n')
+    expect(error.message).toMatch(/addPlant does not declare status 404 \(declared: 200, 400\)/)
+  })
+
+  it('stops on a "*" status that one operation does not declare', async () => {
+    const error = await startupError('s:\n  rules:\n    "*": { status: 400 }\n')
+    expect(error.message).toMatch(/rule "\*": listPlants does not declare status 400/)
+  })
+
+  it('stops on a status that is not an HTTP status', async () => {
+    const error = await startupError('s:\n  rules:\n    addPlant: { status: 4000 }\n')
+    expect(error.message).toMatch(/"status" must be an HTTP status, got 4000/)
+  })
+
+  it('stops on a missing fixture name, listing the known ones', async () => {
+    const error = await startupError('s:\n  rules:\n    addPlant: { example: duplicate }\n')
+    expect(error.message).toMatch(/addPlant has no fixture or example named "duplicate".*duplicate-id \(400\)/)
+  })
+
+  it('stops on a fixture name that exists only under another status', async () => {
+    const error = await startupError('s:\n  rules:\n    addPlant: { status: 200, example: duplicate-id }\n')
+    expect(error.message).toMatch(/no fixture or example named "duplicate-id" for status 200/)
+  })
+
+  it('stops on a delay that is not milliseconds', async () => {
+    const error = await startupError('s:\n  rules:\n    addPlant: { delay: soon }\n')
+    expect(error.message).toMatch(/rule "addPlant": delay must be milliseconds or a range MIN-MAX/)
+  })
+
+  it('stops on a delay range that runs backwards', async () => {
+    const error = await startupError('s:\n  rules:\n    addPlant: { delay: 500-100 }\n')
+    expect(error.message).toMatch(/delay must be milliseconds/)
+  })
+
+  it('stops on a delay above ten minutes', async () => {
+    const error = await startupError('s:\n  rules:\n    addPlant: { delay: 600001 }\n')
+    expect(error.message).toMatch(/at most 600000/)
+  })
+
+  it('stops on an unknown fault, listing the faults', async () => {
+    const error = await startupError('s:\n  rules:\n    addPlant: { fault: timeout }\n')
+    expect(error.message).toMatch(/"fault" is one of reset, empty, malformed, hang/)
+  })
+
+  it('stops on dynamic that is not a boolean', async () => {
+    const error = await startupError('s:\n  rules:\n    addPlant: { dynamic: "yes" }\n')
+    expect(error.message).toMatch(/"dynamic" is true or false/)
+  })
+
+  it('names the scenarios file in every rule error', async () => {
+    const error = await startupError('s:\n  rules:\n    addPlant: { fault: timeout }\n')
+    expect(error.message).toMatch(/^In .*scenarios\.yaml, scenario "s", rule "addPlant"/)
+  })
+})
