@@ -9,6 +9,7 @@
 import { readFile } from 'node:fs/promises'
 import { getHttpOperationsFromSpec } from '@stoplight/prism-http'
 import { validateOutput } from '@stoplight/prism-http/dist/validator/index.js'
+import { XMLValidator } from 'fast-xml-parser'
 import { parse as parseYaml } from 'yaml'
 
 type HttpOperation = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>[number]
@@ -59,7 +60,7 @@ export async function createOracle(specPath: string, { builtInError = false }: {
 
   return {
     problems(exchange) {
-      const path = exchange.path.split('?')[0]
+      const path = exchange.path.split('?')[0]!
       // HEAD is answered by the GET operation when the description declares no HEAD.
       const method = exchange.method === 'HEAD' ? 'get' : exchange.method.toLowerCase()
       const candidates = operations.filter((o) => o.method === method && pathMatches(o.path, path))
@@ -68,6 +69,11 @@ export async function createOracle(specPath: string, { builtInError = false }: {
       const declared = declaredFor(operation, exchange.status)
       if (exchange.method === 'HEAD') return exchange.text === '' ? [] : ['a HEAD response carries a body']
       const resource = declared ? operation! : withErrorResponse(operation, exchange)
+      // Prism validates a body as the text it is: an XML document can only be checked for being well formed.
+      if (exchange.contentType && /^(application|text)\/(.+\+)?xml\b/i.test(exchange.contentType)) {
+        const wellFormed = XMLValidator.validate(exchange.text)
+        return wellFormed === true ? [] : [`the XML body is not well formed: ${wellFormed.err.msg}`]
+      }
       let body: unknown = exchange.text
       if (exchange.contentType && /^application\/(.+\+)?json\b/i.test(exchange.contentType)) {
         try {
