@@ -7,6 +7,8 @@
 //   npm run bench -- --scale           start-up, RSS and routing throughput for 10/100/1000 operations
 //   npm run bench -- --profile         CPU profile of the mock under the valid-path load, summarised
 //   npm run bench -- --all             comparison, then scale
+//   npm run bench -- --soak            mixed valid and invalid traffic, 100 connections × 60 s: errors,
+//                                      status classes, RSS every 5 s, pass/fail (exit 1 on fail)
 // Options: --rounds N  --seconds S  --connections C  --no-prism  --no-build  --json FILE
 //          --top N (profile rows)  --profile-path valid|invalid|noauth|prefer
 //
@@ -19,7 +21,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { generateSpec, urlOf } from './generate-spec.mjs'
-import { cpuSeconds, killAll, load, median, rssMiB, sleep, startServer, statusSummary, statusesOf, table, timeToFirst200 } from './harness.mjs'
+import { cpuSeconds, killAll, load, median, probe, rssMiB, sleep, startServer, statusSummary, statusesOf, table, timeToFirst200 } from './harness.mjs'
 import { summariseProfile } from './profile-summary.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -31,9 +33,10 @@ const { values: args } = parseArgs({
     scale: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     all: { type: 'boolean', default: false },
+    soak: { type: 'boolean', default: false },
     rounds: { type: 'string' },
     seconds: { type: 'string' },
-    connections: { type: 'string', default: '50' },
+    connections: { type: 'string' },
     'no-prism': { type: 'boolean', default: false },
     'no-build': { type: 'boolean', default: false },
     json: { type: 'string' },
@@ -43,9 +46,9 @@ const { values: args } = parseArgs({
 })
 const settings = {
   rounds: Number(args.rounds ?? (args.quick ? 1 : 3)),
-  seconds: Number(args.seconds ?? (args.quick ? 2 : 5)),
+  seconds: Number(args.seconds ?? (args.soak ? 60 : args.quick ? 2 : 5)),
   warmupSeconds: args.quick ? 0.5 : 1,
-  connections: Number(args.connections),
+  connections: Number(args.connections ?? (args.soak ? 100 : 50)),
   prism: !args['no-prism'] && existsSync(PRISM_BIN),
 }
 for (const [name, value] of Object.entries(settings)) {
@@ -263,13 +266,88 @@ async function profile() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Mode 4: soak. Mixed valid and invalid traffic for a bounded time; the mock must not fail.
+
+/** One rotation of the soak: every connection cycles through these, so each answer class keeps coming. */
+const SOAK_REQUESTS = [
+  { method: 'POST', path: '/plants', headers: { ...JSON_HEADERS, ...AUTH }, body: VALID_BODY },
+  { method: 'POST', path: '/plants', headers: { ...JSON_HEADERS, ...AUTH }, body: JSON.stringify({ id: '9223372036854775808', name: 5 }) },
+  { method: 'POST', path: '/plants', headers: JSON_HEADERS, body: VALID_BODY },
+  { method: 'POST', path: '/plants', headers: { ...JSON_HEADERS, ...AUTH, prefer: 'code=400, example=duplicate-id' }, body: VALID_BODY },
+  { method: 'POST', path: '/plants', headers: { ...JSON_HEADERS, ...AUTH, prefer: 'dynamic=true' }, body: VALID_BODY },
+  { method: 'POST', path: '/plants', headers: { ...JSON_HEADERS, ...AUTH }, body: '{"id": 1, "name": "Fe' },
+  { method: 'POST', path: '/plants', headers: { 'content-type': 'text/plain', ...AUTH }, body: 'Fern' },
+  { method: 'POST', path: '/plants', headers: { ...JSON_HEADERS, ...AUTH, 'x-mock-scenario': 'error', 'x-mock-session': 'soak' }, body: VALID_BODY },
+  { method: 'POST', path: '/plants', headers: { ...JSON_HEADERS, ...AUTH, accept: 'text/html' }, body: VALID_BODY },
+  { method: 'POST', path: '/plants', headers: { ...JSON_HEADERS, ...AUTH }, body: JSON.stringify({ id: 1, name: 'x'.repeat(20_000), tag: '__proto__' }) },
+  { method: 'GET', path: '/plants' },
+  { method: 'GET', path: '/no/such/path/%2e%2e' },
+  { method: 'GET', path: '/__mock/health' },
+]
+
+async function soak() {
+  const { seconds, connections } = settings
+  const sampleEveryMs = 5000
+  console.log(`\n## Soak: mock · ${SOAK_REQUESTS.length} request shapes in rotation · ${connections} connections × ${seconds} s · RSS every ${sampleEveryMs / 1000} s`)
+  const server = await startServer('mock', process.execPath, [join(root, 'dist/cli.js'), '--port', '0'], { cwd: root })
+  try {
+    await timeToFirst200(server, PATHS[0])
+    await load(server, { requests: SOAK_REQUESTS }, { connections, seconds: 5 }) // warm-up, not counted
+    const started = performance.now()
+    const samples = [{ t: 0, rss: rssMiB(server) }]
+    const sampler = setInterval(() => samples.push({ t: Math.round((performance.now() - started) / 1000), rss: rssMiB(server) }), sampleEveryMs)
+    let result
+    try {
+      result = await load(server, { requests: SOAK_REQUESTS }, { connections, seconds })
+    } finally {
+      clearInterval(sampler)
+    }
+    samples.push({ t: Math.round((performance.now() - started) / 1000), rss: rssMiB(server) })
+    const alive = (await probe(`${server.url}/__mock/health`)) === 200
+    const counts = {
+      requests: result.requests.total,
+      '2xx': result['2xx'],
+      '4xx': result['4xx'],
+      '5xx': result['5xx'],
+      other: result['1xx'] + result['3xx'],
+      errors: result.errors,
+      timeouts: result.timeouts,
+    }
+    // Flat: the mean of the last three samples is within max(16 MiB, 10 %) of the mean of the first three.
+    const mean = (list) => list.reduce((sum, s) => sum + s.rss, 0) / list.length
+    const early = mean(samples.slice(0, 3))
+    const late = mean(samples.slice(-3))
+    const growth = late - early
+    const allowed = Math.max(16, early * 0.1)
+    const checks = [
+      ['0 connection errors and 0 timeouts', counts.errors === 0 && counts.timeouts === 0],
+      ['0 answers 5xx', counts['5xx'] === 0],
+      ['every answer 2xx or 4xx', counts.other === 0 && counts['2xx'] + counts['4xx'] === counts.requests],
+      [`memory flat: late mean − early mean = ${fmt.one(growth)} MiB ≤ ${fmt.one(allowed)} MiB`, growth <= allowed],
+      ['still answers /__mock/health after the soak', alive],
+    ]
+    console.log(`\n${fmt.int(result.requests.average)} req/s · p50 ${fmt.ms(result.exactLatency.p50)} ms · p99 ${fmt.ms(result.exactLatency.p99)} ms · ${statusSummary(result)}\n`)
+    console.log(table(['requests', '2xx', '4xx', '5xx', 'other', 'errors', 'timeouts'], [Object.values(counts).map(fmt.int)]))
+    console.log(`\nRSS (MiB) by second: ${samples.map((s) => `${s.t}s ${fmt.one(s.rss)}`).join(' · ')}\n`)
+    for (const [label, ok] of checks) console.log(`  ${ok ? 'PASS' : 'FAIL'}  ${label}`)
+    const passed = checks.every(([, ok]) => ok)
+    console.log(`\nsoak ${passed ? 'PASSED' : 'FAILED'}`)
+    if (!passed) process.exitCode = 1
+    return { settings, counts, samples, growth, allowed, passed, statuses: result.statusCodeStats, rps: result.requests.average }
+  } finally {
+    await server.stop()
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 
 async function main() {
   build()
   console.log(`node ${process.version} · ${settings.prism ? 'Prism found' : args['no-prism'] ? 'Prism skipped (--no-prism)' : 'Prism not installed: skipped'}${args.quick ? ' · quick mode' : ''}`)
   const report = {}
+  if (args.soak) report.soak = await soak()
   if (args.profile) report.profile = await profile()
-  if (args.all || (!args.scale && !args.profile)) report.compare = await compare()
+  if (args.all || (!args.scale && !args.profile && !args.soak)) report.compare = await compare()
   if (args.all || args.scale) report.scale = await scale()
   if (args.json) writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`)
 }

@@ -76,8 +76,9 @@ export const errors = {
   notAcceptable: (accept: string, available: readonly string[]) =>
     new MockError(406, 'not_acceptable', `Accept "${accept}" accepts none of the media types this response declares: ${available.join(', ')}.`),
 
+  /** `Connection: close`: the rest of an over-large body is never read, so the connection cannot be reused (#5). */
   payloadTooLarge: (limit: number) =>
-    new MockError(413, 'payload_too_large', `The request body is larger than the limit of ${limit} bytes.`),
+    new MockError(413, 'payload_too_large', `The request body is larger than the limit of ${limit} bytes.`, { headers: { connection: 'close' } }),
 
   /** A request that breaks the description. The status is the operation's (see `violationStatus`). */
   invalidRequest: (status: number, violations: readonly Violation[]) =>

@@ -15,10 +15,49 @@ export interface ListeningServer {
 /** How long `close()` waits for in-flight requests before cutting connections. */
 const CLOSE_GRACE_MS = 10_000
 
-export function listen(app: Hono<any>, { port, host }: { port: number; host: string }): Promise<ListeningServer> {
-  // Repeated headers are joined (`a, b`) as fetch's Headers does, not dropped as Node does by default
-  // for Authorization or Content-Type: the request path reads Node's parsed headers.
-  const server = createAdaptorServer({ fetch: app.fetch, serverOptions: { joinDuplicateHeaders: true } }) as Server
+/**
+ * Bounds on what one client may hold of the server (#5). A client that breaks one is cut off; the
+ * others are served meanwhile.
+ */
+export interface ServerLimits {
+  /** All request headers must arrive within this; a slow-loris connection gets 408 and is closed. @default 10_000 */
+  headersTimeoutMs: number
+  /** The whole request, body included, must arrive within this (the answer may take longer: delays, `hang`). @default 30_000 */
+  requestTimeoutMs: number
+  /** An idle keep-alive connection is closed after this. @default 5_000 */
+  keepAliveTimeoutMs: number
+  /** How often Node checks the two timeouts above, so a cut comes at most this late. @default 1_000 */
+  checkIntervalMs: number
+  /** Request line plus headers; larger gets 431. Node's default. @default 16_384 */
+  maxHeaderBytes: number
+}
+
+export const SERVER_LIMITS: Readonly<ServerLimits> = Object.freeze({
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  checkIntervalMs: 1_000,
+  maxHeaderBytes: 16_384,
+})
+
+export function listen(
+  app: Hono<any>,
+  { port, host, limits = SERVER_LIMITS }: { port: number; host: string; limits?: Readonly<ServerLimits> },
+): Promise<ListeningServer> {
+  const server = createAdaptorServer({
+    fetch: app.fetch,
+    serverOptions: {
+      // Repeated headers are joined (`a, b`) as fetch's Headers does, not dropped as Node does by default
+      // for Authorization or Content-Type: the request path reads Node's parsed headers.
+      joinDuplicateHeaders: true,
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      // Node checks the two timeouts every 30 s by default: a slow-loris would then hold on up to 30 s longer.
+      connectionsCheckingInterval: limits.checkIntervalMs,
+      maxHeaderSize: limits.maxHeaderBytes,
+    },
+  }) as Server
   // Responses not yet finished, so that close() can tell their clients the connection ends with them.
   const inFlight = new Set<ServerResponse>()
   server.on('request', (_request, response: ServerResponse) => {

@@ -70,7 +70,9 @@ function parseDescription(path: string, text: string): unknown {
     // YAML 1.2 is a superset of JSON, so one parser reads both.
     return parseYaml(text, { uniqueKeys: true, maxAliasCount: 1000 })
   } catch (error) {
-    throw new StartupError(`The description ${path} is not valid YAML or JSON: ${(error as Error).message}`)
+    // The parser's message ends with a code frame after a blank line; the start-up message is one paragraph (#5).
+    const reason = String((error as Error).message).split('\n')[0]!.replace(/:$/, '')
+    throw new StartupError(`The description ${path} is not valid YAML or JSON: ${reason}.`)
   }
 }
 
