@@ -1,10 +1,9 @@
 import type { Logger } from '../log.js'
-import { nodeAt as valueAt } from '../spec/resolve-ref.js'
 import { type DeclaredMedia, type StaticBody, bodyProblems, schemaProblems } from './compile-responses.js'
 import type { Faker } from './fake.js'
 import type { ResponsePlan } from './select-response.js'
 import { serializeBody } from './serialize-body.js'
-import type { TemplateRequest } from './templates.js'
+import { type TemplateRequest, pullsInStructure } from './templates.js'
 
 export interface RenderedResponse {
   status: number
@@ -42,7 +41,7 @@ function renderTemplate(code: string, media: DeclaredMedia, body: StaticBody, co
   const template = body.template!
   const value = template.render(request)
   // The template's own fields were checked at start-up; only an object a placeholder pulled in can add undeclared ones.
-  const problems = template.slots.some((slot) => isStructured(valueAt(value, slot)))
+  const problems = pullsInStructure(template, value)
     ? bodyProblems(context, media, value)
     : schemaProblems(media, value)
   if (problems.length === 0) return JSON.stringify(value)
@@ -64,8 +63,4 @@ function generateValid(code: string, media: DeclaredMedia, context: RenderContex
   }
   context.logger.warn(`a generated ${code} body still breaks its schema after ${GENERATION_ATTEMPTS} tries: ${problems.join('; ')}`)
   return value
-}
-
-function isStructured(value: unknown): boolean {
-  return typeof value === 'object' && value !== null
 }

@@ -17,6 +17,8 @@ export interface BodyTemplate {
   render(request: TemplateRequest): unknown
   /** JSON pointers of values that are a whole placeholder: their type is only known per request. */
   slots: string[]
+  /** The same, as keys to walk. */
+  slotKeys: string[][]
 }
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g
@@ -35,7 +37,21 @@ const ABSENT = Symbol('absent')
 export function compileTemplate(value: unknown, where: string): BodyTemplate | undefined {
   const slots: string[] = []
   const render = compileValue(value, '', slots, where)
-  return render ? { render: (request) => orNull(render(request)), slots } : undefined
+  if (!render) return undefined
+  const slotKeys = slots.map((slot) => slot.split('/').slice(1).map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~')))
+  return { render: (request) => orNull(render(request)), slots, slotKeys }
+}
+
+/**
+ * Whether a rendered value holds an object or array where a whole placeholder stood: only then can
+ * it carry fields the schema does not declare (the template's own fields were checked at start-up).
+ */
+export function pullsInStructure(template: BodyTemplate, rendered: unknown): boolean {
+  return template.slotKeys.some((path) => {
+    let node = rendered
+    for (const key of path) node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined
+    return node !== null && typeof node === 'object'
+  })
 }
 
 function compileValue(value: unknown, pointer: string, slots: string[], where: string): Render | undefined {
