@@ -2,17 +2,17 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { type MockOptions, type MockServer, StartupError, startMockServer } from './index.js'
-import { parseByteSize } from './config.js'
-import { consoleLogger } from './log.js'
+import { checkLogFormat, parseByteSize } from './config.js'
+import { type ConsoleLogger, type Logger, consoleLogger, createConsoleLogger } from './log.js'
 
 const HELP = `Usage: plant-store-mock [options]
 
 Serves an OpenAPI 3.0/3.1 description as a contract-checking mock (default: the embedded Plant Store).
 
 Options:
-  --spec <file>        description to serve (YAML or JSON)       [default: embedded openapi.yaml]
-  --fixtures <dir>     fixture folder (<operationId>/<status>[.<name>].json)
-                                                [default: embedded fixtures/, or fixtures/ beside --spec]
+  --spec <file>        description to serve (YAML or JSON)  [env MOCK_SPEC, default: embedded openapi.yaml]
+  --fixtures <dir>     fixture folder (<operationId>/<status>[.<name>].json)      [env MOCK_FIXTURES,
+                                                 default: embedded fixtures/, or fixtures/ beside --spec]
   -p, --port <n>       port; 0 picks a free one                  [env PORT, default 4010]
   -h, --host <addr>    address to listen on                      [env HOST, default 127.0.0.1]
   --dynamic            generate every body with json-schema-faker, ignoring fixtures and examples
@@ -26,6 +26,9 @@ Options:
   --admin-token <t>    require "Authorization: Bearer <t>" on /__mock/* (health excepted)
   --no-admin           do not serve the admin API under /__mock
   --no-cors, --cors=false   no CORS headers, no preflight answers           [default: on]
+  --log-format <f>     request lines as text or json (one object per line)
+                                                        [env MOCK_LOG_FORMAT, default: text]
+  --quiet              no request lines (the start line, warnings and errors are still printed)
   --debug              log stacks of unexpected errors
   --help               show this help
   --version            show the version
@@ -39,9 +42,13 @@ function main(argv: string[]): void {
     if (parsed === 'version') return void process.stdout.write(`${readVersion()}\n`)
     options = parsed
   } catch (error) {
-    return fail(error)
+    return fail(consoleLogger, error)
   }
-  startMockServer({ ...options, logger: consoleLogger }).then(serveUntilSignalled, fail)
+  const logger = createConsoleLogger(options)
+  startMockServer({ ...options, logger }).then(
+    (server) => serveUntilSignalled(server, logger),
+    (error) => fail(logger, error),
+  )
 }
 
 function parseCommandLine(argv: string[]): MockOptions | 'help' | 'version' {
@@ -67,6 +74,8 @@ function parseCommandLine(argv: string[]): MockOptions | 'help' | 'version' {
       admin: { type: 'boolean' },
       cors: { type: 'boolean' },
       debug: { type: 'boolean' },
+      'log-format': { type: 'string' },
+      quiet: { type: 'boolean' },
       help: { type: 'boolean' },
       version: { type: 'boolean' },
     },
@@ -75,9 +84,10 @@ function parseCommandLine(argv: string[]): MockOptions | 'help' | 'version' {
   if (values.version) return 'version'
   const port = values.port ?? process.env.PORT
   const host = values.host ?? process.env.HOST
+  const logFormat = values['log-format'] ?? (process.env.MOCK_LOG_FORMAT || undefined)
   return {
-    spec: values.spec,
-    fixtures: values.fixtures,
+    spec: values.spec ?? (process.env.MOCK_SPEC || undefined),
+    fixtures: values.fixtures ?? (process.env.MOCK_FIXTURES || undefined),
     port: port === undefined ? undefined : wholeNumber('--port', port),
     host: host || undefined,
     dynamic: values.dynamic,
@@ -91,6 +101,8 @@ function parseCommandLine(argv: string[]): MockOptions | 'help' | 'version' {
     adminToken: values['admin-token'],
     admin: values.admin,
     cors: values.cors,
+    logFormat: logFormat === undefined ? undefined : checkLogFormat(logFormat),
+    quiet: values.quiet,
   }
 }
 
@@ -99,24 +111,28 @@ function wholeNumber(flag: string, text: string): number {
   return Number(text)
 }
 
-function serveUntilSignalled(server: MockServer): void {
+function serveUntilSignalled(server: MockServer, logger: ConsoleLogger): void {
   let closing = false
   const stop = (signal: string) => {
     if (closing) process.exit(130) // a second signal: the user wants out now
     closing = true
-    consoleLogger.info(`${signal}: finishing in-flight requests, then stopping`)
-    server.close().then(() => process.exit(0))
+    logger.info(`${signal}: finishing in-flight requests, then stopping`)
+    server.close().then(() => {
+      // Request lines wait for the next event-loop turn, which process.exit() would not give them.
+      logger.flush()
+      process.exit(0)
+    })
   }
   process.on('SIGINT', () => stop('SIGINT'))
   process.on('SIGTERM', () => stop('SIGTERM'))
   // Printed last: supervisors take this line as "ready", and a signal sent on it must find the handlers in place.
-  consoleLogger.info(`${server.title} mock listening on ${server.url} (${server.operations.join(', ') || 'no operations'})`)
+  logger.info(`${server.title} mock listening on ${server.url} (${server.operations.join(', ') || 'no operations'})`)
 }
 
-function fail(error: unknown): void {
+function fail(logger: Logger, error: unknown): void {
   const known = error instanceof StartupError || (error as NodeJS.ErrnoException)?.code?.startsWith('ERR_PARSE_ARGS')
-  consoleLogger.error(known ? (error as Error).message : String((error as Error)?.stack ?? error))
-  if ((error as NodeJS.ErrnoException)?.code?.startsWith('ERR_PARSE_ARGS')) consoleLogger.error('Run with --help to see the options.')
+  logger.error(known ? (error as Error).message : String((error as Error)?.stack ?? error))
+  if ((error as NodeJS.ErrnoException)?.code?.startsWith('ERR_PARSE_ARGS')) logger.error('Run with --help to see the options.')
   process.exitCode = 1
 }
 

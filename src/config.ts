@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { StartupError } from './errors.js'
+import type { LogFormat } from './log.js'
 
 /** The package root: where the embedded `openapi.yaml` and `fixtures/` live (one level above `src/` or `dist/`). */
 const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -48,6 +49,10 @@ export interface MockOptions {
   adminToken?: string
   /** Answer CORS preflights and reflect the Origin. @default true */
   cors?: boolean
+  /** Request lines as readable text, or one JSON object per line (`--log-format`). @default 'text' */
+  logFormat?: LogFormat
+  /** No request lines; the start line, warnings and errors are still printed (`--quiet`). @default false */
+  quiet?: boolean
 }
 
 export interface Delay {
@@ -86,6 +91,8 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     admin = true,
     adminToken,
     cors = true,
+    logFormat = 'text',
+    quiet = false,
   } = options
   const specPath = resolve(spec)
   const fixtures = options.fixtures ? resolve(options.fixtures) : defaultFixtures(specPath)
@@ -123,7 +130,15 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     admin,
     adminToken,
     cors,
+    logFormat: checkLogFormat(logFormat),
+    quiet,
   }
+}
+
+/** `--log-format` and `logFormat` take these two words only. */
+export function checkLogFormat(format: string): LogFormat {
+  if (format !== 'text' && format !== 'json') throw new StartupError(`log format must be "text" or "json", got "${format}".`)
+  return format
 }
 
 /** Longest delay accepted anywhere (option, scenario rule, `Prefer: delay=`): ten minutes. */

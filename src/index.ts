@@ -4,16 +4,19 @@ import { type MockControls, createControls } from './controls.js'
 import { type Engine, createEngine } from './engine.js'
 import { createApp as createPipeline } from './http/app.js'
 import type { JournalEntry, JournalFilter } from './journal/journal.js'
-import { type Logger, consoleLogger, silentLogger } from './log.js'
+import { type Logger, createConsoleLogger, silentLogger } from './log.js'
 import { listen } from './server.js'
 
 export type { MockOptions } from './config.js'
 export { StartupError } from './errors.js'
 export type { JournalEntry, JournalFilter } from './journal/journal.js'
-export type { Logger } from './log.js'
+export type { Logger, RequestLine } from './log.js'
 
 export interface AppOptions extends MockOptions {
-  /** Where warnings go. @default silent for createApp(), the console for startMockServer() */
+  /**
+   * Where warnings and request lines go. A logger without `request` logs no requests.
+   * @default silent for createApp(); for startMockServer(), the console, as `logFormat` and `quiet` say
+   */
   logger?: Logger
 }
 
@@ -74,7 +77,7 @@ export interface MockServer extends MockHandle {
  * await mock.close()
  */
 export async function startMockServer(options: AppOptions = {}): Promise<MockServer> {
-  const engine = await createEngine(options, options.logger ?? consoleLogger)
+  const engine = await createEngine(options, options.logger ?? createConsoleLogger(options))
   const { app, closing } = assemble(engine)
   const server = await listen(app, engine.options)
   warnOfOpenAdmin(engine)

@@ -1,14 +1,135 @@
+import type { Violation } from './errors.js'
+
 /** The one place that owns the `[mock]` prefix of everything the mock prints. */
 export interface Logger {
   info(message: string): void
   warn(message: string): void
   error(message: string): void
+  /** One call per answered request of the described API (admin calls excluded). Without it, no request is logged. */
+  request?(line: RequestLine): void
 }
 
-export const consoleLogger: Logger = {
-  info: (message) => console.log(`[mock] ${message}`),
-  warn: (message) => console.warn(`[mock] warning: ${message}`),
-  error: (message) => console.error(`[mock] error: ${message}`),
+/** What a request line tells: read from the journal record, at the moment the journal records it. */
+export interface RequestLine {
+  /** Arrival, in ms since the epoch. */
+  time: number
+  method: string
+  path: string
+  /** The matched operation; absent for 404 and 405. */
+  operation?: string
+  /** 0 when a fault sent no response. */
+  status: number
+  durationMs: number
+  scenario: string
+  session?: string
+  fault?: string
+  violations: readonly Violation[]
+  /** The message of the error the mock answered with, if it answered one. */
+  error?: string
 }
+
+export type LogFormat = 'text' | 'json'
+
+export interface ConsoleLoggerOptions {
+  /** @default 'text' */
+  logFormat?: LogFormat
+  /** No request lines; the start line, warnings and errors are still printed. @default false */
+  quiet?: boolean
+  /** @default process.stdout */
+  stdout?: NodeJS.WritableStream
+  /** @default process.stderr */
+  stderr?: NodeJS.WritableStream
+}
+
+export interface ConsoleLogger extends Logger {
+  /** Writes the request lines still waiting; call it before `process.exit()`. */
+  flush(): void
+}
+
+/**
+ * Info and request lines to stdout, warnings and errors to stderr, as text or one JSON object per line.
+ * @note Request lines are queued and written once per event-loop turn (`setImmediate`), after the
+ * answers of that turn were handed to their sockets: the write stays off the request path.
+ */
+export function createConsoleLogger({ logFormat = 'text', quiet = false, stdout = process.stdout, stderr = process.stderr }: ConsoleLoggerOptions = {}): ConsoleLogger {
+  const json = logFormat === 'json'
+  const format = json ? formatRequestJson : formatRequestText
+  // Formatted at once, queued as text: holding the line object until the flush would keep the
+  // request's objects alive past a young-generation GC, which cost more than the formatting.
+  let pending = ''
+  const flush = () => {
+    if (pending === '') return
+    const text = pending
+    pending = ''
+    stdout.write(text)
+  }
+  // Request lines written before a message stay before it.
+  const print = (stream: NodeJS.WritableStream, level: 'info' | 'warn' | 'error', message: string) => {
+    flush()
+    stream.write(json ? `${JSON.stringify({ time: new Date().toISOString(), level, message })}\n` : `${textPrefix[level]}${message}\n`)
+  }
+  const logger: ConsoleLogger = {
+    info: (message) => print(stdout, 'info', message),
+    warn: (message) => print(stderr, 'warn', message),
+    error: (message) => print(stderr, 'error', message),
+    flush,
+  }
+  if (!quiet) {
+    logger.request = (line) => {
+      if (pending === '') setImmediate(flush)
+      pending += format(line)
+    }
+  }
+  return logger
+}
+
+const textPrefix = { info: '[mock] ', warn: '[mock] warning: ', error: '[mock] error: ' }
+
+/** `[mock] POST /plants 400 1.8 ms scenario=default: body.name must be a string` */
+export function formatRequestText(line: RequestLine): string {
+  let text = `[mock] ${line.method} ${line.path} ${line.status} ${formatMs(line.durationMs)} ms scenario=${line.scenario}`
+  if (line.session !== undefined) text += ` session=${line.session}`
+  if (line.fault !== undefined) text += ` fault=${line.fault}`
+  const problem = line.status >= 400 && line.status < 500 ? firstProblem(line) : undefined
+  if (problem) text += `: ${problem}`
+  return `${clean(text)}\n`
+}
+
+/** One JSON object and a newline; the fields of the text line, every violation, never headers or bodies. */
+export function formatRequestJson(line: RequestLine): string {
+  return `${JSON.stringify({
+    time: new Date(line.time).toISOString(),
+    level: 'info',
+    type: 'request',
+    method: line.method,
+    path: line.path,
+    operation: line.operation,
+    status: line.status,
+    durationMs: line.durationMs,
+    scenario: line.scenario,
+    session: line.session,
+    fault: line.fault,
+    error: line.error,
+    violations: line.violations.length ? line.violations : undefined,
+  })}\n`
+}
+
+function firstProblem({ violations, error }: RequestLine): string | undefined {
+  const [first] = violations
+  return first ? `${first.path} ${first.message}` : error
+}
+
+function formatMs(ms: number): string {
+  return ms < 10 ? ms.toFixed(1) : String(Math.round(ms))
+}
+
+/** A request can put almost anything into a path or a violation: control characters would forge lines. */
+function clean(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
+
+/** A text logger without request lines, for messages printed before the options are known. */
+export const consoleLogger: Logger = createConsoleLogger({ quiet: true })
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} }

@@ -4,6 +4,8 @@ import { ADMIN_PREFIX } from '../config.js'
 import type { MockControls } from '../controls.js'
 import type { CompiledOperation, Engine } from '../engine.js'
 import { type MockError, errors, isMockError } from '../errors.js'
+import type { RequestRecord } from '../journal/journal.js'
+import type { Logger } from '../log.js'
 import type { RequestData } from '../request.js'
 import { type Preferences, parsePrefer, withScenarioRule } from '../responses/prefer.js'
 import { renderError } from '../responses/render-error.js'
@@ -58,10 +60,10 @@ export function createApp(engine: Engine, controls: MockControls, closing: Abort
       await next()
     } catch (error) {
       // A network fault sent no response: it is journaled as status 0, then goes on out of the app.
-      if (error instanceof NetworkFault) journalExchange(controls, exchange, c.error, 0)
+      if (error instanceof NetworkFault) journalExchange(controls, engine.logger, exchange, c.error, 0)
       throw error
     }
-    journalExchange(controls, exchange, c.error, c.res.status)
+    journalExchange(controls, engine.logger, exchange, c.error, c.res.status)
   })
 
   app.all('*', async function delayAndBreak(c, next) {
@@ -115,11 +117,12 @@ export function createApp(engine: Engine, controls: MockControls, closing: Abort
   return app
 }
 
-function journalExchange(controls: MockControls, exchange: Exchange, error: unknown, status: number): void {
+/** The one lifecycle point where a request is recorded, and then logged (the line is written later, off the request path). */
+function journalExchange(controls: MockControls, logger: Logger, exchange: Exchange, error: unknown, status: number): void {
   const { request } = exchange
   const mockError = isMockError(error) ? error : undefined
   const session = request.header('x-mock-session')
-  controls.journal.recordRequest({
+  const record: RequestRecord = {
     time: exchange.time,
     method: request.method,
     path: request.path,
@@ -134,7 +137,9 @@ function journalExchange(controls: MockControls, exchange: Exchange, error: unkn
     violations: mockError ? [...mockError.details] : [],
     fault: exchange.rule?.fault,
     durationMs: Math.round((performance.now() - exchange.started) * 1000) / 1000,
-  })
+  }
+  controls.journal.recordRequest(record)
+  logger.request?.({ ...record, error: mockError?.message })
 }
 
 function findScenario(controls: MockControls, name: string, operation: CompiledOperation): Scenario {

@@ -1,0 +1,29 @@
+# plant-store-mock as a sidecar: docker build -t plant-store-mock . && docker run --rm -p 4010:4010 plant-store-mock
+# Node 24 is an LTS line the package supports (engines: >=20.19); pin a digest (node:24-slim@sha256:…) for byte-for-byte rebuilds.
+
+FROM node:24-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build
+
+FROM node:24-slim
+WORKDIR /app
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=4010
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./dist
+COPY openapi.yaml admin-openapi.yaml ./
+COPY fixtures ./fixtures
+# The image's own user (uid 1000); the files above stay root-owned, so the process cannot change them.
+USER node
+EXPOSE 4010
+# slim has no curl: node asks /__mock/health (always open, even with --admin-token) on the PORT the mock listens on.
+HEALTHCHECK --interval=5s --timeout=3s --start-period=10s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/__mock/health', { signal: AbortSignal.timeout(2500) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# Exec form: node is PID 1 and receives SIGTERM itself; src/cli.ts handles it (finish in-flight requests, exit 0).
+# No init (tini / --init) is needed: the mock starts no child processes, so there are no zombies to reap.
+# Arguments after the image name are mock options: docker run plant-store-mock --dynamic --seed 1
+ENTRYPOINT ["node", "dist/cli.js"]

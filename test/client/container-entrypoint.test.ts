@@ -1,0 +1,207 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, posix } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parse as parseYaml } from 'yaml'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+/**
+ * The Docker image without a docker engine (issue #6): the final stage of the Dockerfile is read,
+ * its COPY lines are replayed into a temporary folder standing for WORKDIR, and its ENTRYPOINT/CMD
+ * runs there with only the image's ENV (PORT=0, so that no fixed port is used). Nothing is restated
+ * here, so the test follows the Dockerfile when it changes.
+ * @note `RUN npm ci --omit=dev` is not replayed: node_modules is a link to this clone's. The packed
+ * package test installs the production dependencies alone.
+ */
+const root = fileURLToPath(new URL('../..', import.meta.url))
+const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8')
+
+interface Instruction {
+  keyword: string
+  args: string
+}
+
+interface Stage {
+  name?: string
+  instructions: Instruction[]
+}
+
+/** Instructions per stage; continuation lines joined, comments dropped. */
+function parseDockerfile(text: string): Stage[] {
+  const logical = text.replace(/\\\r?\n/g, ' ').split(/\r?\n/).map((line) => line.trim()).filter((line) => line && !line.startsWith('#'))
+  const stages: Stage[] = []
+  for (const line of logical) {
+    const [, keyword = '', args = ''] = /^(\S+)\s*(.*)$/.exec(line) ?? []
+    if (keyword.toUpperCase() === 'FROM') stages.push({ name: /\bAS\s+(\S+)$/i.exec(args)?.[1], instructions: [] })
+    stages.at(-1)?.instructions.push({ keyword: keyword.toUpperCase(), args })
+  }
+  return stages
+}
+
+const stages = parseDockerfile(dockerfile)
+const finalStage = stages.at(-1)!
+const all = (keyword: string) => finalStage.instructions.filter((i) => i.keyword === keyword)
+const last = (keyword: string) => all(keyword).at(-1)
+
+/** `ENV A=1 B=2` (the key=value form, values without spaces). */
+function imageEnv(): Record<string, string> {
+  const env: Record<string, string> = {}
+  for (const { args } of all('ENV')) {
+    for (const pair of args.split(/\s+/)) {
+      const [, key, value = ''] = /^([^=]+)=(.*)$/.exec(pair) ?? []
+      if (!key) throw new Error(`ENV ${args}: only the KEY=value form is read here`)
+      env[key] = value.replace(/^"(.*)"$/, '$1')
+    }
+  }
+  return env
+}
+
+/** The exec form only: the shell form would put /bin/sh, not node, at PID 1. */
+function execForm(instruction: Instruction | undefined, what: string): string[] {
+  if (!instruction) return []
+  const json = instruction.args.replace(/^(--\S+\s+)*CMD\s+/, '')
+  if (!json.startsWith('[')) throw new Error(`${what} must use the exec form ["node", ...], got: ${instruction.args}`)
+  return JSON.parse(json) as string[]
+}
+
+/** What `docker run image` executes: ENTRYPOINT followed by CMD. */
+const command = [...execForm(last('ENTRYPOINT'), 'ENTRYPOINT'), ...execForm(last('CMD'), 'CMD')]
+const healthcheck = execForm(last('HEALTHCHECK'), 'HEALTHCHECK')
+const workdir = last('WORKDIR')?.args ?? '/'
+const buildWorkdir = (name: string) => stages.find((s) => s.name === name)?.instructions.filter((i) => i.keyword === 'WORKDIR').at(-1)?.args ?? '/'
+
+let app: string
+const running = new Set<ChildProcess>()
+
+/** Replays the final stage's COPY lines: from the clone, or (--from=build) from the build's output here. */
+function stageImage(into: string): void {
+  for (const { args } of all('COPY')) {
+    const words = args.split(/\s+/)
+    const from = words.find((w) => w.startsWith('--from='))?.slice('--from='.length)
+    const paths = words.filter((w) => !w.startsWith('--'))
+    const destination = paths.pop()!
+    for (const source of paths) {
+      const inClone = from ? posix.relative(buildWorkdir(from), posix.resolve(buildWorkdir(from), source)) : source
+      const target = destination.endsWith('/') ? posix.join(destination, posix.basename(source)) : destination
+      cpSync(join(root, inClone), join(into, posix.resolve(workdir, target).slice(workdir.length)), { recursive: true })
+    }
+  }
+  symlinkSync(join(root, 'node_modules'), join(into, 'node_modules'), 'dir')
+}
+
+/** The container's environment: the image's ENV and a PATH, nothing of the test runner's. */
+function containerEnv(overrides: Record<string, string> = {}): Record<string, string> {
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: app, ...imageEnv(), ...overrides }
+}
+
+function run(argv: string[], env: Record<string, string>) {
+  const child = spawn(argv[0]!, argv.slice(1), { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  running.add(child)
+  let stdout = ''
+  let stderr = ''
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)))
+  return { child, exited, stdout: () => stdout, stderr: () => stderr }
+}
+
+function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms)
+  })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+}
+
+async function listeningPort(mock: ReturnType<typeof run>): Promise<number> {
+  const found = new Promise<number>((resolve, reject) => {
+    const check = () => {
+      const match = /listening on http:\/\/\S+:(\d+)/.exec(mock.stdout())
+      if (match) resolve(Number(match[1]))
+    }
+    mock.child.stdout!.on('data', check)
+    mock.exited.then((code) => reject(new Error(`the entrypoint exited (${code}) before listening; stderr: ${mock.stderr()}`)))
+  })
+  return within(10_000, 'the start line', found)
+}
+
+/** Runs the HEALTHCHECK command as docker would, against the given port; resolves with its exit code. */
+async function healthcheckExit(port: number): Promise<number | string> {
+  return within(10_000, 'the health check', run(healthcheck, containerEnv({ PORT: String(port) })).exited)
+}
+
+beforeAll(() => {
+  execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'pipe' })
+  app = mkdtempSync(join(tmpdir(), 'mock-image-'))
+  stageImage(app)
+}, 120_000)
+
+afterAll(async () => {
+  for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  if (app) rmSync(app, { recursive: true, force: true })
+})
+
+describe('the Docker image entrypoint, run as the container runs it', () => {
+  it('declares a node entrypoint, a non-root user, HOST 0.0.0.0, PORT 4010, port 4010 and a node health check #6', () => {
+    expect(command.slice(0, 2)).toEqual(['node', 'dist/cli.js'])
+    expect(last('USER')?.args).toMatch(/^(?!root\b|0\b)\S+/)
+    expect(imageEnv()).toMatchObject({ HOST: '0.0.0.0', PORT: '4010' })
+    expect(last('EXPOSE')?.args).toBe('4010')
+    expect(healthcheck[0]).toBe('node')
+    expect(all('RUN').some((r) => /npm ci\b.*--omit=dev/.test(r.args))).toBe(true)
+  })
+
+  it('passes its health check, answers POST /plants from the embedded fixtures and exits 0 on SIGTERM after finishing a request in flight #6', async () => {
+    const mock = run(command, containerEnv({ PORT: '0' }))
+    const port = await listeningPort(mock)
+    expect(mock.stdout()).toContain('listening on http://0.0.0.0:')
+
+    expect(await healthcheckExit(port)).toBe(0)
+
+    const post = (headers: Record<string, string> = {}) =>
+      fetch(`http://127.0.0.1:${port}/plants`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer t', 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ id: 1, name: 'Fern' }),
+        signal: AbortSignal.timeout(5000),
+      })
+    const res = await post()
+    expect(res.status).toBe(200)
+    // fixtures/addPlant/200.json echoes the name: the fixtures were copied into the image.
+    expect(await res.json()).toEqual({ name: 'Fern' })
+
+    const delayed = post({ prefer: 'delay=300' })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    mock.child.kill('SIGTERM')
+    expect((await delayed).status).toBe(200)
+    expect(await within(10_000, 'the exit after SIGTERM', mock.exited)).toBe(0)
+    expect(mock.stdout()).toContain('SIGTERM: finishing in-flight requests')
+
+    // Once the mock is gone, the same health check reports it unhealthy.
+    expect(await healthcheckExit(port)).toBe(1)
+  })
+
+  it('serves a mounted description named by MOCK_SPEC instead of the embedded one #6', async () => {
+    const spec = fileURLToPath(new URL('../specs/library.yaml', import.meta.url))
+    const mock = run(command, containerEnv({ PORT: '0', MOCK_SPEC: spec }))
+    const port = await listeningPort(mock)
+    expect(mock.stdout()).toMatch(/Library .*mock listening on .*GET \/books/)
+    const books = await fetch(`http://127.0.0.1:${port}/books`, { signal: AbortSignal.timeout(5000) })
+    expect(books.status).toBe(200)
+    expect(mock.stdout()).not.toContain('POST /plants')
+    mock.child.kill('SIGTERM')
+    expect(await within(10_000, 'the exit after SIGTERM', mock.exited)).toBe(0)
+  })
+})
+
+describe('docker-compose.yml', () => {
+  it('builds the mock from this folder and starts the consumer only once the mock is healthy #6', () => {
+    const compose = parseYaml(readFileSync(join(root, 'docker-compose.yml'), 'utf8')) as { services: Record<string, any> }
+    const [mockName, mock] = Object.entries(compose.services).find(([, service]) => service.build === '.')!
+    const consumers = Object.values(compose.services).filter((service) => service.depends_on?.[mockName]?.condition === 'service_healthy')
+    expect(mock.ports).toContain('4010:4010')
+    expect(consumers).toHaveLength(1)
+    expect(consumers[0].environment.API_URL).toBe(`http://${mockName}:4010`)
+  })
+})
