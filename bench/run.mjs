@@ -70,7 +70,10 @@ const PATHS = [
 
 const SERVERS = [
   { name: 'bare', start: () => startServer('bare', process.execPath, [join(root, 'bench/bare-server.mjs'), '--port', '0'], { cwd: root }) },
+  // Default options: a request line per request goes to stdout (issue #6).
   { name: 'mock', start: () => startServer('mock', process.execPath, [join(root, 'dist/cli.js'), '--port', '0'], { cwd: root }) },
+  // The same without request lines: the bare server logs nothing, so this row isolates the request path.
+  { name: 'mock-quiet', start: () => startServer('mock-quiet', process.execPath, [join(root, 'dist/cli.js'), '--port', '0', '--quiet'], { cwd: root }) },
   ...(settings.prism
     ? [{ name: 'prism', start: () => startServer('prism', process.execPath, [PRISM_BIN, 'mock', join(root, 'openapi.yaml'), '-p', '0', '-h', '127.0.0.1'], { cwd: root, timeoutMs: 120_000 }) }]
     : []),
@@ -187,7 +190,7 @@ async function scale() {
   const { rounds, seconds } = settings
   const dir = mkdtempSync(join(tmpdir(), 'plant-store-mock-bench-'))
   const servers = [
-    { name: 'mock', start: (spec) => startServer('mock', process.execPath, [join(root, 'dist/cli.js'), '--port', '0', '--spec', spec], { cwd: dir, timeoutMs: 120_000 }) },
+    { name: 'mock', start: (spec) => startServer('mock', process.execPath, [join(root, 'dist/cli.js'), '--port', '0', '--spec', spec, '--quiet'], { cwd: dir, timeoutMs: 120_000 }) },
     ...(settings.prism ? [{ name: 'prism', start: (spec) => startServer('prism', process.execPath, [PRISM_BIN, 'mock', spec, '-p', '0', '-h', '127.0.0.1'], { cwd: dir, timeoutMs: 120_000 }) }] : []),
   ]
   console.log(`\n## Scale: ${sizes.join(' / ')} operations · ${servers.map((s) => s.name).join(', ')} · ${rounds} round(s) × ${seconds} s · ${settings.connections} connections`)
@@ -249,7 +252,7 @@ async function profile() {
   if (!target) throw new Error(`--profile-path must be one of ${PATHS.map((p) => p.key).join(', ')}`)
   const dir = mkdtempSync(join(tmpdir(), 'plant-store-mock-profile-'))
   console.log(`\n## CPU profile: mock under ${seconds} s of ${target.label} (${target.key}), ${settings.connections} connections`)
-  const server = await startServer('mock', process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, join(root, 'dist/cli.js'), '--port', '0'], { cwd: root })
+  const server = await startServer('mock', process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, join(root, 'dist/cli.js'), '--port', '0', '--quiet'], { cwd: root })
   let result
   try {
     await timeToFirst200(server, PATHS[0])

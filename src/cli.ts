@@ -29,6 +29,8 @@ Options:
   --log-format <f>     request lines as text or json (one object per line)
                                                         [env MOCK_LOG_FORMAT, default: text]
   --quiet              no request lines (the start line, warnings and errors are still printed)
+  --watch              reload the description, fixtures and scenarios when they change; a broken
+                       edit keeps the last good version serving
   --debug              log stacks of unexpected errors
   --help               show this help
   --version            show the version
@@ -76,6 +78,7 @@ function parseCommandLine(argv: string[]): MockOptions | 'help' | 'version' {
       debug: { type: 'boolean' },
       'log-format': { type: 'string' },
       quiet: { type: 'boolean' },
+      watch: { type: 'boolean' },
       help: { type: 'boolean' },
       version: { type: 'boolean' },
     },
@@ -103,6 +106,7 @@ function parseCommandLine(argv: string[]): MockOptions | 'help' | 'version' {
     cors: values.cors,
     logFormat: logFormat === undefined ? undefined : checkLogFormat(logFormat),
     quiet: values.quiet,
+    watch: values.watch,
   }
 }
 

@@ -53,6 +53,11 @@ export interface MockOptions {
   logFormat?: LogFormat
   /** No request lines; the start line, warnings and errors are still printed (`--quiet`). @default false */
   quiet?: boolean
+  /**
+   * Reload the description, fixtures and scenarios when their files change (`startMockServer` and
+   * the CLI only). A broken edit keeps the last good version serving. @default false
+   */
+  watch?: boolean
 }
 
 export interface Delay {
@@ -93,6 +98,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     cors = true,
     logFormat = 'text',
     quiet = false,
+    watch = false,
   } = options
   const specPath = resolve(spec)
   const fixtures = options.fixtures ? resolve(options.fixtures) : defaultFixtures(specPath)
@@ -132,6 +138,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     cors,
     logFormat: checkLogFormat(logFormat),
     quiet,
+    watch,
   }
 }
 

@@ -12,6 +12,8 @@ export interface MockControls {
   findScenario(name: string): Scenario
   useScenario(name: string, session?: string): void
   journal: Journal
+  /** Sessions with a scenario of their own. */
+  sessions(): Iterable<[string, Scenario]>
   /** Scenario back to the start, sessions forgotten, journal emptied; or only one session's. */
   reset(session?: string): void
 }
@@ -19,12 +21,25 @@ export interface MockControls {
 /** Sessions kept at most; the least recently switched are forgotten first. */
 const MAX_SESSIONS = 10_000
 
-export function createControls(scenarios: ReadonlyMap<string, Scenario>, startScenario: string, journalSize: number): MockControls {
+/**
+ * @param previous the controls of the version being replaced (`--watch`): its journal is kept, and its
+ * active scenarios too where the new version still has them.
+ */
+export function createControls(
+  scenarios: ReadonlyMap<string, Scenario>,
+  startScenario: string,
+  journalSize: number,
+  previous?: MockControls,
+): MockControls {
   const start = scenarios.get(startScenario)
   if (!start) throw new StartupError(`There is no scenario "${startScenario}"; known scenarios: ${[...scenarios.keys()].join(', ')}.`)
-  let active = start
+  let active = (previous && scenarios.get(previous.activeScenario().name)) ?? start
   const bySession = new Map<string, Scenario>()
-  const journal = createJournal(journalSize)
+  for (const [session, scenario] of previous?.sessions() ?? []) {
+    const carried = scenarios.get(scenario.name)
+    if (carried) bySession.set(session, carried)
+  }
+  const journal = previous?.journal ?? createJournal(journalSize)
 
   const findScenario = (name: string) => scenarios.get(name) ?? throwUnknown(name)
   const throwUnknown = (name: string): never => {
@@ -43,6 +58,7 @@ export function createControls(scenarios: ReadonlyMap<string, Scenario>, startSc
       if (bySession.size > MAX_SESSIONS) bySession.delete(bySession.keys().next().value!)
     },
     journal,
+    sessions: () => bySession.entries(),
     reset(session) {
       if (session !== undefined) {
         bySession.delete(session)

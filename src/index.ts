@@ -6,6 +6,7 @@ import { createApp as createPipeline } from './http/app.js'
 import type { JournalEntry, JournalFilter } from './journal/journal.js'
 import { type Logger, createConsoleLogger, silentLogger } from './log.js'
 import { listen } from './server.js'
+import { watchSources } from './watch.js'
 
 export type { MockOptions } from './config.js'
 export { StartupError } from './errors.js'
@@ -51,8 +52,7 @@ export type MockApp = Hono<any> & { mock: MockHandle }
  */
 export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   const engine = await createEngine(options, options.logger ?? silentLogger)
-  const { app } = assemble(engine)
-  return app
+  return assemble(engine, new AbortController().signal).app
 }
 
 export interface MockServer extends MockHandle {
@@ -77,21 +77,47 @@ export interface MockServer extends MockHandle {
  * await mock.close()
  */
 export async function startMockServer(options: AppOptions = {}): Promise<MockServer> {
-  const engine = await createEngine(options, options.logger ?? createConsoleLogger(options))
-  const { app, closing } = assemble(engine)
-  const server = await listen(app, engine.options)
-  warnOfOpenAdmin(engine)
-  const info = engine.spec.document.info ?? {}
+  const logger = options.logger ?? createConsoleLogger(options)
+  const closing = new AbortController()
+  let live = assemble(await createEngine(options, logger), closing.signal)
+  // One socket for the server's life; with --watch the app behind it is swapped, connections stay.
+  const server = await listen({ fetch: (request, env) => live.app.fetch(request, env) }, live.engine.options)
+  warnOfOpenAdmin(live.engine)
+  let reloading = Promise.resolve()
+  const reload = () => {
+    reloading = reloading.then(async () => {
+      try {
+        live = assemble(await createEngine(options, logger), closing.signal, live.controls)
+        logger.info(`reloaded ${describe(live.engine).title}: ${live.engine.operations.length} operation(s)`)
+      } catch (error) {
+        logger.error(`${(error as Error).message} Still serving the last good version.`)
+      }
+    })
+  }
+  const stopWatching = live.engine.options.watch ? watchSources(live.engine.options, reload, logger) : undefined
   return {
-    ...app.mock,
+    ...handleOf(() => live.controls),
     url: server.url,
     port: server.port,
-    operations: engine.operations.map((o) => `${o.method} ${o.path}`),
-    title: `${info.title ?? 'API'} ${info.version ?? ''}`.trim(),
+    get operations() {
+      return describe(live.engine).operations
+    },
+    get title() {
+      return describe(live.engine).title
+    },
     close: () => {
+      stopWatching?.()
       closing.abort()
       return server.close()
     },
+  }
+}
+
+function describe(engine: Engine): { title: string; operations: string[] } {
+  const info = engine.spec.document.info ?? {}
+  return {
+    title: `${info.title ?? 'API'} ${info.version ?? ''}`.trim(),
+    operations: engine.operations.map((o) => `${o.method} ${o.path}`),
   }
 }
 
@@ -103,19 +129,25 @@ function warnOfOpenAdmin({ options, logger }: Engine): void {
   }
 }
 
-function assemble(engine: Engine): { app: MockApp; closing: AbortController } {
-  const controls = createControls(engine.scenarios, engine.options.scenario, engine.options.journalSize)
-  const closing = new AbortController()
-  const app = Object.assign(createPipeline(engine, controls, closing.signal), { mock: handleOf(controls) })
-  return { app, closing }
+interface Assembled {
+  engine: Engine
+  controls: MockControls
+  app: MockApp
 }
 
-function handleOf(controls: MockControls): MockHandle {
+/** An app and its controls for one engine; a reload carries the journal and the active scenario over. */
+function assemble(engine: Engine, closing: AbortSignal, previous?: MockControls): Assembled {
+  const controls = createControls(engine.scenarios, engine.options.scenario, engine.options.journalSize, previous)
+  const app = Object.assign(createPipeline(engine, controls, closing), { mock: handleOf(() => controls) })
+  return { engine, controls, app }
+}
+
+function handleOf(current: () => MockControls): MockHandle {
   return {
-    useScenario: (name, options = {}) => controls.useScenario(name, options.session),
-    activeScenario: (options = {}) => controls.activeScenario(options.session).name,
-    requests: (filter) => controls.journal.listRequests(filter),
-    clearRequests: (filter) => controls.journal.clearRequests(filter),
-    reset: (options = {}) => controls.reset(options.session),
+    useScenario: (name, options = {}) => current().useScenario(name, options.session),
+    activeScenario: (options = {}) => current().activeScenario(options.session).name,
+    requests: (filter) => current().journal.listRequests(filter),
+    clearRequests: (filter) => current().journal.clearRequests(filter),
+    reset: (options = {}) => current().reset(options.session),
   }
 }

@@ -41,7 +41,7 @@ export const SERVER_LIMITS: Readonly<ServerLimits> = Object.freeze({
 })
 
 export function listen(
-  app: Hono<any>,
+  app: Pick<Hono<any>, 'fetch'>,
   { port, host, limits = SERVER_LIMITS }: { port: number; host: string; limits?: Readonly<ServerLimits> },
 ): Promise<ListeningServer> {
   const server = createAdaptorServer({

@@ -1,0 +1,102 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { Agent, request } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { type MockServer, startMockServer } from '../../src/index.js'
+
+const root = new URL('../../', import.meta.url).pathname
+let dir: string
+let mock: MockServer | undefined
+let errors: string[]
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'mock-watch-'))
+  cpSync(join(root, 'openapi.yaml'), join(dir, 'openapi.yaml'))
+  cpSync(join(root, 'fixtures'), join(dir, 'fixtures'), { recursive: true })
+  errors = []
+  const logger = { info() {}, warn() {}, error: (message: string) => void errors.push(message) }
+  mock = await startMockServer({ spec: join(dir, 'openapi.yaml'), port: 0, watch: true, logger })
+})
+
+afterEach(async () => {
+  await mock?.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+function postPlant(server: MockServer, agent?: Agent): Promise<{ status: number; body: string; reusedSocket: boolean }> {
+  return new Promise((resolve, reject) => {
+    const sent = request(`${server.url}/plants`, {
+      method: 'POST',
+      agent,
+      headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+      timeout: 5_000,
+    })
+    sent.on('response', (response) => {
+      let body = ''
+      response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk))
+      response.on('end', () => resolve({ status: response.statusCode!, body, reusedSocket: sent.reusedSocket }))
+    })
+    sent.on('error', reject)
+    sent.end('{"id":1,"name":"Fern"}')
+  })
+}
+
+const fixture = (name: string) => join(dir, 'fixtures', 'addPlant', name)
+
+describe('--watch (#6)', () => {
+  it('serves an edited fixture without a restart (#6)', async () => {
+    writeFileSync(fixture('200.json'), '{"name":"Edited"}')
+    await expect.poll(async () => (await postPlant(mock!)).body, { timeout: 5_000, interval: 100 }).toBe('{"name":"Edited"}')
+  })
+
+  it('keeps serving the last good version after a broken edit, and says why (#6)', async () => {
+    writeFileSync(fixture('200.json'), '{"name": 5}')
+    await expect.poll(() => errors.join('\n'), { timeout: 5_000, interval: 100 }).toContain('Still serving the last good version')
+    expect(errors[0]).toContain('200.json')
+    const answer = await postPlant(mock!)
+    expect(answer.status).toBe(200)
+    expect(JSON.parse(answer.body)).toEqual({ name: 'Fern' })
+  })
+
+  it('recovers when the broken edit is fixed (#6)', async () => {
+    writeFileSync(fixture('200.json'), '{"name": 5}')
+    await expect.poll(() => errors.length, { timeout: 5_000, interval: 100 }).toBeGreaterThan(0)
+    writeFileSync(fixture('200.json'), '{"name":"Fixed"}')
+    await expect.poll(async () => (await postPlant(mock!)).body, { timeout: 5_000, interval: 100 }).toBe('{"name":"Fixed"}')
+  })
+
+  it('reloads an edited description: a new operation is served (#6)', async () => {
+    const spec = readFileSync(join(dir, 'openapi.yaml'), 'utf8').replace(
+      'paths:\n',
+      'paths:\n  /health:\n    get:\n      operationId: health\n      security: []\n      responses:\n        "204":\n          description: fine\n',
+    )
+    writeFileSync(join(dir, 'openapi.yaml'), spec)
+    await expect.poll(async () => (await fetch(`${mock!.url}/health`)).status, { timeout: 5_000, interval: 100 }).toBe(204)
+    expect(mock!.operations).toContain('GET /health')
+  })
+
+  it('keeps the journal and the active scenario across a reload (#6)', async () => {
+    mock!.useScenario('error')
+    expect((await postPlant(mock!)).status).toBe(400)
+    writeFileSync(fixture('400.json'), '{"error":400,"message":"Reloaded."}')
+    await expect.poll(async () => (await postPlant(mock!)).body, { timeout: 5_000, interval: 100 }).toContain('Reloaded.')
+    expect(mock!.activeScenario()).toBe('error')
+    expect(mock!.requests().length).toBeGreaterThanOrEqual(2)
+    expect(mock!.requests()[0]?.status).toBe(400)
+  })
+
+  it('keeps a kept-alive connection open across a reload (#6)', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    try {
+      expect((await postPlant(mock!, agent)).status).toBe(200)
+      writeFileSync(fixture('200.json'), '{"name":"Edited"}')
+      await expect.poll(async () => (await postPlant(mock!)).body, { timeout: 5_000, interval: 100 }).toBe('{"name":"Edited"}')
+      const again = await postPlant(mock!, agent)
+      expect(again.body).toBe('{"name":"Edited"}')
+      expect(again.reusedSocket).toBe(true)
+    } finally {
+      agent.destroy()
+    }
+  })
+})
