@@ -9,6 +9,7 @@ import { type FixtureSet, loadFixtures } from './responses/fixtures.js'
 import type { ErrorContext } from './responses/render-error.js'
 import { loadScenarios } from './responses/load-scenarios.js'
 import { type Scenario, builtInScenarios, indexScenarios } from './responses/scenarios.js'
+import { kindOf, loadXmlSupport } from './responses/serialize-body.js'
 import { type Router, createRouter } from './routing/match-operation.js'
 import { type SpecDocument, loadSpec } from './spec/load-spec.js'
 import { type OperationDescription, describeOperations } from './spec/operations.js'
@@ -59,6 +60,7 @@ export async function createEngine(input: MockOptions, logger: Logger): Promise<
   const requestAjv = views.request === views.response ? ajv : addDescription(createAjv(), { ...spec, document: views.request })
   const coercingAjv = addDescription(createAjv({ coerceTypes: true }), { ...spec, document: views.request })
   const descriptions = inDescription(spec.path, '', () => describeOperations(spec))
+  if (descriptions.some((d) => d.responses.some((r) => r.content.some((c) => kindOf(c.mediaType) === 'xml')))) await loadXmlSupport()
   const fixtures = await loadFixtures(options.fixtures, options.fixturesRequired)
   checkFixtureFolders(fixtures, descriptions, options.fixtures)
   if (options.admin) checkAdminPrefixIsFree(descriptions, spec.path)

@@ -1,4 +1,4 @@
-import { XMLBuilder } from 'fast-xml-parser'
+import type { XMLBuilder } from 'fast-xml-parser'
 
 /** How a media type's bodies are written: JSON text, XML, or the value itself as text. */
 export type MediaKind = 'json' | 'xml' | 'text'
@@ -18,7 +18,16 @@ export function kindOf(mediaType: string): MediaKind {
   return 'text'
 }
 
-const builder = new XMLBuilder({ format: false, suppressEmptyNode: false })
+let builder: XMLBuilder | undefined
+
+/**
+ * Loads the XML writer. The engine calls it at start-up only when a response declares an XML media
+ * type: most descriptions have none, and fast-xml-parser was a quarter of the mock's import time (#4).
+ */
+export async function loadXmlSupport(): Promise<void> {
+  const { XMLBuilder } = await import('fast-xml-parser')
+  builder ??= new XMLBuilder({ format: false, suppressEmptyNode: false })
+}
 
 /**
  * The bytes of a body value for its media kind, or `undefined` when the kind cannot carry it (an
@@ -29,5 +38,6 @@ export function serializeBody(kind: MediaKind, value: unknown, xml: XmlNames = {
   if (typeof value === 'string') return value
   if (kind === 'text') return typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined
   const content = Array.isArray(value) ? { [xml.item ?? 'item']: value } : value
+  if (!builder) throw new Error('XML support was not loaded (loadXmlSupport) before an XML body was written.')
   return `<?xml version="1.0" encoding="UTF-8"?>${builder.build({ [xml.root]: content })}`
 }

@@ -30,7 +30,8 @@ export interface Router<T> {
   tree: SegmentNode<T>
 }
 
-const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>
+/** The parameters of a literal path: one shared empty object. */
+export const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>
 
 export function createRouter<T extends Routable>(operations: readonly T[]): Router<T> {
   const literal = new Map<string, Map<string, T>>()

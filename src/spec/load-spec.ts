@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
-import $RefParser from '@apidevtools/json-schema-ref-parser'
 import { parse as parseYaml } from 'yaml'
 import { StartupError } from '../errors.js'
+import { nodeAt } from './resolve-ref.js'
 
 export type OpenApiVersion = '3.0' | '3.1'
 
@@ -13,6 +13,40 @@ export interface SpecDocument {
 }
 
 /**
+ * Brings `$ref`'d files into the description, so that every `$ref` points inside it. Most
+ * descriptions have no external `$ref`: they are only checked, and the bundler (a fifth of the
+ * mock's import time) is not even loaded (#4).
+ */
+async function bundleExternalRefs(path: string, parsed: Record<string, any>): Promise<unknown> {
+  const refs = collectRefs(parsed)
+  if (refs.every((ref) => ref.startsWith('#'))) {
+    const dangling = refs.find((ref) => nodeAt(parsed, ref.slice(1)) === undefined)
+    if (dangling) throw new StartupError(`The description ${path} has a $ref that cannot be resolved: "${dangling}" points at nothing.`)
+    return parsed
+  }
+  const { default: $RefParser } = await import('@apidevtools/json-schema-ref-parser')
+  try {
+    // Only local files may be referenced: the mock never downloads anything at run time.
+    return await $RefParser.bundle(path, parsed, { resolve: { http: false } })
+  } catch (error) {
+    throw new StartupError(`The description ${path} has a $ref that cannot be resolved: ${(error as Error).message}`)
+  }
+}
+
+function collectRefs(node: unknown, into: string[] = []): string[] {
+  if (node === null || typeof node !== 'object') return into
+  if (Array.isArray(node)) {
+    for (const item of node) collectRefs(item, into)
+    return into
+  }
+  for (const [key, value] of Object.entries(node)) {
+    if (key === '$ref' && typeof value === 'string') into.push(value)
+    else if (key !== 'example') collectRefs(value, into)
+  }
+  return into
+}
+
+/**
  * Reads, parses, version-checks and bundles a description; a Swagger 2.0 one is converted to
  * OpenAPI 3.0, so the rest of the engine sees only OpenAPI 3. Every failure is a `StartupError`
  * naming the file.
@@ -20,13 +54,7 @@ export interface SpecDocument {
 export async function loadSpec(path: string): Promise<SpecDocument> {
   const parsed = parseDescription(path, await readText(path))
   const version = detectVersion(path, parsed)
-  let document: Record<string, any>
-  try {
-    // Only local files may be referenced: the mock never downloads anything at run time.
-    document = (await $RefParser.bundle(path, parsed as object, { resolve: { http: false } })) as Record<string, any>
-  } catch (error) {
-    throw new StartupError(`The description ${path} has a $ref that cannot be resolved: ${(error as Error).message}`)
-  }
+  let document = (await bundleExternalRefs(path, parsed as Record<string, any>)) as Record<string, any>
   if (version === '2.0') document = await convertSwagger2(path, document)
   if (version !== '3.1') normalizeOpenApi30Schemas(document)
   return { path, version: version === '3.1' ? '3.1' : '3.0', document }

@@ -1,4 +1,3 @@
-import { Busboy } from '@fastify/busboy'
 import type { ValidateFunction } from 'ajv'
 import { errors, type Violation } from '../errors.js'
 import type { MediaTypeDescription } from '../spec/operations.js'
@@ -133,7 +132,9 @@ function fieldsOf(entries: Iterable<[string, unknown]>): Record<string, unknown>
  * Node 20 for a small form with a file). A file part counts as a binary string (its bytes as latin1,
  * so `maxLength` counts bytes); a part sent as `application/json` is parsed as JSON.
  */
-function validateMultipart(media: AcceptedMediaType, bytes: Uint8Array, contentType: string): Promise<BodyOutcome> {
+async function validateMultipart(media: AcceptedMediaType, bytes: Uint8Array, contentType: string): Promise<BodyOutcome> {
+  // Loaded on the first multipart body, not at start-up: most descriptions take none (#4).
+  const { Busboy } = await import('@fastify/busboy')
   return new Promise((resolve) => {
     const malformed = (error: Error) => resolve({ violations: [{ path: 'body', message: `is not valid multipart/form-data (${error.message})` }] })
     const parts: Array<[string, unknown]> = []

@@ -1,6 +1,8 @@
 /** Writing bodies for their media type (#7 §3). */
-import { describe, expect, it } from 'vitest'
-import { kindOf, serializeBody } from '../../src/responses/serialize-body.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { kindOf, loadXmlSupport, serializeBody } from '../../src/responses/serialize-body.js'
+
+beforeAll(loadXmlSupport)
 
 describe('kindOf', () => {
   it('reads +json and +xml suffixes', () => {
