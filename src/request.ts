@@ -1,11 +1,14 @@
+/** Node's parsed headers, or a fetch `Headers` (under `app.request()`). */
+export type HeaderSource = Headers | Record<string, string | string[] | undefined>
+
 /** What the pipeline stages see of a request: plain data, no framework types. */
 export interface RequestData {
   method: string
   path: string
   /** Header value by lower-case name; repeated headers are joined with ", ". */
   header(name: string): string | undefined
-  /** Every header, lower-case names; read only when the journal is listed. */
-  headerEntries(): Iterable<[string, string]>
+  /** Every header, lower-case names, as the server parsed them; the journal keeps this and reads it when listed. */
+  headerSource: HeaderSource
   query(): URLSearchParams
   /** The query string as sent, without `?`. */
   rawQuery: string

@@ -153,7 +153,7 @@ function journalExchange(controls: MockControls, logger: Logger, exchange: Excha
     path: request.path,
     query: request.rawQuery,
     operation: exchange.operation?.id,
-    headers: request.headerEntries,
+    headers: request.headerSource,
     body: exchange.body,
     status,
     scenario: (exchange.scenario ?? controls.activeScenario(session)).name,

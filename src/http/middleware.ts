@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
 import type { Context } from 'hono'
 import { getCookie } from 'hono/cookie'
-import type { RequestData } from '../request.js'
+import type { HeaderSource, RequestData } from '../request.js'
 
 /**
  * The adapter from Hono's context to the plain request data the stages take.
@@ -10,22 +10,68 @@ import type { RequestData } from '../request.js'
  * joins repeated headers (`joinDuplicateHeaders`), so both sources read the same.
  */
 export function toRequestData(c: Context): RequestData {
-  let query: URLSearchParams | undefined
   const { url } = c.req
   const pathStart = url.indexOf('/', url.indexOf('://') + 3)
   const queryStart = url.indexOf('?', pathStart)
+  // The raw path: parameters are percent-decoded once, after matching, by their validator.
+  const path = queryStart === -1 ? url.slice(pathStart) : url.slice(pathStart, queryStart)
   const rawQuery = queryStart === -1 ? '' : url.slice(queryStart + 1)
   const incoming = incomingOf(c)
-  return {
-    method: c.req.method,
-    // The raw path: parameters are percent-decoded once, after matching, by their validator.
-    path: queryStart === -1 ? url.slice(pathStart) : url.slice(pathStart, queryStart),
-    header: incoming ? (name) => headerOf(incoming, name) : (name) => c.req.header(name),
-    // The journal keeps this for up to journalSize requests: hold the headers, not the request and its socket.
-    headerEntries: incoming ? entriesOf.bind(undefined, incoming.headers) : headersEntries(c.req.raw.headers),
-    rawQuery,
-    query: () => (query ??= new URLSearchParams(rawQuery)),
-    cookie: (name) => getCookie(c, name),
+  return incoming ? new NodeRequestData(c, incoming, path, rawQuery) : new FetchRequestData(c, path, rawQuery)
+}
+
+/** Shared by both sources; methods live on the prototype, so a request allocates no closures. */
+abstract class BaseRequestData implements RequestData {
+  readonly method: string
+  #query: URLSearchParams | undefined
+
+  constructor(
+    protected readonly c: Context,
+    readonly path: string,
+    readonly rawQuery: string,
+  ) {
+    this.method = c.req.method
+  }
+
+  abstract header(name: string): string | undefined
+  abstract readonly headerSource: HeaderSource
+
+  query(): URLSearchParams {
+    return (this.#query ??= new URLSearchParams(this.rawQuery))
+  }
+
+  cookie(name: string): string | undefined {
+    return getCookie(this.c, name)
+  }
+}
+
+class NodeRequestData extends BaseRequestData {
+  readonly headerSource: IncomingHttpHeaders
+
+  constructor(c: Context, incoming: IncomingMessage, path: string, rawQuery: string) {
+    super(c, path, rawQuery)
+    this.headerSource = incoming.headers
+    // Handed around unbound (to templates): bound once here.
+    this.header = this.header.bind(this)
+  }
+
+  header(name: string): string | undefined {
+    const value = this.headerSource[name]
+    return Array.isArray(value) ? value.join(', ') : value
+  }
+}
+
+class FetchRequestData extends BaseRequestData {
+  readonly headerSource: Headers
+
+  constructor(c: Context, path: string, rawQuery: string) {
+    super(c, path, rawQuery)
+    this.headerSource = c.req.raw.headers
+    this.header = this.header.bind(this)
+  }
+
+  header(name: string): string | undefined {
+    return this.headerSource.get(name) ?? undefined
   }
 }
 
@@ -33,17 +79,4 @@ export function toRequestData(c: Context): RequestData {
 export function incomingOf(c: Context): IncomingMessage | undefined {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
   return incoming && typeof incoming.on === 'function' ? incoming : undefined
-}
-
-function headerOf(incoming: IncomingMessage, name: string): string | undefined {
-  const value = incoming.headers[name]
-  return Array.isArray(value) ? value.join(', ') : value
-}
-
-function* entriesOf(headers: IncomingHttpHeaders): Iterable<[string, string]> {
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) yield [name, Array.isArray(value) ? value.join(', ') : value]
-}
-
-function headersEntries(headers: Headers): () => Iterable<[string, string]> {
-  return () => headers.entries()
 }

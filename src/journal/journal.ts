@@ -1,4 +1,5 @@
 import type { Violation } from '../errors.js'
+import type { HeaderSource } from '../request.js'
 
 /** One request to the described API, as the journal keeps it. */
 export interface JournalEntry {
@@ -30,8 +31,8 @@ export interface JournalEntry {
 export interface RequestRecord extends Omit<JournalEntry, 'id' | 'time' | 'headers' | 'body' | 'bodyTruncated'> {
   /** Milliseconds since the epoch. */
   time: number
-  /** Read when the journal is listed, not when the request is recorded. */
-  headers: () => Iterable<[string, string]>
+  /** As the server parsed them: read (and redacted) when the journal is listed, not when the request is recorded. */
+  headers: HeaderSource
   body?: Uint8Array
 }
 
@@ -96,7 +97,7 @@ function matches(record: RequestRecord, filter: JournalFilter): boolean {
 
 function toEntry(record: RequestRecord & { id: number }): JournalEntry {
   const headers: Record<string, string> = {}
-  for (const [name, value] of record.headers()) headers[name] = REDACTED.has(name) ? '[redacted]' : value
+  for (const [name, value] of entriesOf(record.headers)) headers[name] = REDACTED.has(name) ? '[redacted]' : value
   const { body, id, time, violations, ...rest } = record
   const entry: JournalEntry = { id, time: new Date(time).toISOString(), ...rest, violations: violations.map((v) => ({ ...v })), headers }
   if (body) {
@@ -104,4 +105,9 @@ function toEntry(record: RequestRecord & { id: number }): JournalEntry {
     if ((body as { truncated?: boolean }).truncated) entry.bodyTruncated = true
   }
   return entry
+}
+
+function* entriesOf(source: HeaderSource): Iterable<[string, string]> {
+  if (source instanceof Headers) return yield* source.entries()
+  for (const [name, value] of Object.entries(source)) if (value !== undefined) yield [name, Array.isArray(value) ? value.join(', ') : value]
 }

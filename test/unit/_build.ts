@@ -104,7 +104,7 @@ export function requestOf({ method = 'GET', path = '/', headers = {}, query = ''
     method,
     path,
     header: (name) => lower.get(name),
-    headerEntries: () => lower.entries(),
+    headerSource: Object.fromEntries(lower),
     rawQuery: query,
     query: () => new URLSearchParams(query),
     cookie: (name) => cookies[name],

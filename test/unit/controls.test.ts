@@ -23,7 +23,7 @@ function record(session?: string): RequestRecord {
     path: '/plants',
     query: '',
     operation: 'addPlant',
-    headers: () => [],
+    headers: {},
     status: 200,
     scenario: 'default',
     session,
