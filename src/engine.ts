@@ -15,7 +15,7 @@ import { type SpecDocument, loadSpec } from './spec/load-spec.js'
 import { type OperationDescription, describeOperations } from './spec/operations.js'
 import { deriveReadWriteViews } from './spec/read-write-only.js'
 import { nodeAt } from './spec/resolve-ref.js'
-import { type Ajv, compileAt, createAjv, markExactIntegers } from './validation/create-ajv.js'
+import { type Ajv, addDescriptionSchema, compileAt, createAjv, markExactIntegers } from './validation/create-ajv.js'
 import { type BodyValidator, compileBody } from './validation/validate-body.js'
 import { type ParameterValidator, compileParameters } from './validation/validate-params.js'
 
@@ -134,7 +134,7 @@ function checkAdminPrefixIsFree(descriptions: OperationDescription[], path: stri
 
 function addDescription(ajv: Ajv, spec: SpecDocument): Ajv {
   try {
-    return ajv.addSchema(spec.document, 'mock:spec')
+    return addDescriptionSchema(ajv, spec.document)
   } catch (error) {
     throw new StartupError(`The schemas of ${spec.path} cannot be compiled: ${(error as Error).message}`)
   }

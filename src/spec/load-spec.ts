@@ -94,6 +94,15 @@ async function readText(path: string): Promise<string> {
 }
 
 function parseDescription(path: string, text: string): unknown {
+  // JSON.parse reads a JSON description about ten times faster than the YAML parser (#4); the YAML
+  // parser still reads everything else, and gives the message when neither can.
+  if (/^\s*[{[]/.test(text)) {
+    try {
+      return JSON.parse(text)
+    } catch {
+      // Not JSON after all (or broken JSON): the YAML parser decides and explains.
+    }
+  }
   try {
     // YAML 1.2 is a superset of JSON, so one parser reads both.
     return parseYaml(text, { uniqueKeys: true, maxAliasCount: 1000 })
