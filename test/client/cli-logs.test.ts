@@ -1,51 +1,15 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { buildCli, startCli, startedUrl, stopProcesses, within } from '../support/processes.js'
 
 /** Request lines of the bin (issue #6): each server on port 0, each child killed after its test. */
-const root = fileURLToPath(new URL('../..', import.meta.url))
-const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url))
-const running = new Set<ChildProcess>()
+afterEach(stopProcesses)
 
-afterEach(() => {
-  for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
-  running.clear()
-})
-
-beforeAll(() => {
-  execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'pipe' })
-}, 120_000)
-
-function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms)
-  })
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
-}
+beforeAll(buildCli, 120_000)
 
 /** Starts the bin, sends a valid and an invalid POST /plants, stops it with SIGTERM; returns what it printed. */
 async function serveTwoRequests(args: string[], env: Record<string, string> = {}) {
-  const inherited = { ...process.env }
-  for (const name of ['PORT', 'HOST', 'MOCK_LOG_FORMAT']) delete inherited[name]
-  const child = spawn(process.execPath, [cli, '--port', '0', ...args], { cwd: root, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-  running.add(child)
-  let stdout = ''
-  let stderr = ''
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)))
-  const url = await within(
-    10_000,
-    'the start line',
-    new Promise<string>((resolve, reject) => {
-      child.stdout!.on('data', () => {
-        const match = /listening on (http:\/\/[^\s"]+)/.exec(stdout)
-        if (match) resolve(match[1]!)
-      })
-      exited.then((code) => reject(new Error(`exited (${code}) before listening: ${stderr}`)))
-    }),
-  )
+  const cli = startCli(['--port', '0', ...args], env)
+  const url = await startedUrl(cli, 10_000)
   for (const body of [{ id: 1, name: 'Fern' }, { id: 1, name: 5 }]) {
     const res = await fetch(`${url}/plants`, {
       method: 'POST',
@@ -56,9 +20,9 @@ async function serveTwoRequests(args: string[], env: Record<string, string> = {}
     await res.arrayBuffer()
   }
   await fetch(`${url}/__mock/health`, { signal: AbortSignal.timeout(5000) }).then((res) => res.arrayBuffer())
-  child.kill('SIGTERM')
-  const code = await within(10_000, 'the exit after SIGTERM', exited)
-  return { code, stdout, stderr }
+  cli.child.kill('SIGTERM')
+  const code = await within(10_000, 'the exit after SIGTERM', cli.exited)
+  return { code, stdout: cli.stdout(), stderr: cli.stderr() }
 }
 
 describe('request lines of the CLI', () => {
@@ -100,12 +64,9 @@ describe('request lines of the CLI', () => {
   })
 
   it('refuses an unknown --log-format at start-up with exit code 1 #6', async () => {
-    const child = spawn(process.execPath, [cli, '--port', '0', '--log-format', 'xml'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
-    running.add(child)
-    let stderr = ''
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-    const code = await within(10_000, 'the exit', new Promise((resolve) => child.once('exit', (c) => resolve(c))))
+    const cli = startCli(['--port', '0', '--log-format', 'xml'])
+    const code = await within(10_000, 'the exit', cli.exited)
     expect(code).toBe(1)
-    expect(stderr).toContain('log format must be "text" or "json", got "xml"')
+    expect(cli.stderr()).toContain('log format must be "text" or "json", got "xml"')
   })
 })

@@ -1,98 +1,21 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import http from 'node:http'
 import net from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { buildCli, runCli, startCli, startedUrl, stopProcesses, waitForOutput, within } from '../support/processes.js'
 
 /**
  * The bin, as a user runs it: `node dist/cli.js`, built once from the current sources.
  * Every server listens on port 0 (or on a port just taken from the OS), and every child is killed after its test.
  */
-const root = fileURLToPath(new URL('../..', import.meta.url))
-const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url))
 const specFile = (name: string) => fileURLToPath(new URL(`../specs/${name}`, import.meta.url))
 const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version
 
 /** A stack trace line, as Node prints them. */
 const STACK_LINE = /^\s+at .+/m
 
-interface Cli {
-  child: ChildProcess
-  stdout: () => string
-  stderr: () => string
-  /** Resolves with the exit code (or the signal name) once the process has ended. */
-  exited: Promise<number | string>
-}
-
-const running = new Set<ChildProcess>()
-
-afterEach(async () => {
-  await Promise.all(
-    [...running].map(async (child) => {
-      if (child.exitCode === null && child.signalCode === null) {
-        const gone = new Promise((resolve) => child.once('exit', resolve))
-        child.kill('SIGKILL')
-        await gone
-      }
-    }),
-  )
-  running.clear()
-})
-
-/** Starts the CLI with only the environment given (PORT and HOST of the test runner are not inherited). */
-function startCli(args: string[], env: Record<string, string> = {}): Cli {
-  const inherited = { ...process.env }
-  delete inherited.PORT
-  delete inherited.HOST
-  const child = spawn(process.execPath, [cli, ...args], { cwd: root, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-  running.add(child)
-  let stdout = ''
-  let stderr = ''
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)))
-  return { child, stdout: () => stdout, stderr: () => stderr, exited }
-}
-
-/** Rejects after `ms`, naming what it waited for. */
-function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms)
-  })
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
-}
-
-/** Waits until stdout holds a line matching `pattern`; fails if the process exits first. */
-function waitForOutput(cli: Cli, pattern: RegExp, ms = 5000): Promise<RegExpMatchArray> {
-  const found = new Promise<RegExpMatchArray>((resolve, reject) => {
-    const check = () => {
-      const match = cli.stdout().match(pattern)
-      if (match) {
-        cli.child.stdout!.off('data', check)
-        resolve(match)
-      }
-    }
-    cli.child.stdout!.on('data', check)
-    cli.exited.then((code) => reject(new Error(`the CLI exited (${code}) before printing ${pattern}; stderr: ${cli.stderr()}`)))
-    check()
-  })
-  return within(ms, `${pattern} on stdout`, found)
-}
-
-/** The URL of the start line. */
-async function startedUrl(cli: Cli): Promise<string> {
-  const [, url] = await waitForOutput(cli, /listening on (http:\/\/\S+)/)
-  return url!
-}
-
-/** Runs the CLI to its end. */
-async function runCli(args: string[], env: Record<string, string> = {}) {
-  const cli = startCli(args, env)
-  const code = await within(10_000, 'the CLI to exit', cli.exited)
-  return { code, stdout: cli.stdout(), stderr: cli.stderr() }
-}
+afterEach(stopProcesses)
 
 /** A port the OS just handed out and that nothing holds now. */
 async function freePort(): Promise<number> {
@@ -112,10 +35,8 @@ function postPlant(url: string, headers: Record<string, string> = {}) {
   })
 }
 
-beforeAll(() => {
-  // Self-contained: the bin under test is always built from the sources under test.
-  execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'pipe' })
-}, 120_000)
+// Self-contained: the bin under test is always built from the sources under test.
+beforeAll(buildCli, 120_000)
 
 describe('plant-store-mock CLI', () => {
   describe('information', () => {

@@ -1,10 +1,10 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { cpSync, readFileSync, symlinkSync } from 'node:fs'
 import { join, posix } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parse as parseYaml } from 'yaml'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildCli, root, start, startedUrl, stopProcesses, within } from '../support/processes.js'
+import { removeTempDirs, tempDirSync } from '../support/temp-dirs.js'
 
 /**
  * The Docker image without a docker engine (issue #6): the final stage of the Dockerfile is read,
@@ -14,7 +14,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
  * @note `RUN npm ci --omit=dev` is not replayed: node_modules is a link to this clone's. The packed
  * package test installs the production dependencies alone.
  */
-const root = fileURLToPath(new URL('../..', import.meta.url))
 const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8')
 
 interface Instruction {
@@ -72,7 +71,6 @@ const workdir = last('WORKDIR')?.args ?? '/'
 const buildWorkdir = (name: string) => stages.find((s) => s.name === name)?.instructions.filter((i) => i.keyword === 'WORKDIR').at(-1)?.args ?? '/'
 
 let app: string
-const running = new Set<ChildProcess>()
 
 /** Replays the final stage's COPY lines: from the clone, or (--from=build) from the build's output here. */
 function stageImage(into: string): void {
@@ -96,34 +94,11 @@ function containerEnv(overrides: Record<string, string> = {}): Record<string, st
 }
 
 function run(argv: string[], env: Record<string, string>) {
-  const child = spawn(argv[0]!, argv.slice(1), { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] })
-  running.add(child)
-  let stdout = ''
-  let stderr = ''
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)))
-  return { child, exited, stdout: () => stdout, stderr: () => stderr }
-}
-
-function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms)
-  })
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+  return start(argv[0]!, argv.slice(1), { cwd: app, env })
 }
 
 async function listeningPort(mock: ReturnType<typeof run>): Promise<number> {
-  const found = new Promise<number>((resolve, reject) => {
-    const check = () => {
-      const match = /listening on http:\/\/\S+:(\d+)/.exec(mock.stdout())
-      if (match) resolve(Number(match[1]))
-    }
-    mock.child.stdout!.on('data', check)
-    mock.exited.then((code) => reject(new Error(`the entrypoint exited (${code}) before listening; stderr: ${mock.stderr()}`)))
-  })
-  return within(10_000, 'the start line', found)
+  return Number(new URL(await startedUrl(mock, 10_000)).port)
 }
 
 /** Runs the HEALTHCHECK command as docker would, against the given port; resolves with its exit code. */
@@ -132,14 +107,14 @@ async function healthcheckExit(port: number): Promise<number | string> {
 }
 
 beforeAll(() => {
-  execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'pipe' })
-  app = mkdtempSync(join(tmpdir(), 'mock-image-'))
+  buildCli()
+  app = tempDirSync('mock-image-')
   stageImage(app)
 }, 120_000)
 
 afterAll(async () => {
-  for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
-  if (app) rmSync(app, { recursive: true, force: true })
+  await stopProcesses()
+  await removeTempDirs()
 })
 
 describe('the Docker image entrypoint, run as the container runs it', () => {

@@ -1,29 +1,25 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { execFile } from 'node:child_process'
+import { statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { cleanEnv, killGroup, root, start, startedUrl, stopProcesses, within } from '../support/processes.js'
+import { removeTempDirs, tempDirSync } from '../support/temp-dirs.js'
 
 /**
  * The package as a user gets it (issue #6): `npm pack` (its prepack builds), then the tarball
  * installed into a fresh project outside this clone, from the npm cache that `npm ci` filled.
  * Only production dependencies come with it, so a runtime import of a dev dependency fails here.
  */
-const root = fileURLToPath(new URL('../..', import.meta.url))
 const run = promisify(execFile)
-const npmEnv: NodeJS.ProcessEnv = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' }
-delete npmEnv.PORT
-delete npmEnv.HOST
+const npmEnv = cleanEnv({ npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' })
 
 let work: string
 let consumer: string
 let packed: { filename: string; files: Array<{ path: string; mode: number }> }
-const running = new Set<ChildProcess>()
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'mock-pack-'))
+  work = tempDirSync('mock-pack-')
   const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, env: npmEnv, timeout: 60_000 })
   // prepack's own output comes before the JSON.
   packed = (JSON.parse(stdout.slice(stdout.indexOf('\n[') + 1 || 0)) as (typeof packed)[])[0]!
@@ -33,26 +29,10 @@ beforeAll(async () => {
   await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(work, packed.filename)], { cwd: consumer, env: npmEnv, timeout: 90_000 })
 }, 120_000)
 
-afterAll(() => {
-  for (const child of running) if (child.exitCode === null && child.signalCode === null) killGroup(child, 'SIGKILL')
-  if (work) rmSync(work, { recursive: true, force: true })
+afterAll(async () => {
+  await stopProcesses()
+  await removeTempDirs()
 })
-
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-child.pid!, signal)
-  } catch {
-    child.kill(signal)
-  }
-}
-
-function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms)
-  })
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
-}
 
 describe('the packed npm package', () => {
   it('holds the built code with its types, both descriptions and the default fixtures, and no test or source file #6', () => {
@@ -66,25 +46,10 @@ describe('the packed npm package', () => {
 
   it('runs through npx with --port 0, answers POST /plants, logs it and stops on SIGTERM #6', async () => {
     // yes=false: the installed bin or nothing, never a download of some package of that name.
-    const child = spawn('npx', ['plant-store-mock', '--port', '0'], { cwd: consumer, env: { ...npmEnv, npm_config_yes: 'false' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
-    running.add(child)
-    let stdout = ''
-    let stderr = ''
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
     // 'close', not 'exit': the mock shares npx's stdout, so the pipe closes once both have ended.
-    const exited = new Promise<number | string>((resolve) => child.once('close', (code, signal) => resolve(code ?? signal ?? -1)))
-    const url = await within(
-      20_000,
-      'the start line',
-      new Promise<string>((resolve, reject) => {
-        child.stdout!.on('data', () => {
-          const match = /listening on (http:\/\/\S+)/.exec(stdout)
-          if (match) resolve(match[1]!)
-        })
-        exited.then((code) => reject(new Error(`npx exited (${code}) before listening: ${stderr}`)))
-      }),
-    )
+    const npx = start('npx', ['plant-store-mock', '--port', '0'], { cwd: consumer, env: { ...npmEnv, npm_config_yes: 'false' }, detached: true, endEvent: 'close' })
+    const { child, stdout, exited } = npx
+    const url = await startedUrl(npx, 20_000)
     const res = await fetch(`${url}/plants`, {
       method: 'POST',
       headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
@@ -98,7 +63,7 @@ describe('the packed npm package', () => {
     // signal itself; the mock's own exit code 0 is checked in cli.test.ts and container-entrypoint.test.ts.
     killGroup(child, 'SIGTERM')
     expect(await within(10_000, 'npx and the mock to exit after SIGTERM', exited)).toBe('SIGTERM')
-    expect(stdout).toMatch(/POST \/plants 200 .*ms scenario=default\n[^]*SIGTERM: finishing in-flight requests/)
+    expect(stdout()).toMatch(/POST \/plants 200 .*ms scenario=default\n[^]*SIGTERM: finishing in-flight requests/)
     await expect(fetch(`${url}/__mock/health`, { signal: AbortSignal.timeout(2000) })).rejects.toThrow()
   }, 40_000)
 

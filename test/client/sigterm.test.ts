@@ -3,57 +3,24 @@
  * invalid, and delayed answers) gets SIGTERM; every request completes with its proper status, and
  * the process exits 0 within a bound.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import http from 'node:http'
-import { fileURLToPath } from 'node:url'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { sleep, within } from '../support/raw-socket.js'
+import { buildCli, startCli, startedUrl, stopProcesses, within } from '../support/processes.js'
+import { sleep } from '../support/raw-socket.js'
 
-const root = fileURLToPath(new URL('../..', import.meta.url))
-const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url))
-
-const running = new Set<ChildProcess>()
 const agents: http.Agent[] = []
 
 afterEach(async () => {
   for (const agent of agents.splice(0)) agent.destroy()
-  await Promise.all(
-    [...running].map(async (child) => {
-      if (child.exitCode !== null || child.signalCode !== null) return
-      const gone = new Promise((resolve) => child.once('exit', resolve))
-      child.kill('SIGKILL')
-      await gone
-    }),
-  )
-  running.clear()
+  await stopProcesses()
 })
 
-beforeAll(() => {
-  execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'pipe' })
-}, 120_000)
+beforeAll(buildCli, 120_000)
 
-async function startCli(): Promise<{ child: ChildProcess; url: string; exited: Promise<number | string>; stdout: () => string }> {
-  const env = { ...process.env }
-  delete env.PORT
-  delete env.HOST
-  const child = spawn(process.execPath, [cli, '--port', '0'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
-  running.add(child)
-  let stdout = ''
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)))
-  const url = await within(
-    10_000,
-    'the start line',
-    new Promise<string>((resolve, reject) => {
-      const check = () => {
-        const match = /listening on (http:\/\/\S+)/.exec(stdout)
-        if (match) resolve(match[1]!)
-      }
-      child.stdout!.on('data', check)
-      exited.then((code) => reject(new Error(`exited (${code}) before listening`)))
-    }),
-  )
-  return { child, url, exited, stdout: () => stdout }
+/** The CLI on port 0, with the URL of its start line. */
+async function listeningCli() {
+  const cli = startCli(['--port', '0'])
+  return { ...cli, url: await startedUrl(cli, 10_000) }
 }
 
 interface InFlight {
@@ -101,7 +68,7 @@ function delayedPost(url: string, agent: http.Agent, delayMs: number): InFlight[
 
 describe('SIGTERM under load', () => {
   it('completes 20 in-flight requests, slow uploads included, with their proper statuses, then exits 0 (#5)', async () => {
-    const mock = await startCli()
+    const mock = await listeningCli()
     const agent = new http.Agent({ keepAlive: true, maxSockets: 50 })
     agents.push(agent)
     const inFlight: InFlight[] = []

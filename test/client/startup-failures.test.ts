@@ -3,62 +3,27 @@
  * `[mock] error:` paragraph naming what to fix, no stack trace, no start line, and nothing left
  * listening. In process, a failed startMockServer leaves no server handle behind.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, writeFile } from 'node:fs/promises'
 import net from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { StartupError, startMockServer } from '../../src/index.js'
-import { within } from '../support/raw-socket.js'
+import { buildCli, runCli, stopProcesses } from '../support/processes.js'
+import { removeTempDirs, tempDir as makeTempDir } from '../support/temp-dirs.js'
 
-const root = fileURLToPath(new URL('../..', import.meta.url))
-const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url))
 const specFile = (name: string) => fileURLToPath(new URL(`../specs/${name}`, import.meta.url))
 const STACK_LINE = /^\s+at .+/m
 const isRoot = process.getuid?.() === 0
 
-const running = new Set<ChildProcess>()
-const made: string[] = []
-
 afterEach(async () => {
-  await Promise.all(
-    [...running].map(async (child) => {
-      if (child.exitCode !== null || child.signalCode !== null) return
-      const gone = new Promise((resolve) => child.once('exit', resolve))
-      child.kill('SIGKILL')
-      await gone
-    }),
-  )
-  running.clear()
-  await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })))
+  await stopProcesses()
+  await removeTempDirs()
 })
 
-beforeAll(() => {
-  execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'pipe' })
-}, 120_000)
+beforeAll(buildCli, 120_000)
 
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'mock-startup-'))
-  made.push(dir)
-  return dir
-}
-
-/** Runs the CLI to its end, bounded. */
-async function runCli(args: string[]): Promise<{ code: number | string; stdout: string; stderr: string }> {
-  const env = { ...process.env }
-  delete env.PORT
-  delete env.HOST
-  const child = spawn(process.execPath, [cli, ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
-  running.add(child)
-  let stdout = ''
-  let stderr = ''
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-  const code = await within(10_000, 'the CLI to exit', new Promise<number | string>((resolve) => child.once('exit', (c, s) => resolve(c ?? s ?? -1))))
-  return { code, stdout, stderr }
-}
+const tempDir = () => makeTempDir('mock-startup-')
 
 /** Exit 1, one `[mock] error:` paragraph without a stack, and no start line. */
 function expectCleanFailure({ code, stdout, stderr }: { code: number | string; stdout: string; stderr: string }, ...mentions: string[]) {

@@ -28,14 +28,7 @@ export async function connect(port: number, host = '127.0.0.1'): Promise<RawConn
   return { socket, received: () => text, closed: closedAt, isClosed: () => closed }
 }
 
-/** Rejects after `ms`, naming what it waited for. */
-export function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms)
-  })
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
-}
+export { within } from './processes.js'
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 

@@ -1,30 +1,20 @@
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { copyFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { StartupError, createApp } from '../../src/index.js'
+import { type Files, removeTempDirs, tempDir } from '../support/temp-dirs.js'
 
 /** Start-up failures, through the public createApp: each one rejects with a StartupError that says what to fix. */
 
 const librarySpec = fileURLToPath(new URL('../specs/library.yaml', import.meta.url))
 const specFile = (name: string) => fileURLToPath(new URL(`../specs/${name}`, import.meta.url))
 
-const made: string[] = []
-afterEach(async () => {
-  await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })))
-})
+afterEach(removeTempDirs)
 
 /** A throw-away fixtures folder: `{ 'addPlant/200.json': {...} }` → files under a fresh temp dir. */
-async function fixturesFolder(files: Record<string, unknown>): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'mock-fixtures-'))
-  made.push(dir)
-  for (const [name, content] of Object.entries(files)) {
-    await mkdir(join(dir, name, '..'), { recursive: true })
-    await writeFile(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content))
-  }
-  return dir
-}
+const fixturesFolder = (files: Files): Promise<string> => tempDir('mock-fixtures-', files)
 
 async function startupErrorOf(promise: Promise<unknown>): Promise<StartupError> {
   const error = await promise.then(

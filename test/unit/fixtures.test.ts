@@ -1,27 +1,20 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { StartupError } from '../../src/errors.js'
 import { loadFixtures } from '../../src/responses/fixtures.js'
+import { removeTempDirs, tempDir, writeFiles } from '../support/temp-dirs.js'
 
 let dir: string
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'plant-store-fixtures-'))
+  dir = await tempDir('plant-store-fixtures-')
 })
 
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true })
-})
+afterEach(removeTempDirs)
 
 /** Writes files given by path relative to the temporary folder. */
-async function write(files: Record<string, string>): Promise<void> {
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(join(dir, path, '..'), { recursive: true })
-    await writeFile(join(dir, path), text)
-  }
-}
+const write = (files: Record<string, string>): Promise<void> => writeFiles(dir, files)
 
 async function startupError(run: Promise<unknown>): Promise<StartupError> {
   const error = await run.then(

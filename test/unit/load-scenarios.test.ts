@@ -2,14 +2,12 @@
  * The scenarios file (`<fixtures>/scenarios.yaml | .yml | .json`): its format, and every mistake
  * that must stop start-up with a message naming the file, the scenario and the rule (#3 §1).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { StartupError } from '../../src/errors.js'
 import type { DeclaredResponse } from '../../src/responses/compile-responses.js'
 import { loadScenarios } from '../../src/responses/load-scenarios.js'
 import type { ScenarioTarget } from '../../src/responses/scenarios.js'
+import { removeTempDirs, tempDirSync } from '../support/temp-dirs.js'
 
 function response(code: string, names: string[] = []): DeclaredResponse {
   return { code, mediaType: 'application/json', bodies: new Map(names.map((name) => [name, { name, origin: 'fixture' as const, json: '{}' }])) }
@@ -28,19 +26,10 @@ const operations: ScenarioTarget[] = [
   { index: 1, id: 'listPlants', method: 'GET', path: '/plants', secured: false, responses: { declared: [response('200', ['default'])], violationStatus: 422 } },
 ]
 
-const folders: string[] = []
-
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true })
-})
+afterEach(removeTempDirs)
 
 /** A fresh fixtures folder holding the given files. */
-function fixturesWith(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'scenarios-'))
-  folders.push(dir)
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text)
-  return dir
-}
+const fixturesWith = (files: Record<string, string>): string => tempDirSync('scenarios-', files)
 
 function load(yaml: string) {
   return loadScenarios(fixturesWith({ 'scenarios.yaml': yaml }), operations)
