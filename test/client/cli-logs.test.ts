@@ -1,10 +1,9 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { buildCli, startCli, startedUrl, stopProcesses, within } from '../support/processes.js'
+import { afterEach, describe, expect, it } from 'vitest'
+import { startCli, startedUrl, stopProcesses, within } from '../support/processes.js'
 
 /** Request lines of the bin (issue #6): each server on port 0, each child killed after its test. */
 afterEach(stopProcesses)
 
-beforeAll(buildCli, 120_000)
 
 /** Starts the bin, sends a valid and an invalid POST /plants, stops it with SIGTERM; returns what it printed. */
 async function serveTwoRequests(args: string[], env: Record<string, string> = {}) {

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs'
 import http from 'node:http'
 import net from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { buildCli, runCli, startCli, startedUrl, stopProcesses, waitForOutput, within } from '../support/processes.js'
+import { afterEach, describe, expect, it } from 'vitest'
+import { runCli, startCli, startedUrl, stopProcesses, waitForOutput, within } from '../support/processes.js'
 
 /**
  * The bin, as a user runs it: `node dist/cli.js`, built once from the current sources.
@@ -36,7 +36,6 @@ function postPlant(url: string, headers: Record<string, string> = {}) {
 }
 
 // Self-contained: the bin under test is always built from the sources under test.
-beforeAll(buildCli, 120_000)
 
 describe('plant-store-mock CLI', () => {
   describe('information', () => {

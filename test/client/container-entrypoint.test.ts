@@ -3,7 +3,7 @@ import { join, posix } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parse as parseYaml } from 'yaml'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildCli, root, start, startedUrl, stopProcesses, within } from '../support/processes.js'
+import { root, start, startedUrl, stopProcesses, within } from '../support/processes.js'
 import { removeTempDirs, tempDirSync } from '../support/temp-dirs.js'
 
 /**
@@ -107,7 +107,6 @@ async function healthcheckExit(port: number): Promise<number | string> {
 }
 
 beforeAll(() => {
-  buildCli()
   app = tempDirSync('mock-image-')
   stageImage(app)
 }, 120_000)

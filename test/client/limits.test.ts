@@ -3,10 +3,10 @@
  * headers get 431; slow clients are cut by the headers and request timeouts and block nobody else.
  * The timeouts are tested with short values through the internal `listen(app, { limits })`.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { createApp } from '../../src/index.js'
 import { type ListeningServer, SERVER_LIMITS, type ServerLimits, listen } from '../../src/server.js'
 import { type RawConnection, connect, sleep, statusOf, streamChunked, within } from '../support/raw-socket.js'
@@ -30,10 +30,6 @@ afterEach(async () => {
     }),
   )
 })
-
-beforeAll(() => {
-  execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'pipe' })
-}, 120_000)
 
 async function serve(limits: Partial<ServerLimits> = {}, options: Parameters<typeof createApp>[0] = {}): Promise<ListeningServer> {
   const app = await createApp(options)

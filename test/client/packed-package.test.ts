@@ -7,7 +7,7 @@ import { cleanEnv, killGroup, root, start, startedUrl, stopProcesses, within } f
 import { removeTempDirs, tempDirSync } from '../support/temp-dirs.js'
 
 /**
- * The package as a user gets it (issue #6): `npm pack` (its prepack builds), then the tarball
+ * The package as a user gets it (issue #6): `npm pack` (of the dist/ built for the run), then the tarball
  * installed into a fresh project outside this clone, from the npm cache that `npm ci` filled.
  * Only production dependencies come with it, so a runtime import of a dev dependency fails here.
  */
@@ -20,7 +20,9 @@ let packed: { filename: string; files: Array<{ path: string; mode: number }> }
 
 beforeAll(async () => {
   work = tempDirSync('mock-pack-')
-  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, env: npmEnv, timeout: 60_000 })
+  // --ignore-scripts: dist/ is built once for the whole run (test/global-setup.ts); prepack building
+  // it again here would rewrite it under the feet of other test files' processes.
+  const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: root, env: npmEnv, timeout: 60_000 })
   // prepack's own output comes before the JSON.
   packed = (JSON.parse(stdout.slice(stdout.indexOf('\n[') + 1 || 0)) as (typeof packed)[])[0]!
   consumer = join(work, 'consumer')

@@ -4,8 +4,8 @@
  * the process exits 0 within a bound.
  */
 import http from 'node:http'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { buildCli, startCli, startedUrl, stopProcesses, within } from '../support/processes.js'
+import { afterEach, describe, expect, it } from 'vitest'
+import { startCli, startedUrl, stopProcesses, within } from '../support/processes.js'
 import { sleep } from '../support/raw-socket.js'
 
 const agents: http.Agent[] = []
@@ -15,7 +15,6 @@ afterEach(async () => {
   await stopProcesses()
 })
 
-beforeAll(buildCli, 120_000)
 
 /** The CLI on port 0, with the URL of its start line. */
 async function listeningCli() {

@@ -7,9 +7,9 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises'
 import net from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { StartupError, startMockServer } from '../../src/index.js'
-import { buildCli, runCli, stopProcesses } from '../support/processes.js'
+import { runCli, stopProcesses } from '../support/processes.js'
 import { removeTempDirs, tempDir as makeTempDir } from '../support/temp-dirs.js'
 
 const specFile = (name: string) => fileURLToPath(new URL(`../specs/${name}`, import.meta.url))
@@ -21,7 +21,6 @@ afterEach(async () => {
   await removeTempDirs()
 })
 
-beforeAll(buildCli, 120_000)
 
 const tempDir = () => makeTempDir('mock-startup-')
 

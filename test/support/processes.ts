@@ -20,11 +20,6 @@ export function within<T>(ms: number, what: string, promise: Promise<T>): Promis
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }
 
-/** Builds the bin from the current sources; for a `beforeAll(buildCli, 120_000)`. */
-export function buildCli(): void {
-  execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'pipe' })
-}
-
 /** The test runner's environment without PORT, HOST and MOCK_*, then `overrides`. */
 export function cleanEnv(overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env = { ...process.env }
