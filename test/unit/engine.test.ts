@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
-import { StartupError, createApp } from '../../src/index.js'
+import { createApp } from '../../src/index.js'
 import { type Files, removeTempDirs, tempDir } from '../support/temp-dirs.js'
+import { startupErrorOf } from '../support/startup-error.js'
 
 /** Start-up failures, through the public createApp: each one rejects with a StartupError that says what to fix. */
 
@@ -15,15 +16,6 @@ afterEach(removeTempDirs)
 
 /** A throw-away fixtures folder: `{ 'addPlant/200.json': {...} }` → files under a fresh temp dir. */
 const fixturesFolder = (files: Files): Promise<string> => tempDir('mock-fixtures-', files)
-
-async function startupErrorOf(promise: Promise<unknown>): Promise<StartupError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(error).toBeInstanceOf(StartupError)
-  return error as StartupError
-}
 
 const auth = { authorization: 'Bearer t', 'content-type': 'application/json' }
 

@@ -1,9 +1,9 @@
 import { mkdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { StartupError } from '../../src/errors.js'
 import { loadFixtures } from '../../src/responses/fixtures.js'
 import { removeTempDirs, tempDir, writeFiles } from '../support/temp-dirs.js'
+import { startupErrorOf } from '../support/startup-error.js'
 
 let dir: string
 
@@ -15,15 +15,6 @@ afterEach(removeTempDirs)
 
 /** Writes files given by path relative to the temporary folder. */
 const write = (files: Record<string, string>): Promise<void> => writeFiles(dir, files)
-
-async function startupError(run: Promise<unknown>): Promise<StartupError> {
-  const error = await run.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  )
-  expect(error).toBeInstanceOf(StartupError)
-  return error as StartupError
-}
 
 describe('loadFixtures', () => {
   it('reads <operation>/<status>.json as the default body of that status', async () => {
@@ -84,36 +75,36 @@ describe('loadFixtures', () => {
     for (const name of ['ok.json', '600.json', '20.json', '4xx.json', '200.JSON', '200.json.bak', '200.a.b.json', '200..json', '200.-x.json', '200.txt']) {
       await rm(join(dir, 'op'), { recursive: true, force: true })
       await write({ [`op/${name}`]: '{}' })
-      const error = await startupError(loadFixtures(dir, true))
+      const error = await startupErrorOf(loadFixtures(dir, true))
       expect(error.message, name).toContain(join(dir, 'op', name))
     }
   })
 
   it('refuses a folder inside an operation folder', async () => {
     await write({ 'op/nested/200.json': '{}' })
-    await startupError(loadFixtures(dir, true))
+    await startupErrorOf(loadFixtures(dir, true))
   })
 
   it('refuses a fixture that is not valid JSON, naming the file', async () => {
     await write({ 'op/200.json': '{"name": ' })
-    const error = await startupError(loadFixtures(dir, true))
+    const error = await startupErrorOf(loadFixtures(dir, true))
     expect(error.message).toContain(join(dir, 'op', '200.json'))
     expect(error.message).toContain('not valid JSON')
   })
 
   it('refuses an empty fixture file', async () => {
     await write({ 'op/200.json': '' })
-    await startupError(loadFixtures(dir, true))
+    await startupErrorOf(loadFixtures(dir, true))
   })
 
   it('refuses a missing folder that was asked for', async () => {
-    const error = await startupError(loadFixtures(join(dir, 'missing'), true))
+    const error = await startupErrorOf(loadFixtures(join(dir, 'missing'), true))
     expect(error.message).toContain(join(dir, 'missing'))
   })
 
   it('refuses a file given where a folder was asked for', async () => {
     await write({ 'file.json': '{}' })
-    await startupError(loadFixtures(join(dir, 'file.json'), true))
+    await startupErrorOf(loadFixtures(join(dir, 'file.json'), true))
   })
 
   it('gives no fixtures for a missing folder that was not asked for', async () => {

@@ -8,6 +8,7 @@ import type { DeclaredResponse } from '../../src/responses/compile-responses.js'
 import { loadScenarios } from '../../src/responses/load-scenarios.js'
 import type { ScenarioTarget } from '../../src/responses/scenarios.js'
 import { removeTempDirs, tempDirSync } from '../support/temp-dirs.js'
+import { startupErrorOf } from '../support/startup-error.js'
 
 function response(code: string, names: string[] = []): DeclaredResponse {
   return { code, mediaType: 'application/json', bodies: new Map(names.map((name) => [name, { name, origin: 'fixture' as const, json: '{}' }])) }
@@ -35,13 +36,8 @@ function load(yaml: string) {
   return loadScenarios(fixturesWith({ 'scenarios.yaml': yaml }), operations)
 }
 
-async function startupError(yaml: string): Promise<StartupError> {
-  const error = await load(yaml).then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(error).toBeInstanceOf(StartupError)
-  return error as StartupError
+function startupError(yaml: string): Promise<StartupError> {
+  return startupErrorOf(load(yaml))
 }
 
 describe('loadScenarios: the file', () => {

@@ -5,19 +5,10 @@ import { type SpecDocument, loadSpec } from '../../src/spec/load-spec.js'
 import { describeOperations } from '../../src/spec/operations.js'
 import { compileAt } from '../../src/validation/create-ajv.js'
 import { ajvFor } from './_build.js'
+import { startupErrorOf } from '../support/startup-error.js'
 
 const specFile = (name: string) => fileURLToPath(new URL(`../specs/${name}`, import.meta.url))
 const plantStore = fileURLToPath(new URL('../../openapi.yaml', import.meta.url))
-
-/** The StartupError a promise rejects with (fails the test if it resolves or rejects with anything else). */
-async function startupErrorOf(promise: Promise<unknown>): Promise<StartupError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(error).toBeInstanceOf(StartupError)
-  return error as StartupError
-}
 
 /** A description held in memory, for describeOperations cases too small for a file. */
 function inMemory(document: Record<string, any>): SpecDocument {
