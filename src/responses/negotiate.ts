@@ -1,3 +1,5 @@
+import { essenceOf } from '../media-type.js'
+
 /** One range of an `Accept` header: `application/json`, `text/*`, `*\/*`, with its weight. */
 interface AcceptRange {
   type: string
@@ -87,10 +89,4 @@ function scoreOf(range: AcceptRange, type: string, subtype: string): number {
   if (range.subtype === '*') return SUBTYPE_WILDCARD
   if (range.subtype === 'json' && subtype.endsWith('+json')) return JSON_SUFFIX
   return 0
-}
-
-/** `Application/JSON; charset=utf-8` → `application/json`. */
-export function essenceOf(mediaType: string): string {
-  const semicolon = mediaType.indexOf(';')
-  return (semicolon === -1 ? mediaType : mediaType.slice(0, semicolon)).trim().toLowerCase()
 }

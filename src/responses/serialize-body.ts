@@ -1,4 +1,5 @@
 import type { XMLBuilder } from 'fast-xml-parser'
+import { essenceOf, isJsonType } from '../media-type.js'
 
 /** How a media type's bodies are written: JSON text, XML, or the value itself as text. */
 export type MediaKind = 'json' | 'xml' | 'text'
@@ -11,9 +12,9 @@ export interface XmlNames {
 }
 
 export function kindOf(mediaType: string): MediaKind {
-  const essence = mediaType.split(';')[0]!.trim().toLowerCase()
+  const essence = essenceOf(mediaType)
   // A wildcard (`*/*` from a converted Swagger 2.0 description) is served as JSON.
-  if (essence === 'application/json' || essence.endsWith('+json') || essence.includes('*')) return 'json'
+  if (isJsonType(essence) || essence.includes('*')) return 'json'
   if (essence === 'application/xml' || essence === 'text/xml' || essence.endsWith('+xml')) return 'xml'
   return 'text'
 }

@@ -1,4 +1,5 @@
 import { StartupError } from '../errors.js'
+import { pointerTokens } from '../spec/resolve-ref.js'
 
 /** What a template may read of a request. Plain data only: templates never run code or read files. */
 export interface TemplateRequest {
@@ -38,7 +39,7 @@ export function compileTemplate(value: unknown, where: string): BodyTemplate | u
   const slots: string[] = []
   const render = compileValue(value, '', slots, where)
   if (!render) return undefined
-  const slotKeys = slots.map((slot) => slot.split('/').slice(1).map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~')))
+  const slotKeys = slots.map(pointerTokens)
   return { render: (request) => orNull(render(request)), slots, slotKeys }
 }
 

@@ -24,12 +24,24 @@ export function resolveRef(document: unknown, located: Located): Located {
   return { node, pointer }
 }
 
-/** The node at a JSON pointer (`/components/schemas/Plant`), or `undefined`. */
+/** The keys of a JSON pointer: `/paths/~1plants` → `['paths', '/plants']` (RFC 6901 escapes undone). */
+export function pointerTokens(pointer: string): string[] {
+  return pointer === '' ? [] : pointer.slice(1).split('/').map(unescapeToken)
+}
+
+function unescapeToken(token: string): string {
+  return token.replace(/~1/g, '/').replace(/~0/g, '~')
+}
+
+/**
+ * The node at a JSON pointer (`/components/schemas/Plant`), or `undefined`. A `$ref`'s pointer is a
+ * URI fragment, so each token is percent-decoded too.
+ */
 export function nodeAt(document: unknown, pointer: string): any {
   let node: any = document
   for (const token of pointer.split('/').slice(1)) {
     if (node === null || typeof node !== 'object') return undefined
-    node = node[decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~')]
+    node = node[unescapeToken(decodeURIComponent(token))]
   }
   return node
 }

@@ -1,7 +1,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { StartupError, type Violation } from '../errors.js'
-import { nodeAt } from '../spec/resolve-ref.js'
+import { nodeAt, pointerTokens } from '../spec/resolve-ref.js'
 import { type ExactLiterals, isAmbiguousInt64, isExactInt64Literal, isInt64Number } from './exact-integers.js'
 
 export type { ErrorObject }
@@ -107,7 +107,7 @@ function refTarget(document: unknown, pointer: string): string {
 const REF_SIBLINGS_IGNORED = new Set(['$ref', 'description', 'summary', 'title', 'example', 'examples', 'deprecated'])
 
 export function decodePointer(pointer: string): string {
-  return pointer.split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~')).join(' > ').replace(/^ > /, '')
+  return pointerTokens(pointer).join(' > ')
 }
 
 const MAX_VIOLATIONS = 25
@@ -170,11 +170,7 @@ function article(type: string): string {
 /** `/items/0/name` → `.items[0].name` */
 function jsonPath(instancePath: string): string {
   if (!instancePath) return ''
-  return instancePath
-    .slice(1)
-    .split('/')
-    .map((t) => pathSegment(t.replace(/~1/g, '/').replace(/~0/g, '~')))
-    .join('')
+  return pointerTokens(instancePath).map(pathSegment).join('')
 }
 
 /** A violation path from its parts: `fieldPath('header', 'x-id')` → `header["x-id"]`. */

@@ -1,4 +1,5 @@
 import { LosslessNumber, parse as parseLossless } from 'lossless-json'
+import { pointerTokens } from '../spec/resolve-ref.js'
 
 /**
  * `JSON.parse` rounds integers beyond 2^53, so `9223372036854775807` (the largest int64) and
@@ -81,11 +82,10 @@ export function rawLiterals(raw: unknown): ExactLiterals {
 }
 
 function valueAt(root: unknown, instancePath: string): unknown {
-  if (instancePath === '') return root
   let node: any = root
-  for (const token of instancePath.slice(1).split('/')) {
+  for (const token of pointerTokens(instancePath)) {
     if (node === null || typeof node !== 'object') return undefined
-    node = node[token.replace(/~1/g, '/').replace(/~0/g, '~')]
+    node = node[token]
   }
   return node
 }

@@ -3,6 +3,7 @@ import { errors, type Violation } from '../errors.js'
 import type { MediaTypeDescription } from '../spec/operations.js'
 import { type Ajv, compileAt, toViolations } from './create-ajv.js'
 import { jsonLiterals } from './exact-integers.js'
+import { essenceOf, isJsonType } from '../media-type.js'
 
 /** How a body of that media type is parsed before it is validated; `other` bodies are not read. */
 type BodyKind = 'json' | 'form' | 'multipart' | 'other'
@@ -34,7 +35,7 @@ export function compileBody(
     required: body.required,
     declared: body.content.map((c) => c.mediaType),
     accepted: body.content.map(({ mediaType, schemaPointer }) => {
-      const range = essence(mediaType)
+      const range = essenceOf(mediaType)
       const kind = kindOf(range)
       const compiler = kind === 'form' || kind === 'multipart' ? coercingAjv : ajv
       return { range, isJson: kind === 'json', kind, validate: schemaPointer ? compileAt(compiler, schemaPointer) : undefined }
@@ -51,7 +52,7 @@ function kindOf(range: string): BodyKind {
 
 /** The declared media type a request's Content-Type falls under; 415 when there is none. */
 export function selectMediaType(body: BodyValidator, contentType: string | undefined): AcceptedMediaType {
-  const type = contentType === undefined ? '' : essence(contentType)
+  const type = contentType === undefined ? '' : essenceOf(contentType)
   const found =
     body.accepted.find((m) => m.range === type) ??
     body.accepted.find((m) => covers(m.range, type)) ??
@@ -175,14 +176,7 @@ function parseJsonPart(text: string): unknown {
   }
 }
 
-function essence(mediaType: string): string {
-  const semicolon = mediaType.indexOf(';')
-  return (semicolon === -1 ? mediaType : mediaType.slice(0, semicolon)).trim().toLowerCase()
-}
 
-function isJsonType(type: string): boolean {
-  return type === 'application/json' || type.endsWith('+json')
-}
 
 function covers(range: string, type: string): boolean {
   if (range === '*/*') return type !== ''
