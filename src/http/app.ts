@@ -122,7 +122,9 @@ export function createApp(engine: Engine, controls: MockControls, closing: Abort
     if (Number.isNaN(prefer.delay)) throw errors.undeclaredPreference(operation.responses.violationStatus, 'Prefer: delay= must be a whole number of milliseconds, at most 600000.')
     if (rule?.forcedError && prefer.code === undefined && prefer.example === undefined) throw errors.forcedByScenario(rule.forcedError, scenario.name, operation.id)
     const plan = selectResponse(operation, withScenarioRule(prefer, rule), engine.options, request.header('accept'))
-    const { status, contentType, body } = renderResponse(plan, engine.errorContext, templateRequestOf(request, params, value))
+    // Only a templated fixture reads the request back; other bodies need no view of it.
+    const templated = plan.source.kind === 'static' && plan.source.body.template !== undefined
+    const { status, contentType, body } = renderResponse(plan, engine.errorContext, templated ? templateRequestOf(request, params, value) : undefined)
     return new Response(body, { status, headers: contentType ? { 'content-type': contentType } : undefined })
   }
 
