@@ -14,8 +14,8 @@ import { type Router, createRouter } from './routing/match-operation.js'
 import { type SpecDocument, loadSpec } from './spec/load-spec.js'
 import { type OperationDescription, describeOperations } from './spec/operations.js'
 import { deriveReadWriteViews } from './spec/read-write-only.js'
-import { nodeAt } from './spec/resolve-ref.js'
-import { type Ajv, addDescriptionSchema, compileAt, createAjv, markExactIntegers } from './validation/create-ajv.js'
+import { derefSchema, nodeAt } from './spec/resolve-ref.js'
+import { type Ajv, addDescriptionSchema, compileAt, createAjv, findUnusablePatterns, markExactIntegers } from './validation/create-ajv.js'
 import { type BodyValidator, compileBody } from './validation/validate-body.js'
 import { type ParameterValidator, compileParameters } from './validation/validate-params.js'
 
@@ -26,6 +26,8 @@ export interface CompiledOperation {
   id: string
   method: string
   path: string
+  /** See `Routable`: set only for paths with a segment that holds several parameters. */
+  pathValuePatterns?: Record<string, string>
   secured: boolean
   security?: SecurityCheck
   parameters?: ParameterValidator
@@ -53,6 +55,8 @@ export async function createEngine(input: MockOptions, logger: Logger): Promise<
   const options = resolveOptions(input)
   const spec = await loadSpec(options.spec)
   const { document } = spec
+  for (const warning of spec.warnings ?? []) logger.warn(`${spec.path}: ${warning}`)
+  for (const pattern of findUnusablePatterns(document)) logger.warn(`${spec.path}: the pattern at ${pattern} is not a regular expression any engine here reads; it is not enforced.`)
   markExactIntegers(document)
   // readOnly / writeOnly: requests are read with one view of the description, responses made and checked with the other.
   const views = deriveReadWriteViews(document)
@@ -60,13 +64,19 @@ export async function createEngine(input: MockOptions, logger: Logger): Promise<
   const requestAjv = views.request === views.response ? ajv : addDescription(createAjv(), { ...spec, document: views.request })
   const coercingAjv = addDescription(createAjv({ coerceTypes: true }), { ...spec, document: views.request })
   const descriptions = inDescription(spec.path, '', () => describeOperations(spec))
+  const warned = new Set<string>()
+  const warnOnce = (key: string, message: string) => {
+    if (warned.has(key)) return
+    warned.add(key)
+    logger.warn(`${spec.path}: ${message}`)
+  }
   if (descriptions.some((d) => d.responses.some((r) => r.content.some((c) => kindOf(c.mediaType) === 'xml')))) await loadXmlSupport()
   const fixtures = await loadFixtures(options.fixtures, options.fixturesRequired)
   checkFixtureFolders(fixtures, descriptions, options.fixtures)
   if (options.admin) checkAdminPrefixIsFree(descriptions, spec.path)
   const operations = descriptions.map((description, index) =>
     inDescription(spec.path, `operation ${description.id}`, () =>
-      compileOperation(description, index, { document: views.response, ajv, requestAjv, coercingAjv, fixtures, options, logger }),
+      compileOperation(description, index, { document: views.response, ajv, requestAjv, coercingAjv, fixtures, options, logger, warnOnce }),
     ),
   )
   const scenarios = indexScenarios([...builtInScenarios(operations), ...(await loadScenarios(options.fixtures, operations))])
@@ -97,11 +107,17 @@ interface CompileContext {
   fixtures: FixtureSet
   options: ResolvedOptions
   logger: Logger
+  /** Logs a warning the first time its key is seen: a problem shared by a thousand operations is told once. */
+  warnOnce: (key: string, message: string) => void
 }
 
 function compileOperation(description: OperationDescription, index: number, context: CompileContext): CompiledOperation {
   const { document, ajv, requestAjv, coercingAjv, fixtures, options, logger } = context
-  const security = compileSecurity(description.security, document.components?.securitySchemes ?? {}, options)
+  const security = compileSecurity(description.security, document.components?.securitySchemes ?? {}, {
+    tokens: options.tokens,
+    pointer: description.securityPointer,
+    warnUncheckable: context.warnOnce,
+  })
   return {
     index,
     secured: security !== undefined,
@@ -109,10 +125,24 @@ function compileOperation(description: OperationDescription, index: number, cont
     id: description.id,
     method: description.method,
     path: description.path,
+    pathValuePatterns: /\}\{|\{[^/]*\}[^/]+\{/.test(description.path) ? pathValuePatterns(document, description) : undefined,
     parameters: compileParameters(coercingAjv, description.parameters),
     body: description.requestBody ? compileBody(requestAjv, description.requestBody, coercingAjv) : undefined,
     responses: compileResponses({ document, ajv, logger }, description, fixtures.get(description.fixtureKey)),
   }
+}
+
+/** For segments holding several parameters: what each path parameter's value can be, where its schema says. */
+function pathValuePatterns(document: unknown, description: OperationDescription): Record<string, string> {
+  const patterns: Record<string, string> = {}
+  for (const parameter of description.parameters) {
+    if (parameter.in !== 'path' || !parameter.schemaPointer) continue
+    const schema = derefSchema(document, nodeAt(document, parameter.schemaPointer))
+    const values: unknown[] | undefined = schema?.const !== undefined ? [schema.const] : Array.isArray(schema?.enum) ? schema.enum : undefined
+    if (values?.length) patterns[parameter.name] = `(?:${values.map((v) => String(v).replace(/[.*+?^$()|[\]\\{}/]/g, '\\$&')).join('|')})`
+    else if (schema?.type === 'integer') patterns[parameter.name] = '-?\\d+'
+  }
+  return patterns
 }
 
 /** Start-up mistakes found while reading the description say which file (and operation) they are in. */

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { parse as parseYaml } from 'yaml'
 import { StartupError } from '../errors.js'
 import { nodeAt } from './resolve-ref.js'
+import { walkSchemas } from './walk.js'
 
 export type OpenApiVersion = '3.0' | '3.1'
 
@@ -10,6 +11,8 @@ export interface SpecDocument {
   path: string
   version: OpenApiVersion
   document: Record<string, any>
+  /** Problems the description has but the mock can serve around, one line each with where they are. */
+  warnings?: string[]
 }
 
 /**
@@ -56,8 +59,10 @@ export async function loadSpec(path: string): Promise<SpecDocument> {
   const version = detectVersion(path, parsed)
   let document = (await bundleExternalRefs(path, parsed as Record<string, any>)) as Record<string, any>
   if (version === '2.0') document = await convertSwagger2(path, document)
-  if (version !== '3.1') normalizeOpenApi30Schemas(document)
-  return { path, version: version === '3.1' ? '3.1' : '3.0', document }
+  const warnings = describeNotes(normalizeSchemas(document), version)
+  if (!document.paths && !document.webhooks) warnings.push('the description declares no paths: the mock serves only its admin API.')
+  else if (!document.paths) warnings.push('the description declares only webhooks and no paths: the mock serves only its admin API.')
+  return { path, version: version === '3.1' ? '3.1' : '3.0', document, warnings }
 }
 
 /**
@@ -137,28 +142,147 @@ function checkPaths(path: string, paths: unknown): void {
   }
 }
 
+/** What was read in a way other than its version says: the 3.0 forms of 3.1 keywords, keywords with values of the wrong kind. */
+type Notes = Map<string, string[]>
+
 /**
- * OpenAPI 3.0 schemas use two draft-04 habits that a JSON Schema 2020-12 validator reads differently:
- * `nullable: true` and boolean `exclusiveMinimum` / `exclusiveMaximum`. Rewrite them once, at start-up.
+ * Reads every schema as a JSON Schema 2020-12 validator must see it, once, at start-up:
+ * - OpenAPI 3.0's two draft-04 habits, `nullable: true` and boolean `exclusiveMinimum` /
+ *   `exclusiveMaximum`, are rewritten. Many 3.1 descriptions still carry them (converted from 3.0
+ *   by hand); they get the same reading, since no other reading serves them, and a warning.
+ * - A keyword whose value has the wrong kind (`pattern: 0`, `minLength: "5"`, `required: true` on a
+ *   property, `type: file`) is mended where its meaning is plain, else dropped, with a warning: one
+ *   slip must not refuse the whole description.
  * Examples are data, not schemas, so they are left as written.
  */
-function normalizeOpenApi30Schemas(node: unknown): void {
-  if (typeof node !== 'object' || node === null) return
-  if (Array.isArray(node)) return node.forEach(normalizeOpenApi30Schemas)
-  const schema = node as Record<string, any>
-  if (schema.nullable === true) {
-    if (typeof schema.type === 'string') schema.type = [schema.type, 'null']
-    if (Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum = [...schema.enum, null]
+function normalizeSchemas(document: Record<string, any>): Notes {
+  const notes: Notes = new Map()
+  const note = (what: string, pointer: string) => {
+    const list = notes.get(what) ?? []
+    if (list.length <= MAX_POINTERS_NOTED) list.push(pointer)
+    notes.set(what, list)
   }
-  for (const [bound, limit] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
-    if (schema[bound] === true && typeof schema[limit] === 'number') {
-      schema[bound] = schema[limit]
-      delete schema[limit]
-    } else if (schema[bound] === false) {
-      delete schema[bound]
+  walkSchemas(document, (schema, pointer) => {
+    if (typeof schema.nullable === 'boolean') {
+      if (schema.nullable) note('nullable', pointer)
+      readNullable(schema)
+    }
+    for (const [bound, limit] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+      if (typeof schema[bound] !== 'boolean') continue
+      note(bound, pointer)
+      if (schema[bound] === true && typeof schema[limit] === 'number') {
+        schema[bound] = schema[limit]
+        delete schema[limit]
+      } else {
+        delete schema[bound]
+      }
+    }
+    mendKeywords(schema, (keyword) => note(`malformed:${keyword}`, pointer))
+  })
+  return notes
+}
+
+const MAX_POINTERS_NOTED = 3
+
+const COUNTS = ['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties']
+const NUMBERS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf']
+const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'])
+/** Type names other languages use, read as the JSON type they mean. */
+const TYPE_ALIASES: Record<string, string> = { int: 'integer', long: 'integer', float: 'number', double: 'number', bool: 'boolean', file: 'string', date: 'string', datetime: 'string', dict: 'object', list: 'array' }
+
+/** Mends or drops keywords whose values a validator cannot compile; `noted` is told each keyword touched. */
+function mendKeywords(schema: Record<string, any>, noted: (keyword: string) => void): void {
+  for (const keyword of COUNTS) {
+    const value = schema[keyword]
+    if (value === undefined || (Number.isInteger(value) && value >= 0)) continue
+    noted(keyword)
+    const number = Number(value)
+    if (typeof value === 'string' && Number.isInteger(number) && number >= 0) schema[keyword] = number
+    else delete schema[keyword]
+  }
+  for (const keyword of NUMBERS) {
+    const value = schema[keyword]
+    if (value === undefined || (typeof value === 'number' && Number.isFinite(value) && (keyword !== 'multipleOf' || value > 0))) continue
+    noted(keyword)
+    const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN
+    if (Number.isFinite(number) && (keyword !== 'multipleOf' || number > 0)) schema[keyword] = number
+    else delete schema[keyword]
+  }
+  if (schema.pattern !== undefined && typeof schema.pattern !== 'string') {
+    noted('pattern')
+    delete schema.pattern
+  }
+  if (schema.format !== undefined && typeof schema.format !== 'string') {
+    noted('format')
+    delete schema.format
+  }
+  if (schema.required !== undefined && !(Array.isArray(schema.required) && schema.required.every((name: unknown) => typeof name === 'string'))) {
+    noted('required')
+    if (Array.isArray(schema.required)) schema.required = schema.required.filter((name: unknown) => typeof name === 'string')
+    else delete schema.required
+  }
+  if (schema.enum !== undefined && !(Array.isArray(schema.enum) && schema.enum.length > 0)) {
+    noted('enum')
+    delete schema.enum
+  }
+  for (const keyword of ['properties', 'patternProperties']) {
+    if (schema[keyword] !== undefined && (typeof schema[keyword] !== 'object' || schema[keyword] === null || Array.isArray(schema[keyword]))) {
+      noted(keyword)
+      delete schema[keyword]
     }
   }
-  for (const [key, value] of Object.entries(schema)) {
-    if (key !== 'example' && key !== 'examples') normalizeOpenApi30Schemas(value)
+  if (schema.type !== undefined) mendType(schema, noted)
+}
+
+function mendType(schema: Record<string, any>, noted: (keyword: string) => void): void {
+  const types: unknown[] = Array.isArray(schema.type) ? schema.type : [schema.type]
+  if (types.every((t) => typeof t === 'string' && JSON_TYPES.has(t))) return
+  noted('type')
+  const mended = [...new Set(types.map((t) => (typeof t === 'string' ? (JSON_TYPES.has(t) ? t : TYPE_ALIASES[t.toLowerCase()]) : undefined)).filter(Boolean))]
+  if (mended.length === 0) delete schema.type
+  else schema.type = mended.length === 1 ? mended[0] : mended
+}
+
+/**
+ * `nullable: true` means "or null". Beside `type`, `null` joins the types (and the `enum`); without
+ * `type` (beside `allOf`, `oneOf`, `$ref`, or alone, common in large descriptions) the schema becomes
+ * "null, or what it said" without moving what it said: its other keywords stay where they are and
+ * `null` is let through by an `anyOf` around them.
+ */
+function readNullable(schema: Record<string, any>): void {
+  const nullable = schema.nullable === true
+  delete schema.nullable
+  if (!nullable) return
+  if (typeof schema.type === 'string') schema.type = [schema.type, 'null']
+  else if (Array.isArray(schema.type)) {
+    if (!schema.type.includes('null')) schema.type = [...schema.type, 'null']
   }
+  if (Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum = [...schema.enum, null]
+  if (schema.type !== undefined) return
+  const constraints = Object.keys(schema).filter((key) => !ANNOTATIONS.has(key))
+  if (constraints.length === 0) return
+  const rest: Record<string, any> = {}
+  for (const key of constraints) {
+    rest[key] = schema[key]
+    delete schema[key]
+  }
+  schema.anyOf = [{ type: 'null' }, rest]
+}
+
+/** Keywords that constrain nothing: they stay on a nullable schema that gets wrapped. */
+const ANNOTATIONS = new Set(['title', 'description', 'example', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly', 'xml', 'externalDocs'])
+
+function describeNotes(notes: Notes, version: OpenApiVersion | '2.0'): string[] {
+  const warnings: string[] = []
+  for (const [what, pointers] of notes) {
+    const shown = pointers.slice(0, MAX_POINTERS_NOTED).map((p) => `#${p}`).join(', ')
+    const where = `at ${shown}${pointers.length > MAX_POINTERS_NOTED ? ' and more' : ''}`
+    if (what.startsWith('malformed:')) {
+      warnings.push(`the schema keyword "${what.slice('malformed:'.length)}" has a value of the wrong kind (${where}); it is mended where its meaning is plain, else ignored.`)
+    } else if (version === '3.1') {
+      const meaning = what === 'nullable' ? '"or null"' : `a boolean beside ${what === 'exclusiveMinimum' ? 'minimum' : 'maximum'}`
+      warnings.push(`this OpenAPI 3.1 description uses the 3.0 form of "${what}" (${where}); it is read as OpenAPI 3.0 means it: ${meaning}.`)
+    }
+  }
+  return warnings
 }

@@ -71,7 +71,7 @@ function dropRequired(original: Record<string, any>, schema: Record<string, any>
 /** Visits every object of the description that could be a schema, together with the same node of each copy. */
 function walkSchemas(node: unknown, copies: any[], visit: (node: Record<string, any>, copies: any[]) => void): void {
   if (typeof node !== 'object' || node === null) return
-  if (Array.isArray(node)) return node.forEach((item, i) => walkSchemas(item, copies.map((c) => c[i]), visit))
+  if (Array.isArray(node)) return node.forEach((item, i) => walkSchemas(item, copies.map((c) => c?.[i]), visit))
   const schema = node as Record<string, any>
   if (schema.properties || schema.allOf) visit(schema, copies)
   for (const [key, value] of Object.entries(schema)) {
