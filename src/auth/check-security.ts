@@ -20,6 +20,13 @@ export interface SecurityCheck {
 export interface SecurityOptions {
   /** Accepted tokens and API keys; empty accepts any non-empty credential. */
   tokens: readonly string[]
+  /**
+   * Told once per scheme that cannot be checked (undeclared, `mutualTLS`, an unknown type): such a
+   * scheme counts as met. Without it, such a scheme stops start-up.
+   */
+  warnUncheckable?: (scheme: string, message: string) => void
+  /** Where the requirements are, for messages: `#/paths/~1plants/post/security`. */
+  pointer?: string
 }
 
 /**
@@ -29,12 +36,18 @@ export interface SecurityOptions {
 export function compileSecurity(
   requirements: readonly SecurityRequirement[],
   schemes: Record<string, any>,
-  { tokens }: SecurityOptions,
+  { tokens, warnUncheckable, pointer = '#/security' }: SecurityOptions,
 ): SecurityCheck | undefined {
   const accept = createTokenMatcher(tokens)
   // Compiled first, so that an undeclared scheme name is reported even where credentials are optional.
-  const alternatives = requirements.map((requirement) =>
-    Object.keys(requirement).map((name) => compileScheme(name, schemes[name], accept)),
+  const alternatives = requirements.map((requirement, index) =>
+    Object.keys(requirement).flatMap((name) => {
+      const check = compileScheme(name, schemes[name], accept)
+      if (typeof check === 'function') return [check]
+      if (!warnUncheckable) throw new StartupError(`${check.problem}.`)
+      warnUncheckable(name, `${check.problem} (named at ${pointer}/${index}); it is not checked: requests count as meeting it.`)
+      return []
+    }),
   )
   if (alternatives.length === 0 || alternatives.some((checks) => checks.length === 0)) return undefined
   const challenges = new Set(requirements.flatMap((r) => Object.keys(r).map((name) => challengeFor(schemes[name]))))
@@ -61,14 +74,16 @@ function firstFailureOf(schemes: SchemeCheck[], request: RequestData): SchemeFai
   return undefined
 }
 
-function compileScheme(name: string, scheme: any, accept: TokenMatcher): SchemeCheck {
-  if (!scheme) throw new StartupError(`The security requirement names "${name}", which components.securitySchemes does not declare.`)
+/** A check for the scheme, or why there can be none. */
+function compileScheme(name: string, scheme: any, accept: TokenMatcher): SchemeCheck | { problem: string } {
+  if (!scheme) return { problem: `The security requirement names "${name}", which components.securitySchemes does not declare` }
+  if (scheme.type === 'mutualTLS') return { problem: `The security scheme "${name}" is mutualTLS, which a mock served over plain HTTP cannot check` }
   if (scheme.type === 'oauth2' || scheme.type === 'openIdConnect') return bearerCheck(accept)
   if (scheme.type === 'apiKey') return apiKeyCheck(scheme, accept)
   if (scheme.type === 'http' && String(scheme.scheme).toLowerCase() === 'bearer') return bearerCheck(accept)
   if (scheme.type === 'http' && String(scheme.scheme).toLowerCase() === 'basic') return basicCheck()
   if (scheme.type === 'http' && scheme.scheme) return authorizationSchemeCheck(String(scheme.scheme))
-  throw new StartupError(`The security scheme "${name}" has type "${scheme.type}", which the mock cannot check.`)
+  return { problem: `The security scheme "${name}" has type "${scheme.type}", which the mock cannot check` }
 }
 
 function bearerCheck(accept: TokenMatcher): SchemeCheck {

@@ -39,10 +39,20 @@ export interface MediaTypeDescription {
   examples: Array<{ name: string; value: unknown }>
 }
 
+/** A response header as declared, `$ref` followed. */
+export interface HeaderDescription {
+  name: string
+  required: boolean
+  schemaPointer?: string
+  /** `example`, else the first of `examples`, of the header itself. */
+  example?: unknown
+}
+
 export interface ResponseDescription {
   /** As declared: `200`, `2XX` or `default`. */
   code: string
   content: MediaTypeDescription[]
+  headers: HeaderDescription[]
 }
 
 /** One operation as the description declares it, with `$ref`s followed and schemas left as pointers. */
@@ -57,6 +67,8 @@ export interface OperationDescription {
   requestBody?: { required: boolean; content: MediaTypeDescription[] }
   responses: ResponseDescription[]
   security: SecurityRequirement[]
+  /** Where the security requirements are declared, as a JSON pointer: the operation's own, else the document's. */
+  securityPointer: string
 }
 
 /** Lists every operation of the description, in declaration order. */
@@ -98,6 +110,7 @@ function describeOperation(
       describeResponse(document, code, { node: response, pointer: `${pointer}${pointerOf('responses', code)}` }),
     ),
     security: operation.security ?? globalSecurity,
+    securityPointer: operation.security ? `#${pointer}/security` : '#/security',
   }
 }
 
@@ -111,11 +124,16 @@ function describeParameters(document: any, pathItem: Located, operation: Located
       if (!node?.name || !['path', 'query', 'header', 'cookie'].includes(node.in)) {
         throw new StartupError(`The parameter at ${pointer} needs a "name" and an "in" of path, query, header or cookie.`)
       }
+      // "If in is header and the name is Accept, Content-Type or Authorization, the parameter definition SHALL be ignored."
+      if (node.in === 'header' && IGNORED_HEADERS.has(String(node.name).toLowerCase())) return
       byKey.set(`${node.in}:${node.name}`, describeParameter(document, node, pointer))
     })
   }
   return [...byKey.values()]
 }
+
+/** Header parameters OpenAPI says to ignore: content negotiation and security have their own fields. */
+const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization'])
 
 const STYLES: Record<ParameterLocation, readonly ParameterStyle[]> = {
   path: ['simple', 'label', 'matrix'],
@@ -177,7 +195,17 @@ function describeResponse(document: any, code: string, located: Located): Respon
     throw new StartupError(`The response code "${code}" at ${located.pointer} is not a status, a range such as 2XX, or "default".`)
   }
   const { node, pointer } = resolveRef(document, located)
-  return { code, content: describeContent(document, node?.content, `${pointer}/content`) }
+  return { code, content: describeContent(document, node?.content, `${pointer}/content`), headers: describeHeaders(document, node?.headers, `${pointer}/headers`) }
+}
+
+function describeHeaders(document: any, headers: Record<string, any> | undefined, pointer: string): HeaderDescription[] {
+  if (typeof headers !== 'object' || headers === null) return []
+  return Object.entries(headers).map(([name, raw]) => {
+    const { node, pointer: at } = resolveRef(document, { node: raw, pointer: `${pointer}${pointerOf(name)}` })
+    const named = node?.examples && typeof node.examples === 'object' ? Object.values(node.examples)[0] : undefined
+    const example = node?.example ?? (named ? resolveRef(document, { node: named, pointer: at }).node?.value : undefined)
+    return { name, required: node?.required === true, schemaPointer: node?.schema ? `${at}/schema` : undefined, example }
+  })
 }
 
 function describeContent(document: any, content: Record<string, any> | undefined, pointer: string): MediaTypeDescription[] {
