@@ -124,8 +124,8 @@ export function createApp(engine: Engine, controls: MockControls, closing: Abort
     const plan = selectResponse(operation, withScenarioRule(prefer, rule), engine.options, request.header('accept'))
     // Only a templated fixture reads the request back; other bodies need no view of it.
     const templated = plan.source.kind === 'static' && plan.source.body.template !== undefined
-    const { status, contentType, body } = renderResponse(plan, engine.errorContext, templated ? templateRequestOf(request, params, value) : undefined)
-    return new Response(body, { status, headers: contentType ? { 'content-type': contentType } : undefined })
+    const { status, contentType, headers, body } = renderResponse(plan, engine.errorContext, templated ? templateRequestOf(request, params, value) : undefined)
+    return new Response(body, { status, headers: contentType ? (headers ? { ...headers, 'content-type': contentType } : { 'content-type': contentType }) : headers })
   }
 
   /** The one mapping of a failure to the description's Error shape; unexpected failures are logged once. */

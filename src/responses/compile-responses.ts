@@ -51,11 +51,13 @@ export interface DeclaredResponse {
   bodies: Map<string, StaticBody>
   /** Every declared media type, the preferred one first (its fields are the ones above). */
   media?: DeclaredMedia[]
+  /** Header values known at start-up, sent with every answer of this response (today: a declared `Location`). */
+  headers?: Record<string, string>
 }
 
 export interface ResponseSet {
   declared: DeclaredResponse[]
-  /** What a valid request gets: the lowest 2xx, else 2XX, else default. */
+  /** What a valid request gets (see `pickSuccess`); `undefined` only when the operation declares no response: 204. */
   success?: DeclaredResponse
   /** Status for a request that breaks the description: the first declared of 422, 400 (or 4XX); else 422. */
   violationStatus: number
@@ -84,7 +86,21 @@ function compileResponse(context: CompileContext, operation: OperationDescriptio
     validate: preferred?.validate,
     bodies: preferred?.bodies ?? new Map(),
     media,
+    headers: locationHeader(context.document, response),
   }
+}
+
+/**
+ * A response that declares a `Location` header (a redirect, a 201) sends one: the header's example, else its schema's
+ * example, default, const or first enum value, else a URL or path that fits its format.
+ */
+function locationHeader(document: unknown, response: ResponseDescription): Record<string, string> | undefined {
+  const declared = response.headers.find((h) => h.name.toLowerCase() === 'location')
+  if (!declared) return undefined
+  const schema = declared.schemaPointer ? derefSchema(document, nodeAt(document, declared.schemaPointer)) : undefined
+  const candidates = [declared.example, schema?.example, schema?.examples?.[0], schema?.default, schema?.const, schema?.enum?.[0]]
+  const value = candidates.find((v) => typeof v === 'string' && /^[\x21-\x7e]+$/.test(v)) as string | undefined
+  return { location: value ?? (schema?.format === 'uri' || schema?.format === 'url' ? 'http://127.0.0.1/' : '/') }
 }
 
 function compileMedia(context: CompileContext, label: string, content: MediaTypeDescription): DeclaredMedia {
@@ -136,32 +152,59 @@ function exampleProblems(context: CompileContext, media: DeclaredMedia, value: u
 /**
  * A value made of the `example`s a schema carries: its own `example` (or first of `examples`), else
  * an object of its properties' examples, an array of its items' example, or the merge of its `allOf`.
+ * Each schema is worked out once per description (a `$ref` shared by a hundred properties costs
+ * one visit), and a schema met again inside itself (a recursive graph) adds nothing: without both,
+ * recursive descriptions took exponential time to start (#11).
  */
-export function exampleOfSchema(document: unknown, schema: unknown, depth = 0): unknown {
+export function exampleOfSchema(document: unknown, schema: unknown): unknown {
+  let memo = exampleMemos.get(document as object)
+  if (!memo) exampleMemos.set(document as object, (memo = new Map()))
+  return exampleOf(document, schema, memo, new Set())
+}
+
+/** Deeper than this, examples of nested schemas are left out (the call stack stays small). */
+const MAX_EXAMPLE_DEPTH = 64
+
+const exampleMemos = new WeakMap<object, Map<object, unknown>>()
+
+function exampleOf(document: unknown, schema: unknown, memo: Map<object, unknown>, inProgress: Set<object>): unknown {
   const node = derefSchema(document, schema)
-  if (typeof node !== 'object' || node === null || depth > 16) return undefined
+  if (typeof node !== 'object' || node === null || inProgress.has(node) || inProgress.size > MAX_EXAMPLE_DEPTH) return undefined
+  if (memo.has(node)) return memo.get(node)
+  inProgress.add(node)
+  const value = exampleOfNode(node, (part) => exampleOf(document, part, memo, inProgress))
+  inProgress.delete(node)
+  memo.set(node, value)
+  return value
+}
+
+function exampleOfNode(node: Record<string, any>, exampleOfPart: (schema: unknown) => unknown): unknown {
   if (node.example !== undefined) return node.example
   if (Array.isArray(node.examples) && node.examples.length) return node.examples[0]
   if (Array.isArray(node.allOf)) {
-    const parts = node.allOf.map((part: unknown) => exampleOfSchema(document, part, depth + 1)).filter(isPlainObject)
-    const own = node.properties ? exampleOfSchema(document, { properties: node.properties }, depth + 1) : undefined
+    const parts = node.allOf.map(exampleOfPart).filter(isPlainObject)
+    const own = node.properties ? exampleOfProperties(node.properties, exampleOfPart) : undefined
     const merged = Object.assign({}, ...parts, isPlainObject(own) ? own : {})
     return Object.keys(merged).length ? merged : undefined
   }
   for (const keyword of ['oneOf', 'anyOf']) {
     const first = Array.isArray(node[keyword]) ? node[keyword][0] : undefined
-    if (first !== undefined) return exampleOfSchema(document, first, depth + 1)
+    if (first !== undefined) return exampleOfPart(first)
   }
-  if (node.properties) {
-    const entries = Object.entries(node.properties).map(([name, property]) => [name, exampleOfSchema(document, property, depth + 1)])
-    const defined = entries.filter(([, value]) => value !== undefined)
-    return defined.length ? Object.fromEntries(defined) : undefined
-  }
+  if (node.properties) return exampleOfProperties(node.properties, exampleOfPart)
   if (node.items !== undefined) {
-    const item = exampleOfSchema(document, node.items, depth + 1)
+    const item = exampleOfPart(node.items)
     return item === undefined ? undefined : [item]
   }
   return undefined
+}
+
+function exampleOfProperties(properties: Record<string, unknown>, exampleOfPart: (schema: unknown) => unknown): Record<string, unknown> | undefined {
+  if (typeof properties !== 'object' || properties === null) return undefined
+  const defined = Object.entries(properties)
+    .map(([name, property]) => [name, exampleOfPart(property)] as const)
+    .filter(([, value]) => value !== undefined)
+  return defined.length ? Object.fromEntries(defined) : undefined
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -259,9 +302,21 @@ export function mediaOf(response: DeclaredResponse): DeclaredMedia[] {
   return [{ mediaType, contentType: mediaType, kind: kindOf(mediaType), schemaPointer, validate, generatable: validate !== undefined, bodies }]
 }
 
+/**
+ * What a valid request gets: the lowest 2xx, else 2XX, else default; an operation that declares
+ * none of those (only 4xx, only a redirect...) still answers a status it declares: the lowest one,
+ * a range (`4XX`) as its first status. 1xx statuses are not final answers, so they are never picked:
+ * an operation that declares only those answers like one that declares nothing (204).
+ */
 function pickSuccess(declared: DeclaredResponse[]): DeclaredResponse | undefined {
-  const exact = declared.filter((r) => /^2\d\d$/.test(r.code)).sort((a, b) => Number(a.code) - Number(b.code))
-  return exact[0] ?? declared.find((r) => r.code === '2XX') ?? declared.find((r) => r.code === 'default')
+  const final = declared.filter((r) => !r.code.startsWith('1'))
+  const lowestFirst = final.filter((r) => r.code !== 'default').sort((a, b) => statusOf(a, 0) - statusOf(b, 0))
+  return (
+    lowestFirst.find((r) => /^2\d\d$/.test(r.code)) ??
+    final.find((r) => r.code === '2XX') ??
+    final.find((r) => r.code === 'default') ??
+    lowestFirst[0]
+  )
 }
 
 function pickViolationStatus(declared: DeclaredResponse[]): number {

@@ -8,6 +8,8 @@ import { type TemplateRequest, pullsInStructure } from './templates.js'
 export interface RenderedResponse {
   status: number
   contentType?: string
+  /** Declared headers the response carries besides Content-Type. */
+  headers?: Record<string, string>
   body: string | null
 }
 
@@ -26,14 +28,15 @@ const GENERATION_ATTEMPTS = 5
  */
 export function renderResponse(plan: ResponsePlan, context: RenderContext, request?: TemplateRequest): RenderedResponse {
   const { status, response, media, source } = plan
-  if (source.kind === 'empty' || !response || !media) return { status, body: null }
+  const headers = response?.headers
+  if (source.kind === 'empty' || !response || !media) return { status, headers, body: null }
   if (source.kind === 'static') {
     const body = source.body.template && request ? renderTemplate(response.code, media, source.body, context, request) : source.body.json
-    return { status, contentType: media.contentType, body }
+    return { status, contentType: media.contentType, headers, body }
   }
-  if (!media.schemaPointer) return { status, body: null }
+  if (!media.schemaPointer) return { status, headers, body: null }
   const body = serializeBody(media.kind, generateValid(response.code, media, context), media.xml)
-  return body === undefined ? { status, body: null } : { status, contentType: media.contentType, body }
+  return body === undefined ? { status, headers, body: null } : { status, contentType: media.contentType, headers, body }
 }
 
 /** A template that renders outside its schema (say, echoing a field the request lacks) yields to a generated body. */

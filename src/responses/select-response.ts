@@ -37,7 +37,8 @@ export function selectResponse(
   const { responses } = operation
   const response = prefer.code === undefined ? responses.success : declaredFor(operation, prefer.code)
   // `code=404` served by a 4XX (or default) response is a 404, not the first status of the range.
-  const status = prefer.code ?? (response ? statusOf(response, 200) : 200)
+  // An operation that declares no response at all (OpenAPI 3.1 allows it) answers 204, with no body.
+  const status = prefer.code ?? (response ? statusOf(response, 200) : 204)
   if (prefer.example !== undefined) {
     const found = findExample(operation, response, prefer.example, prefer.code === undefined, accept)
     return { status: prefer.code ?? statusOf(found.response, status), response: found.response, media: found.media, source: { kind: 'static', body: found.body } }

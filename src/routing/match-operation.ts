@@ -3,6 +3,11 @@ import { errors } from '../errors.js'
 export interface Routable {
   method: string
   path: string
+  /**
+   * What a path parameter's value can be, as a regular expression source, where its schema says
+   * (enum, const, integer): it splits a segment that holds several parameters (`{name}{ext}`).
+   */
+  pathValuePatterns?: Record<string, string>
 }
 
 export interface RouteMatch<T> {
@@ -42,7 +47,7 @@ export function createRouter<T extends Routable>(operations: readonly T[]): Rout
       literal.set(operation.path, byMethod.set(operation.method, operation))
       continue
     }
-    const node = operation.path.split('/').slice(1).reduce((parent, segment) => childFor(parent, segment), tree)
+    const node = operation.path.split('/').slice(1).reduce((parent, segment) => childFor(parent, segment, operation.pathValuePatterns), tree)
     node.byMethod ??= new Map()
     node.byMethod.set(operation.method, operation)
   }
@@ -107,7 +112,7 @@ function createNode<T>(): SegmentNode<T> {
   return { literal: new Map(), params: [], patterns: [] }
 }
 
-function childFor<T>(parent: SegmentNode<T>, segment: string): SegmentNode<T> {
+function childFor<T>(parent: SegmentNode<T>, segment: string, valuePatterns: Record<string, string> = {}): SegmentNode<T> {
   const whole = /^\{([^{}]+)\}$/.exec(segment)
   if (whole) {
     const name = whole[1]!
@@ -122,15 +127,26 @@ function childFor<T>(parent: SegmentNode<T>, segment: string): SegmentNode<T> {
     parent.literal.set(segment, child)
     return child
   }
-  const source = segment.replace(/[.*+?^$()|[\]\\]/g, '\\$&')
-  const existing = parent.patterns.find((p) => p.regex.source === patternSource(source))
+  const source = patternSource(segment, valuePatterns)
+  const existing = parent.patterns.find((p) => p.regex.source === source)
   if (existing) return existing.node
   const names = [...segment.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!)
-  const pattern = { regex: new RegExp(patternSource(source)), names, node: createNode<T>() }
+  const pattern = { regex: new RegExp(source), names, node: createNode<T>() }
   parent.patterns.push(pattern)
   return pattern.node
 }
 
-function patternSource(escaped: string): string {
-  return `^${escaped.replace(/\\?\{[^{}]+\\?\}/g, '([^/]+?)')}$`
+/**
+ * A segment mixing text and parameters (`{name}.{ext}`, `{pageName}{mediaTypeExtension}`) as a
+ * regular expression: a parameter whose schema says what it can be (enum, const, integer) matches
+ * only that; any other takes as few characters as it can. So `/question/{page}{ext}` with `ext`
+ * an enum of `.json` matches `/question/abc.json` as `abc` and `.json`.
+ */
+function patternSource(segment: string, valuePatterns: Record<string, string>): string {
+  const parts = segment.split(/(\{[^{}]+\})/).map((part) => {
+    const name = /^\{([^{}]+)\}$/.exec(part)?.[1]
+    if (name === undefined) return part.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&')
+    return `(${valuePatterns[name] ?? '[^/]+?'})`
+  })
+  return `^${parts.join('')}$`
 }

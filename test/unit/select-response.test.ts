@@ -99,8 +99,11 @@ describe('the success response', () => {
     expect(codes('400', 'default').success?.code).toBe('default')
   })
 
-  it('is not a 3xx or 1xx response', () => {
-    expect(codes('101', '302').success).toBeUndefined()
+  it('is the lowest declared status when no 2xx, 2XX or default is declared, never a 1xx (#11)', () => {
+    expect(codes('101', '302').success?.code).toBe('302')
+    expect(codes('404', '4XX', '301').success?.code).toBe('301')
+    expect(codes('5XX', '404').success?.code).toBe('404')
+    expect(codes('101').success).toBeUndefined()
   })
 })
 
