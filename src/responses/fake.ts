@@ -10,6 +10,13 @@ export type Faker = (schemaPointer: string) => unknown
  * so that writeOnly properties are never generated.
  */
 export function createFaker(document: unknown, seed: number): Faker {
+  // Prepared on the first generated body: many runs serve only fixtures and examples, and the copy
+  // of a large description costs start-up time and tens of megabytes (#11).
+  let generate: Faker | undefined
+  return (schemaPointer) => (generate ??= createGenerator(document, seed))(schemaPointer)
+}
+
+function createGenerator(document: unknown, seed: number): Faker {
   const prepared = prepareForGeneration(document)
   const generator = createGeneratorSync({
     seed,

@@ -1,7 +1,9 @@
 /**
- * The corpus of issue #7: small descriptions under test/specs/corpus/, one behaviour each, with
- * their requests and expected responses beside them in `x-mock-cases`. Every response is also
- * checked against the description by the Prism oracle (test/support/oracle.ts).
+ * Small descriptions, one behaviour each, with their requests and expected responses beside them
+ * in `x-mock-cases`: test/specs/corpus/ (issue #7), and test/specs/wild/, one for each way a real
+ * published description broke the mock (#11). Where `x-mock-warnings` is given, start-up warns
+ * exactly that many times, each warning containing its fragment. Every response is also checked
+ * against the description by the Prism oracle (test/support/oracle.ts).
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -33,24 +35,37 @@ interface CorpusCase {
   }
 }
 
-const corpusDir = fileURLToPath(new URL('../specs/corpus/', import.meta.url))
-const silent = { info() {}, warn() {}, error() {} }
-const files = readdirSync(corpusDir).filter((f) => f.endsWith('.yaml')).sort()
+const folders = [
+  { dir: fileURLToPath(new URL('../specs/corpus/', import.meta.url)), issue: '#7' },
+  { dir: fileURLToPath(new URL('../specs/wild/', import.meta.url)), issue: '#11' },
+]
+const files = folders.flatMap(({ dir, issue }) => readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort().map((file) => [file, issue, `${dir}${file}`] as const))
 
-describe.each(files)('corpus %s (#7)', (file) => {
-  const specPath = `${corpusDir}${file}`
-  const cases: CorpusCase[] = parseYaml(readFileSync(specPath, 'utf8'))['x-mock-cases'] ?? []
+describe.each(files)('corpus %s (%s)', (_file, _issue, specPath) => {
+  const description = parseYaml(readFileSync(specPath, 'utf8'))
+  const cases: CorpusCase[] = description['x-mock-cases'] ?? []
+  const expectedWarnings: string[] | undefined = description['x-mock-warnings']
   const apps = new Map<string, Promise<Hono<any>>>()
+  const warnings: string[] = []
+  const logger = { info() {}, warn: (message: string) => warnings.push(message), error: (message: string) => warnings.push(message) }
   let oracle: Promise<Oracle> | undefined
   const appFor = (options: Record<string, unknown> = {}) => {
     const key = JSON.stringify(options)
-    if (!apps.has(key)) apps.set(key, createApp({ spec: specPath, seed: 1, logger: silent, ...options }))
+    if (!apps.has(key)) apps.set(key, createApp({ spec: specPath, seed: 1, logger, ...options }))
     return apps.get(key)!
   }
 
   it('declares at least one case', () => {
     expect(cases.length).toBeGreaterThan(0)
   })
+
+  if (expectedWarnings) {
+    it('starts with exactly the warnings it expects', async () => {
+      await appFor()
+      for (const fragment of expectedWarnings) expect(warnings.some((w) => w.includes(fragment)), `${fragment}\n in ${warnings.join('\n')}`).toBe(true)
+      expect(warnings, warnings.join('\n')).toHaveLength(expectedWarnings.length)
+    })
+  }
 
   it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, testCase) => {
     const { request, expect: expected } = testCase
@@ -71,7 +86,8 @@ describe.each(files)('corpus %s (#7)', (file) => {
       expect(res.headers.get('content-type')).toBeNull()
     }
     oracle ??= createOracle(specPath, { builtInError: true })
-    const exchange = { method, path: request.path, status: res.status, contentType: res.headers.get('content-type'), text }
-    expect((await oracle).problems(exchange)).toEqual([])
+    const headers = Object.fromEntries([...res.headers].filter(([name]) => name !== 'content-type'))
+    const exchange = { method, path: request.path, status: res.status, contentType: res.headers.get('content-type'), text, headers }
+    expect((await oracle).problems(exchange), JSON.stringify(exchange)).toEqual([])
   })
 })

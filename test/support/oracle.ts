@@ -21,6 +21,8 @@ export interface Exchange {
   status: number
   contentType: string | null
   text: string
+  /** Response headers besides Content-Type, lower-cased names (checked against declared response headers). */
+  headers?: Record<string, string>
 }
 
 export interface Oracle {
@@ -67,6 +69,8 @@ export async function createOracle(specPath: string, { builtInError = false }: {
       // A literal path wins over a templated one, as in the mock's router.
       const operation = candidates.find((o) => o.path === path) ?? candidates[0]
       const declared = declaredFor(operation, exchange.status)
+      // An operation that declares no response at all is answered 204 with no body (README, "Statuses").
+      if (operation && operation.responses.length === 0) return exchange.status === 204 && exchange.text === '' ? [] : ['an operation without responses must answer 204 with no body']
       if (exchange.method === 'HEAD') return exchange.text === '' ? [] : ['a HEAD response carries a body']
       const resource = declared ? operation! : withErrorResponse(operation, exchange)
       // Prism validates a body as the text it is: an XML document can only be checked for being well formed.
@@ -82,7 +86,7 @@ export async function createOracle(specPath: string, { builtInError = false }: {
           return [`the body is declared as JSON but does not parse: ${exchange.text.slice(0, 100)}`]
         }
       }
-      const headers: Record<string, string> = exchange.contentType ? { 'content-type': exchange.contentType } : {}
+      const headers: Record<string, string> = { ...exchange.headers, ...(exchange.contentType ? { 'content-type': exchange.contentType } : {}) }
       const outcome = validateOutput({ resource, element: { statusCode: exchange.status, headers, body } })
       if (outcome._tag === 'Right') return []
       return outcome.left.map((d) => `${(d.path ?? []).join('.') || 'response'}: ${d.message}`)
