@@ -92,7 +92,7 @@ export async function createEngine(input: MockOptions, logger: Logger): Promise<
     operations,
     router: createRouter(operations),
     faker,
-    errorContext: { document: views.response, logger, faker, validateError },
+    errorContext: { document: views.response, logger, faker, validateError, unsatisfied: new Set() },
     logger,
     scenarios,
     source: { text: await readFile(spec.path, 'utf8'), mediaType: /\.json$/i.test(spec.path) ? 'application/json' : 'application/yaml' },

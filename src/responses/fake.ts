@@ -37,6 +37,15 @@ const SPREAD = 1000
 const FORMAT_PATTERNS: Record<string, string> = {
   byte: '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$',
   duration: '^P[1-9]\\d?DT[1-9]\\d?H$',
+  regex: '^[a-z]{1,8}$',
+  'json-pointer-uri-fragment': '^#(/[a-z]{1,8}){0,3}$',
+}
+/** Formats ajv-formats checks under a name json-schema-faker does not know, and the one it knows that fits. */
+const FORMAT_ALIASES: Record<string, string> = {
+  url: 'uri',
+  'uri-template': 'uri',
+  'iso-date-time': 'date-time',
+  'iso-time': 'time',
 }
 
 /**
@@ -57,6 +66,7 @@ export function prepareForGeneration(document: unknown): unknown {
       schema.pattern = pattern
       delete schema.format
     }
+    if (typeof schema.format === 'string' && FORMAT_ALIASES[schema.format]) schema.format = FORMAT_ALIASES[schema.format]
   })
   // Discriminators read the original branches (the rewrite wraps them), so they come second.
   visitSchemas(prepared, (schema) => tagDiscriminatedBranches(prepared, schema))

@@ -2,6 +2,7 @@ import type { Logger } from '../log.js'
 import { type DeclaredMedia, type StaticBody, bodyProblems, schemaProblems } from './compile-responses.js'
 import type { Faker } from './fake.js'
 import type { ResponsePlan } from './select-response.js'
+import { mendGenerated } from './mend-generated.js'
 import { serializeBody } from './serialize-body.js'
 import { type TemplateRequest, pullsInStructure } from './templates.js'
 
@@ -17,6 +18,8 @@ export interface RenderContext {
   document: unknown
   logger: Logger
   faker: Faker
+  /** Schemas no generated body could meet, already warned about. */
+  unsatisfied: Set<string>
 }
 
 const GENERATION_ATTEMPTS = 5
@@ -53,8 +56,10 @@ function renderTemplate(code: string, media: DeclaredMedia, body: StaticBody, co
 }
 
 /**
- * json-schema-faker is not exact at every edge (large bounds, some patterns), so each body is
- * checked against its schema and regenerated a few times before it is served with a warning.
+ * json-schema-faker is not exact at every edge (large bounds, some patterns, `null` where recursion
+ * stops, formats it does not know), so each body is checked against its schema, mended where the
+ * errors say how (`mendGenerated`), and regenerated a few times. A schema that still cannot be
+ * met is warned about once, naming it, and the last body is served.
  */
 function generateValid(code: string, media: DeclaredMedia, context: RenderContext): unknown {
   let value: unknown
@@ -62,8 +67,17 @@ function generateValid(code: string, media: DeclaredMedia, context: RenderContex
   for (let attempt = 0; attempt < GENERATION_ATTEMPTS; attempt++) {
     value = context.faker(media.schemaPointer!)
     problems = bodyProblems(context, media, value)
+    for (let round = 0; problems.length > 0 && round < MENDING_ROUNDS && mendGenerated(value, media.validate?.errors ?? []); round++) {
+      problems = bodyProblems(context, media, value)
+    }
     if (problems.length === 0) return value
   }
-  context.logger.warn(`a generated ${code} body still breaks its schema after ${GENERATION_ATTEMPTS} tries: ${problems.join('; ')}`)
+  const key = `${media.schemaPointer} ${media.mediaType}`
+  if (!context.unsatisfied.has(key)) {
+    context.unsatisfied.add(key)
+    context.logger.warn(`no body generated for the ${code} response (${media.mediaType}, schema at #${media.schemaPointer}) meets its schema after ${GENERATION_ATTEMPTS} tries; the last one is served: ${problems.join('; ')}`)
+  }
   return value
 }
+
+const MENDING_ROUNDS = 3
