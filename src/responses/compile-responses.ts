@@ -7,7 +7,7 @@ import { type Ajv, compileAt, toViolations } from '../validation/create-ajv.js'
 import type { Fixture } from './fixtures.js'
 import { type BodyTemplate, compileTemplate } from './templates.js'
 import { findUndeclaredFields } from './undeclared-fields.js'
-import { type MediaKind, type XmlNames, kindOf, serializeBody } from './serialize-body.js'
+import { type MediaKind, type XmlNames, contentTypeFor, kindOf, serializeBody } from './serialize-body.js'
 
 /** A body known at start-up, already serialised: the request path only writes it. */
 export interface StaticBody {
@@ -29,7 +29,7 @@ export interface BodySchema {
 export interface DeclaredMedia extends BodySchema {
   /** As declared: `application/json`, `application/xml`, `text/plain`... */
   mediaType: string
-  /** What `Content-Type` says: the declared type, or `application/json` for a wildcard such as `*\/*`. */
+  /** What `Content-Type` says: the declared type, or for a range a concrete type it covers (`contentTypeFor`). */
   contentType: string
   kind: MediaKind
   /** A body can be generated per request: a schema, and a scalar one for text. */
@@ -109,7 +109,7 @@ function compileMedia(context: CompileContext, label: string, content: MediaType
   const schema = content.schemaPointer ? derefSchema(document, nodeAt(document, content.schemaPointer)) : undefined
   const media: DeclaredMedia = {
     mediaType: content.mediaType,
-    contentType: content.mediaType.includes('*') ? 'application/json' : content.mediaType,
+    contentType: contentTypeFor(content.mediaType),
     kind,
     schemaPointer: content.schemaPointer,
     validate: content.schemaPointer ? compileAt(ajv, content.schemaPointer) : undefined,

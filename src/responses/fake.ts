@@ -1,8 +1,11 @@
 import { createGeneratorSync } from 'json-schema-faker'
 import { derefSchema, nodeAt } from '../spec/resolve-ref.js'
 
-/** Generates values for schemas of the description, in a sequence that the seed fixes. */
-export type Faker = (schemaPointer: string) => unknown
+/**
+ * Generates values for schemas of the description, in a sequence that the seed fixes: the schema at
+ * a JSON pointer, or a schema object of the description (its `$ref`s resolve in the description).
+ */
+export type Faker = (schema: string | object) => unknown
 
 /**
  * A generator over a copy of the description prepared once for json-schema-faker (see
@@ -25,7 +28,7 @@ function createGenerator(document: unknown, seed: number): Faker {
     fillProperties: false,
     refResolver: (ref: string) => (nodeAt(prepared, ref.replace(/^#/, '')) ?? {}) as never,
   })
-  return (schemaPointer) => generator.generate({ $ref: `#${schemaPointer}` })
+  return (schema) => generator.generate(typeof schema === 'string' ? { $ref: `#${schema}` } : (schema as never))
 }
 
 const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 }

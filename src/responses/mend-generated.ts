@@ -32,28 +32,57 @@ const FORMAT_SAMPLES: Record<string, string> = {
   byte: 'ZXhhbXBsZQ==',
 }
 
+/** Keywords whose failure at a value is mended by generating that value again from its own schema. */
+const REGENERATED = new Set(['type', 'enum', 'const', 'minLength', 'maxLength', 'pattern', 'format', 'minItems', 'maxItems', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minProperties'])
+
+/** Values generated again in one call, at most. */
+const MAX_REGENERATIONS = 64
+
+/** Makes a value for one schema of the description (the faker, as the renderer has it). */
+export type Regenerate = (schema: object) => unknown
+
 /**
- * Mends a freshly generated value where the validator's errors say how, in place:
- * - json-schema-faker ends recursion with `null` where the schema allows none: such a value is
- *   left out (an optional property, an array item above the minimum), as if generation had
- *   stopped one level higher;
- * - a string that breaks its format gets a sample of that format.
+ * Mends a freshly generated value where the validator's errors (Ajv, `verbose`) say how, in place.
+ * json-schema-faker stops at a depth (5) and fills what lies below with placeholders: `null`, `""`,
+ * `[]`, `{}`, so deep descriptions (AWS, Stripe, Kubernetes) got bodies that broke their schema.
+ * - A `null` the schema does not allow is left out (an optional property, an array item above the
+ *   minimum), as if generation had stopped one level higher; if it was required, the next round
+ *   regenerates it.
+ * - A missing required property, or a value that breaks its type, format, length, pattern, bounds
+ *   or enum, is generated again from its own schema (its depth counts from there); a format json-
+ *   schema-faker does not know gets a sample of that format.
+ * - A property the schema does not declare is left out.
  * @returns whether anything changed (then the value is worth validating again)
  */
-export function mendGenerated(value: unknown, errors: readonly ErrorObject[]): boolean {
+export function mendGenerated(value: unknown, errors: readonly ErrorObject[], regenerate?: Regenerate): boolean {
   let changed = false
+  // A schema no finite value meets (a required property that recurses) would otherwise grow the body each round.
+  let budget = MAX_REGENERATIONS
+  const regenerateWithin: Regenerate | undefined = regenerate && ((schema) => (budget-- > 0 ? regenerate(schema) : undefined))
   const removals: string[][] = []
   for (const error of errors) {
     const tokens = pointerTokens(error.instancePath)
     const current = valueAt(value, tokens)
+    const params = error.params as Record<string, any>
     if (current === null && tokens.length > 0 && (error.keyword === 'type' || error.keyword === 'oneOf' || error.keyword === 'anyOf')) {
       removals.push(tokens)
-    } else if (error.keyword === 'format' && typeof current === 'string') {
-      const sample = FORMAT_SAMPLES[String(error.params.format)]
-      if (sample !== undefined && tokens.length > 0 && sample !== current) {
+    } else if ((error.keyword === 'additionalProperties' || error.keyword === 'unevaluatedProperties') && isObject(current)) {
+      removals.push([...tokens, String(params.additionalProperty ?? params.unevaluatedProperty)])
+    } else if (error.keyword === 'required' && isObject(current)) {
+      const schema = error.parentSchema?.properties?.[params.missingProperty]
+      if (regenerateWithin && budget > 0 && schema !== undefined && typeof schema === 'object') {
+        defineOwn(current, String(params.missingProperty), regenerateWithin(schema))
+        changed = true
+      }
+    } else if (error.keyword === 'format' && typeof current === 'string' && FORMAT_SAMPLES[String(params.format)] !== undefined) {
+      const sample = FORMAT_SAMPLES[String(params.format)]!
+      if (tokens.length > 0 && sample !== current) {
         setAt(value, tokens, sample)
         changed = true
       }
+    } else if (REGENERATED.has(error.keyword) && regenerateWithin && budget > 0 && tokens.length > 0 && error.parentSchema && typeof error.parentSchema === 'object') {
+      setAt(value, tokens, regenerateWithin(error.parentSchema))
+      changed = true
     }
   }
   // Deepest first, and later array items before earlier ones, so that indexes stay right.
@@ -66,10 +95,14 @@ export function mendGenerated(value: unknown, errors: readonly ErrorObject[]): b
     const parent = valueAt(value, tokens.slice(0, -1))
     const last = tokens[tokens.length - 1]!
     if (Array.isArray(parent)) parent.splice(Number(last), 1)
-    else if (parent && typeof parent === 'object') delete (parent as Record<string, unknown>)[last]
+    else if (isObject(parent)) delete parent[last]
     changed = true
   }
   return changed
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 function compareLast(a: string[], b: string[]): number {
@@ -87,5 +120,10 @@ function valueAt(root: unknown, tokens: string[]): unknown {
 
 function setAt(root: unknown, tokens: string[], value: unknown): void {
   const parent = valueAt(root, tokens.slice(0, -1))
-  if (parent && typeof parent === 'object') (parent as Record<string, unknown>)[tokens[tokens.length - 1]!] = value
+  if (parent && typeof parent === 'object') defineOwn(parent as Record<string, unknown>, tokens[tokens.length - 1]!, value)
+}
+
+/** An own data property, even for a name such as `__proto__` that plain assignment would treat as the prototype. */
+function defineOwn(target: Record<string, unknown>, name: string, value: unknown): void {
+  Object.defineProperty(target, name, { value, writable: true, enumerable: true, configurable: true })
 }

@@ -32,7 +32,9 @@ const GENERATION_ATTEMPTS = 5
 export function renderResponse(plan: ResponsePlan, context: RenderContext, request?: TemplateRequest): RenderedResponse {
   const { status, response, media, source } = plan
   const headers = response?.headers
-  if (source.kind === 'empty' || !response || !media) return { status, headers, body: null }
+  if (!response || !media) return { status, headers, body: null }
+  // Declared content that nothing can fill (no schema, no example) still comes as what was declared.
+  if (source.kind === 'empty') return { status, contentType: media.contentType, headers, body: serializeBody(media.kind, media.kind === 'text' ? '' : {}, media.xml) ?? '' }
   if (source.kind === 'static') {
     const body = source.body.template && request ? renderTemplate(response.code, media, source.body, context, request) : source.body.json
     return { status, contentType: media.contentType, headers, body }
@@ -62,21 +64,22 @@ function renderTemplate(code: string, media: DeclaredMedia, body: StaticBody, co
  * met is warned about once, naming it, and the last body is served.
  */
 function generateValid(code: string, media: DeclaredMedia, context: RenderContext): unknown {
+  const key = `${media.schemaPointer} ${media.mediaType}`
+  // A schema known to be beyond reach gets one mended body, and no time spent on more.
+  const attempts = context.unsatisfied.has(key) ? 1 : GENERATION_ATTEMPTS
   let value: unknown
   let problems: string[] = []
-  for (let attempt = 0; attempt < GENERATION_ATTEMPTS; attempt++) {
+  for (let attempt = 0; attempt < attempts; attempt++) {
     value = context.faker(media.schemaPointer!)
     problems = bodyProblems(context, media, value)
-    for (let round = 0; problems.length > 0 && round < MENDING_ROUNDS && mendGenerated(value, media.validate?.errors ?? []); round++) {
+    for (let round = 0; problems.length > 0 && round < MENDING_ROUNDS && mendGenerated(value, media.validate?.errors ?? [], context.faker); round++) {
       problems = bodyProblems(context, media, value)
     }
     if (problems.length === 0) return value
   }
-  const key = `${media.schemaPointer} ${media.mediaType}`
-  if (!context.unsatisfied.has(key)) {
-    context.unsatisfied.add(key)
-    context.logger.warn(`no body generated for the ${code} response (${media.mediaType}, schema at #${media.schemaPointer}) meets its schema after ${GENERATION_ATTEMPTS} tries; the last one is served: ${problems.join('; ')}`)
-  }
+  if (context.unsatisfied.has(key)) return value
+  context.unsatisfied.add(key)
+  context.logger.warn(`no body generated for the ${code} response (${media.mediaType}, schema at #${media.schemaPointer}) meets its schema after ${GENERATION_ATTEMPTS} tries; the last one is served: ${problems.join('; ')}`)
   return value
 }
 

@@ -39,6 +39,8 @@ export function selectResponse(
   // `code=404` served by a 4XX (or default) response is a 404, not the first status of the range.
   // An operation that declares no response at all (OpenAPI 3.1 allows it) answers 204, with no body.
   const status = prefer.code ?? (response ? statusOf(response, 200) : 204)
+  // HTTP forbids a body with these, whatever content the description declares for them.
+  if (BODILESS_STATUSES.has(status)) return { status, response, source: { kind: 'empty' } }
   if (prefer.example !== undefined) {
     const found = findExample(operation, response, prefer.example, prefer.code === undefined, accept)
     return { status: prefer.code ?? statusOf(found.response, status), response: found.response, media: found.media, source: { kind: 'static', body: found.body } }
@@ -53,6 +55,9 @@ export function selectResponse(
   if (media.generatable) return { status, response, media, source: { kind: 'generated' } }
   return { status, response, media, source: body ? { kind: 'static', body } : { kind: 'empty' } }
 }
+
+/** 204 No Content, 205 Reset Content and 304 Not Modified never carry a body (RFC 9110). */
+const BODILESS_STATUSES = new Set([204, 205, 304])
 
 function declaredFor(operation: { id: string; responses: ResponseSet }, code: number): DeclaredResponse {
   const response = Number.isNaN(code) ? undefined : findResponse(operation.responses.declared, code)

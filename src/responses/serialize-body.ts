@@ -13,10 +13,30 @@ export interface XmlNames {
 
 export function kindOf(mediaType: string): MediaKind {
   const essence = essenceOf(mediaType)
-  // A wildcard (`*/*` from a converted Swagger 2.0 description) is served as JSON.
-  if (isJsonType(essence) || essence.includes('*')) return 'json'
+  // Any type (`*/*` from a converted Swagger 2.0 description) or any application type is served as JSON.
+  if (isJsonType(essence) || essence === '*/*' || essence === '*' || essence === 'application/*') return 'json'
   if (essence === 'application/xml' || essence === 'text/xml' || essence.endsWith('+xml')) return 'xml'
   return 'text'
+}
+
+/** Types a wildcard range is served as: one the range covers, so the client gets what it was promised. */
+const RANGE_TYPES: Record<string, string> = {
+  text: 'text/plain',
+  image: 'image/png',
+  audio: 'audio/mpeg',
+  video: 'video/mp4',
+  font: 'font/woff2',
+}
+
+/**
+ * What `Content-Type` says for a declared media type: itself, or for a range a concrete type it
+ * covers (`*\/*` and `application/*` → JSON, `image/*` → `image/png`, `text/*` → `text/plain`).
+ */
+export function contentTypeFor(mediaType: string): string {
+  if (!mediaType.includes('*')) return mediaType
+  const type = essenceOf(mediaType).split('/')[0]!
+  if (kindOf(mediaType) === 'json') return 'application/json'
+  return RANGE_TYPES[type] ?? `${type}/octet-stream`
 }
 
 let builder: XMLBuilder | undefined

@@ -25,6 +25,8 @@ export function createAjv({ coerceTypes = false }: { coerceTypes?: boolean } = {
     // ...but `strict: false` would also let Infinity and NaN pass as numbers (1e400 parses to Infinity).
     strictNumbers: true,
     allErrors: true,
+    // Errors carry the schema they failed on: a generated body is mended from it (`mendGenerated`).
+    verbose: true,
     // A body without an optional `constructor` or `toString` field must not be judged on Object.prototype's.
     ownProperties: true,
     passContext: true,

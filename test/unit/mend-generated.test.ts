@@ -1,17 +1,20 @@
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { describe, expect, it } from 'vitest'
-import { mendGenerated } from '../../src/responses/mend-generated.js'
+import { type Regenerate, mendGenerated } from '../../src/responses/mend-generated.js'
 
-const ajv = new Ajv2020({ allErrors: true, strict: false })
+const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true, ownProperties: true })
 addFormats.default(ajv)
 
 /** Mends until nothing changes (as the renderer does, bounded), then says what is left. */
-function mended(schema: object, value: unknown): { value: unknown; valid: boolean } {
+function mended(schema: object, value: unknown, regenerate?: Regenerate): { value: unknown; valid: boolean } {
   const validate = ajv.compile(schema)
-  for (let round = 0; round < 3 && !validate(value) && mendGenerated(value, validate.errors ?? []); round++);
+  for (let round = 0; round < 3 && !validate(value) && mendGenerated(value, validate.errors ?? [], regenerate); round++);
   return { value, valid: validate(value) }
 }
+
+/** A stand-in for the faker: a value of the schema's type (enough to show where regeneration happens). */
+const byType: Regenerate = (schema: any) => ({ string: 'text', integer: 7, object: {}, array: [] })[schema.type as string]
 
 const node = {
   $id: 'node',
@@ -37,6 +40,32 @@ describe('mendGenerated (#11)', () => {
   it('cannot mend a required value that recursion ended with null', () => {
     const schema = { type: 'object', required: ['next'], properties: { next: { type: 'object' } } }
     expect(mended(schema, { next: null }).valid).toBe(false)
+  })
+
+  it('generates again, from its own schema, a placeholder json-schema-faker left at depth', () => {
+    const schema = { type: 'object', properties: { name: { type: 'string', minLength: 2 }, tags: { type: 'array', minItems: 1, items: { type: 'string' } } } }
+    expect(mended(schema, { name: '', tags: [] }, (s: any) => (s.type === 'array' ? ['a'] : 'fern'))).toEqual({ value: { name: 'fern', tags: ['a'] }, valid: true })
+  })
+
+  it('generates a missing required property from its schema, and leaves out undeclared ones', () => {
+    const schema = { type: 'object', required: ['id'], additionalProperties: false, properties: { id: { type: 'integer' } } }
+    expect(mended(schema, { extra: 1 }, byType)).toEqual({ value: { id: 7 }, valid: true })
+  })
+
+  it('generates a required property named __proto__ as an own property, leaving the prototype alone', () => {
+    const schema = { type: 'object', required: ['__proto__'], properties: { ['__proto__']: { type: 'string' } } }
+    const { value } = mended(schema, {}, byType)
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype)
+    expect(Object.getOwnPropertyDescriptor(value, '__proto__')?.value).toBe('text')
+  })
+
+  it('generates at most 64 values in one call, so a schema no finite value meets cannot grow the body without bound', () => {
+    const validate = ajv.compile({ type: 'array', items: { type: 'integer' } })
+    const value = Array.from({ length: 100 }, () => '')
+    validate(value)
+    let calls = 0
+    mendGenerated(value, validate.errors ?? [], () => ++calls)
+    expect(calls).toBe(64)
   })
 
   it('changes nothing where the errors say nothing it can mend', () => {
