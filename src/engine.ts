@@ -74,6 +74,7 @@ export async function createEngine(input: MockOptions, logger: Logger): Promise<
   const fixtures = await loadFixtures(options.fixtures, options.fixturesRequired)
   checkFixtureFolders(fixtures, descriptions, options.fixtures)
   if (options.admin) checkAdminPrefixIsFree(descriptions, spec.path)
+  readParameterOneOfAsAnyOf(views.request, descriptions)
   const operations = descriptions.map((description, index) =>
     inDescription(spec.path, `operation ${description.id}`, () =>
       compileOperation(description, index, { document: views.response, ajv, requestAjv, coercingAjv, fixtures, options, logger, warnOnce }),
@@ -129,6 +130,22 @@ function compileOperation(description: OperationDescription, index: number, cont
     parameters: compileParameters(coercingAjv, description.parameters),
     body: description.requestBody ? compileBody(requestAjv, description.requestBody, coercingAjv) : undefined,
     responses: compileResponses({ document, ajv, logger }, description, fixtures.get(description.fixtureKey)),
+  }
+}
+
+/**
+ * A parameter arrives as text, and text is ambiguous: with types coerced, `"1"` passes both
+ * branches of `oneOf: [integer, string]` (GitHub's `workflow_id`), so every valid request failed
+ * "must match exactly one". A parameter's own `oneOf` is read as `anyOf`; shared schemas it
+ * refers to are left as they are.
+ */
+function readParameterOneOfAsAnyOf(requestView: unknown, descriptions: OperationDescription[]): void {
+  for (const parameter of descriptions.flatMap((d) => d.parameters)) {
+    const schema = parameter.schemaPointer ? nodeAt(requestView, parameter.schemaPointer) : undefined
+    if (Array.isArray(schema?.oneOf) && schema.anyOf === undefined) {
+      schema.anyOf = schema.oneOf
+      delete schema.oneOf
+    }
   }
 }
 
