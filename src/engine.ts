@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises'
+import type { ValidateFunction } from 'ajv'
 import { type SecurityCheck, compileSecurity } from './auth/check-security.js'
 import { ADMIN_PREFIX, type MockOptions, type ResolvedOptions, resolveOptions } from './config.js'
 import { StartupError } from './errors.js'
@@ -93,7 +94,7 @@ export async function createEngine(input: MockOptions, logger: Logger): Promise<
     operations,
     router: createRouter(operations),
     faker,
-    errorContext: { document: views.response, logger, faker, validateError, unsatisfied: new Set() },
+    errorContext: { document: views.response, logger, faker, validateError, unsatisfied: new Set(), explain: explainer(spec, views.response) },
     logger,
     scenarios,
     source: { text: await readFile(spec.path, 'utf8'), mediaType: /\.json$/i.test(spec.path) ? 'application/json' : 'application/yaml' },
@@ -177,6 +178,12 @@ function checkAdminPrefixIsFree(descriptions: OperationDescription[], path: stri
   if (clash) {
     throw new StartupError(`In ${path}, the path ${clash.path} lies under ${ADMIN_PREFIX}, which the admin API reserves; run with --no-admin to serve it.`)
   }
+}
+
+/** Verbose validators for mending generated bodies: their own Ajv, made when a first body needs mending. */
+function explainer(spec: SpecDocument, responseView: Record<string, any>): (schemaPointer: string) => ValidateFunction {
+  let verbose: Ajv | undefined
+  return (schemaPointer) => compileAt((verbose ??= addDescription(createAjv({ verbose: true }), { ...spec, document: responseView })), schemaPointer)
 }
 
 function addDescription(ajv: Ajv, spec: SpecDocument): Ajv {

@@ -31,6 +31,9 @@ function createGenerator(document: unknown, seed: number): Faker {
   return (schema) => generator.generate(typeof schema === 'string' ? { $ref: `#${schema}` } : (schema as never))
 }
 
+/** Generated lists hold at most this many items, or their minimum if larger. */
+const FEW_ITEMS = 3
+
 const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 }
 /** The largest float below 2^63, so a generated int64 always prints within range. */
 const INT64 = { min: -(2 ** 63), max: 2 ** 63 - 1024 }
@@ -58,12 +61,15 @@ const FORMAT_ALIASES: Record<string, string> = {
  *   defaults to ±1000 (`minimum: 9007199254740000` gave 2393654696083927): the other bound is added;
  * - `int32` / `int64` ranges are not known to it: they become bounds;
  * - `format: byte` is not known to it and `duration` can come out wrong: a pattern stands in;
- * - a discriminator is not known to it: each branch of the oneOf/anyOf gets the tag it is mapped to.
+ * - a discriminator is not known to it: each branch of the oneOf/anyOf gets the tag it is mapped to;
+ * - a large `maxItems` made lists of up to that many items: lists hold a few.
  */
 export function prepareForGeneration(document: unknown): unknown {
   const prepared = structuredClone(document)
   visitSchemas(prepared, (schema) => {
     completeNumericBounds(schema)
+    // A list may hold up to maxItems, but a few items show its shape as well as fifty, at a fraction of the work.
+    if (typeof schema.maxItems === 'number' && schema.maxItems > Math.max(schema.minItems ?? 0, FEW_ITEMS)) schema.maxItems = Math.max(schema.minItems ?? 0, FEW_ITEMS)
     const pattern = FORMAT_PATTERNS[schema.format]
     if (pattern !== undefined && schema.pattern === undefined) {
       schema.pattern = pattern

@@ -45,9 +45,9 @@ export type Regenerate = (schema: object) => unknown
  * Mends a freshly generated value where the validator's errors (Ajv, `verbose`) say how, in place.
  * json-schema-faker stops at a depth (5) and fills what lies below with placeholders: `null`, `""`,
  * `[]`, `{}`, so deep descriptions (AWS, Stripe, Kubernetes) got bodies that broke their schema.
- * - A `null` the schema does not allow is left out (an optional property, an array item above the
- *   minimum), as if generation had stopped one level higher; if it was required, the next round
- *   regenerates it.
+ * - An array item that breaks its schema, and a `null` the schema does not allow, are left out (as if
+ *   generation had stopped one level higher); if that leaves too few items or a required property
+ *   missing, the next round generates the array or the property again.
  * - A missing required property, or a value that breaks its type, format, length, pattern, bounds
  *   or enum, is generated again from its own schema (its depth counts from there); a format json-
  *   schema-faker does not know gets a sample of that format.
@@ -64,7 +64,9 @@ export function mendGenerated(value: unknown, errors: readonly ErrorObject[], re
     const tokens = pointerTokens(error.instancePath)
     const current = valueAt(value, tokens)
     const params = error.params as Record<string, any>
-    if (current === null && tokens.length > 0 && (error.keyword === 'type' || error.keyword === 'oneOf' || error.keyword === 'anyOf')) {
+    // An item that breaks its own schema is dropped; one that only lacks or has extra properties is mended.
+    const inList = tokens.length > 0 && Array.isArray(valueAt(value, tokens.slice(0, -1))) && error.keyword !== 'required' && error.keyword !== 'additionalProperties' && error.keyword !== 'unevaluatedProperties'
+    if (inList || (current === null && tokens.length > 0 && (error.keyword === 'type' || error.keyword === 'oneOf' || error.keyword === 'anyOf'))) {
       removals.push(tokens)
     } else if ((error.keyword === 'additionalProperties' || error.keyword === 'unevaluatedProperties') && isObject(current)) {
       removals.push([...tokens, String(params.additionalProperty ?? params.unevaluatedProperty)])
@@ -74,6 +76,10 @@ export function mendGenerated(value: unknown, errors: readonly ErrorObject[], re
         defineOwn(current, String(params.missingProperty), regenerateWithin(schema))
         changed = true
       }
+    } else if (error.keyword === 'format' && typeof current === 'number' && (params.format === 'int32' || params.format === 'int64')) {
+      const bound = params.format === 'int32' ? 2 ** 31 - 1 : Number.MAX_SAFE_INTEGER
+      setAt(value, tokens, Math.max(-bound, Math.min(bound, Math.trunc(current))))
+      changed = tokens.length > 0
     } else if (error.keyword === 'format' && typeof current === 'string' && FORMAT_SAMPLES[String(params.format)] !== undefined) {
       const sample = FORMAT_SAMPLES[String(params.format)]!
       if (tokens.length > 0 && sample !== current) {

@@ -1,3 +1,4 @@
+import type { ErrorObject, ValidateFunction } from 'ajv'
 import type { Logger } from '../log.js'
 import { type DeclaredMedia, type StaticBody, bodyProblems, schemaProblems } from './compile-responses.js'
 import type { Faker } from './fake.js'
@@ -20,6 +21,8 @@ export interface RenderContext {
   faker: Faker
   /** Schemas no generated body could meet, already warned about. */
   unsatisfied: Set<string>
+  /** A validator of the schema at a pointer whose errors carry their schemas (`verbose`), made on first use. */
+  explain: (schemaPointer: string) => ValidateFunction
 }
 
 const GENERATION_ATTEMPTS = 5
@@ -72,7 +75,7 @@ function generateValid(code: string, media: DeclaredMedia, context: RenderContex
   for (let attempt = 0; attempt < attempts; attempt++) {
     value = context.faker(media.schemaPointer!)
     problems = bodyProblems(context, media, value)
-    for (let round = 0; problems.length > 0 && round < MENDING_ROUNDS && mendGenerated(value, media.validate?.errors ?? [], context.faker); round++) {
+    for (let round = 0; problems.length > 0 && round < MENDING_ROUNDS && mendGenerated(value, errorsOf(context, media, value), context.faker); round++) {
       problems = bodyProblems(context, media, value)
     }
     if (problems.length === 0) return value
@@ -83,4 +86,10 @@ function generateValid(code: string, media: DeclaredMedia, context: RenderContex
   return value
 }
 
-const MENDING_ROUNDS = 3
+/** Each round mends one layer (leave out, then generate again what is then missing), so a few are needed. */
+const MENDING_ROUNDS = 6
+
+function errorsOf(context: RenderContext, media: DeclaredMedia, value: unknown): readonly ErrorObject[] {
+  const explain = context.explain(media.schemaPointer!)
+  return explain(value) ? [] : (explain.errors ?? [])
+}

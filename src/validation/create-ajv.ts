@@ -16,7 +16,7 @@ export const EXACT_INT64_KEYWORD = 'x-mock-exact-int64'
  * One Ajv for a description. OpenAPI 3.1 schemas are JSON Schema 2020-12; 3.0 schemas are
  * rewritten to it at load time (see `load-spec.ts`).
  */
-export function createAjv({ coerceTypes = false }: { coerceTypes?: boolean } = {}): Ajv2020 {
+export function createAjv({ coerceTypes = false, verbose = false }: { coerceTypes?: boolean; verbose?: boolean } = {}): Ajv2020 {
   const ajv = new Ajv2020({
     // Parameters arrive as text: `"5"` must count as 5, and a lone value as a one-item array.
     coerceTypes: coerceTypes ? 'array' : false,
@@ -25,8 +25,9 @@ export function createAjv({ coerceTypes = false }: { coerceTypes?: boolean } = {
     // ...but `strict: false` would also let Infinity and NaN pass as numbers (1e400 parses to Infinity).
     strictNumbers: true,
     allErrors: true,
-    // Errors carry the schema they failed on: a generated body is mended from it (`mendGenerated`).
-    verbose: true,
+    // Errors that carry the schema they failed on, to mend a generated body from (`mendGenerated`).
+    // Only that Ajv has them: they cost 15 % of start-up and tens of megabytes on a large description.
+    verbose,
     // A body without an optional `constructor` or `toString` field must not be judged on Object.prototype's.
     ownProperties: true,
     passContext: true,

@@ -32,6 +32,11 @@ describe('mendGenerated (#11)', () => {
     expect(mended(node, { value: 1, children: [null, { value: 2 }, null, null] })).toEqual({ value: { value: 1, children: [{ value: 2 }] }, valid: true })
   })
 
+  it('drops array items that break their schema, down to an empty list when no item can be valid', () => {
+    const impossibleItems = { type: 'object', properties: { subscriptions: { type: 'array', items: { type: 'array', anyOf: [{ type: 'object' }] } } } }
+    expect(mended(impossibleItems, { subscriptions: [{}, [1], {}] }, byType)).toEqual({ value: { subscriptions: [] }, valid: true })
+  })
+
   it('puts a sample of the format in place of a string that breaks it', () => {
     const schema = { type: 'object', properties: { home: { type: 'string', format: 'url' }, mail: { type: 'string', format: 'email' } } }
     expect(mended(schema, { home: 'oWTOaCs3r', mail: '' })).toEqual({ value: { home: 'https://example.com/', mail: 'user@example.com' }, valid: true })
@@ -60,8 +65,8 @@ describe('mendGenerated (#11)', () => {
   })
 
   it('generates at most 64 values in one call, so a schema no finite value meets cannot grow the body without bound', () => {
-    const validate = ajv.compile({ type: 'array', items: { type: 'integer' } })
-    const value = Array.from({ length: 100 }, () => '')
+    const validate = ajv.compile({ type: 'object', additionalProperties: { type: 'integer' } })
+    const value = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`p${i}`, '']))
     validate(value)
     let calls = 0
     mendGenerated(value, validate.errors ?? [], () => ++calls)
