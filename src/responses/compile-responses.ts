@@ -3,7 +3,7 @@ import { StartupError } from '../errors.js'
 import type { Logger } from '../log.js'
 import type { MediaTypeDescription, OperationDescription, ResponseDescription } from '../spec/operations.js'
 import { derefSchema, nodeAt } from '../spec/resolve-ref.js'
-import { type Ajv, compileAt, toViolations } from '../validation/create-ajv.js'
+import { type Ajv, compileAt, schemaRootOf, toViolations } from '../validation/create-ajv.js'
 import type { Fixture } from './fixtures.js'
 import { type BodyTemplate, compileTemplate } from './templates.js'
 import { findUndeclaredFields } from './undeclared-fields.js'
@@ -121,7 +121,7 @@ function compileMedia(context: CompileContext, label: string, content: MediaType
     const problems = exampleProblems(context, media, value)
     const text = problems.length ? undefined : serializeBody(kind, value, media.xml)
     if (text === undefined) {
-      const why = problems.length ? `it breaks its schema: ${problems.join('; ')}` : `it cannot be written as ${content.mediaType}`
+      const why = problems.length ? `it breaks its schema: ${problems.join('; ')}${rulesBroken(document, media, value)}` : `it cannot be written as ${content.mediaType}`
       logger.warn(`${label} ${content.mediaType}: the example "${name}" is not served, since ${why}.`)
       continue
     }
@@ -140,6 +140,20 @@ function addSchemaExample(context: CompileContext, media: DeclaredMedia, schema:
   if (value === undefined || exampleProblems(context, media, value).length) return
   const text = serializeBody(media.kind, value, media.xml)
   if (text !== undefined) media.bodies.set('default', { name: 'default', origin: 'example', json: text })
+}
+
+/** Which keywords an example breaks and where they are written, for the warning: ` (rules broken: format at #/components/...)`. */
+function rulesBroken(document: unknown, media: DeclaredMedia, value: unknown): string {
+  if (!media.validate || !media.schemaPointer || media.validate(value)) return ''
+  const root = schemaRootOf(document, media.schemaPointer)
+  const rules = new Set((media.validate.errors ?? []).map((e) => `${e.keyword} at ${absoluteSchemaPath(e.schemaPath, root)}`))
+  const shown = [...rules].slice(0, 5)
+  return ` (rules broken: ${shown.join(', ')}${rules.size > shown.length ? ', ...' : ''})`
+}
+
+/** Ajv names a rule inside a `$ref`'d schema from the document's root, and others from the compiled schema's root. */
+function absoluteSchemaPath(schemaPath: string, root: string): string {
+  return /^#\/(components|paths|webhooks|definitions)\//.test(schemaPath) ? schemaPath : `#${root}${schemaPath.slice(1)}`
 }
 
 /** An XML or text example written as a string is the document itself: only its schema, if a string one, can judge it. */

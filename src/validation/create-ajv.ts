@@ -170,7 +170,7 @@ export function addDescriptionSchema(ajv: Ajv2020, document: unknown): Ajv2020 {
  */
 export function compileAt(ajv: Ajv2020, pointer: string): ValidateFunction {
   const description = descriptions.get(ajv)
-  const target = description ? refTarget(description.document, pointer) : pointer
+  const target = description ? schemaRootOf(description.document, pointer) : pointer
   const cached = description?.compiled.get(target)
   if (cached) return cached
   try {
@@ -183,8 +183,11 @@ export function compileAt(ajv: Ajv2020, pointer: string): ValidateFunction {
   }
 }
 
-/** Follows schemas that are nothing but a local `$ref` (annotations aside) to the schema they name. */
-function refTarget(document: unknown, pointer: string): string {
+/**
+ * The pointer `compileAt` compiles for a schema pointer: schemas that are nothing but a local `$ref`
+ * (annotations aside) are followed to the schema they name.
+ */
+export function schemaRootOf(document: unknown, pointer: string): string {
   for (let hops = 0; hops < 32; hops++) {
     const node = nodeAt(document, pointer)
     if (!node || typeof node.$ref !== 'string' || !node.$ref.startsWith('#')) return pointer
