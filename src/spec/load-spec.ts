@@ -224,6 +224,13 @@ function mendKeywords(schema: Record<string, any>, noted: (keyword: string) => v
   if (schema.enum !== undefined && !(Array.isArray(schema.enum) && schema.enum.length > 0)) {
     noted('enum')
     delete schema.enum
+  } else if (Array.isArray(schema.enum) && (schema.type === 'integer' || schema.type === 'number') && schema.enum.some((v: unknown) => typeof v === 'string')) {
+    // `type: integer, enum: ["6", "12"]` (WhatsApp) has no valid value; the numbers are what was meant.
+    const numbers = schema.enum.map((v: unknown) => (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v))
+    if (numbers.every((v: unknown) => typeof v === 'number' || v === null)) {
+      noted('enum')
+      schema.enum = numbers
+    }
   }
   for (const keyword of ['properties', 'patternProperties']) {
     if (schema[keyword] !== undefined && (typeof schema[keyword] !== 'object' || schema[keyword] === null || Array.isArray(schema[keyword]))) {
