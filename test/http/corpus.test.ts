@@ -18,6 +18,8 @@ interface CorpusCase {
   /** Options of the mock (`tokens`, `dynamic`...). */
   options?: Record<string, unknown>
   request: { method?: string; path: string; headers?: Record<string, string>; body?: string }
+  /** `false` where the description as written has no valid answer and the mock serves what it meant (say why in the case). */
+  oracle?: boolean
   expect: {
     status: number
     /** The exact JSON body. */
@@ -85,6 +87,7 @@ describe.each(files)('corpus %s (%s)', (_file, _issue, specPath) => {
       expect(text).toBe('')
       expect(res.headers.get('content-type')).toBeNull()
     }
+    if (testCase.oracle === false) return
     oracle ??= createOracle(specPath, { builtInError: true })
     const headers = Object.fromEntries([...res.headers].filter(([name]) => name !== 'content-type'))
     const exchange = { method, path: request.path, status: res.status, contentType: res.headers.get('content-type'), text, headers }
