@@ -214,7 +214,7 @@ export function toViolations(root: string, errors: readonly ErrorObject[] | null
   const wrongType = new Set((errors ?? []).filter((e) => e.keyword === 'type').map((e) => e.instancePath))
   for (const error of errors ?? []) {
     if ((error.keyword === 'format' || error.keyword === EXACT_INT64_KEYWORD) && wrongType.has(error.instancePath)) continue
-    const violation = describeError(root, error)
+    const violation = boundedViolation(describeError(root, error))
     const key = `${violation.path}\u0000${violation.message}`
     if (seen.has(key)) continue
     seen.add(key)
@@ -222,6 +222,19 @@ export function toViolations(root: string, errors: readonly ErrorObject[] | null
     if (violations.length === MAX_VIOLATIONS) break
   }
   return violations
+}
+
+/** Longest violation path and message kept: a 1 MB property name must not become a 1 MB violation, kept in the journal and sent back. */
+const MAX_PATH_CHARS = 256
+const MAX_MESSAGE_CHARS = 512
+
+/** A violation cut to bounded size everywhere it goes (answer, journal, log line). */
+export function boundedViolation({ path, message }: Violation): Violation {
+  return { path: cut(path, MAX_PATH_CHARS), message: cut(message, MAX_MESSAGE_CHARS) }
+}
+
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`
 }
 
 function describeError(root: string, error: ErrorObject): Violation {

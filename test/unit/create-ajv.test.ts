@@ -238,3 +238,19 @@ describe('compileAt', () => {
     expect(decodePointer('/paths/~1plants~1{id}/get/a~0b')).toBe('paths > /plants/{id} > get > a~b')
   })
 })
+
+describe('violations of bounded size (#12)', () => {
+  it('cuts the path and message of a violation named after a 1 MB property name', () => {
+    const ajv = createAjv()
+    const validate = ajv.compile({ type: 'object', additionalProperties: false, properties: { name: { type: 'string', enum: ['x'.repeat(5000)] } } })
+    const body = { ['k'.repeat(1024 * 1024)]: 1, name: 'y' }
+    expect(validate(body)).toBe(false)
+    const violations = toViolations('body', validate.errors)
+    expect(violations).toHaveLength(2)
+    for (const { path, message } of violations) {
+      expect(path.length).toBeLessThanOrEqual(256)
+      expect(message.length).toBeLessThanOrEqual(512)
+    }
+    expect(violations[0]!.path).toMatch(/^body.kkk+…$/)
+  })
+})
