@@ -16,17 +16,20 @@ export interface ReadWriteViews {
  * of its `allOf` parts, `$ref`s followed.
  */
 export function deriveReadWriteViews(document: Record<string, any>): ReadWriteViews {
-  // Most descriptions use neither flag: then both views are the description itself, and one Ajv serves both.
-  if (!usesReadWriteFlags(document)) return { request: document, response: document }
-  const request = structuredClone(document)
-  const response = structuredClone(document)
+  // Most descriptions use neither flag: then both views are the description itself, and one Ajv
+  // serves both. A view is copied only when its flag is used (GitHub's description has readOnly and no
+  // writeOnly: one copy of a 10 MB description, not two).
+  const readOnlyUsed = usesFlag(document, 'readOnly')
+  const writeOnlyUsed = usesFlag(document, 'writeOnly')
+  if (!readOnlyUsed && !writeOnlyUsed) return { request: document, response: document }
+  const request = readOnlyUsed ? structuredClone(document) : document
+  const response = writeOnlyUsed ? structuredClone(document) : document
   // Decisions are read from the untouched description, so rewriting one schema never hides a flag from another.
   walkSchemas(document, [request, response], (original, [inRequest, inResponse]) => {
-    const readOnly = flaggedProperties(document, original, 'readOnly')
-    const writeOnly = flaggedProperties(document, original, 'writeOnly')
-    dropRequired(original, inRequest, readOnly)
+    if (readOnlyUsed) dropRequired(original, inRequest, flaggedProperties(document, original, 'readOnly'))
     // A node under a removed writeOnly property has no counterpart in the response view.
-    if (!inResponse) return
+    if (!writeOnlyUsed || !inResponse) return
+    const writeOnly = flaggedProperties(document, original, 'writeOnly')
     dropRequired(original, inResponse, writeOnly)
     for (const name of writeOnly) if (isFlagged(document, original.properties?.[name], 'writeOnly')) delete inResponse.properties[name]
   })
@@ -35,12 +38,12 @@ export function deriveReadWriteViews(document: Record<string, any>): ReadWriteVi
 
 type Flag = 'readOnly' | 'writeOnly'
 
-function usesReadWriteFlags(node: unknown): boolean {
+function usesFlag(node: unknown, flag: Flag): boolean {
   if (typeof node !== 'object' || node === null) return false
-  if (Array.isArray(node)) return node.some(usesReadWriteFlags)
+  if (Array.isArray(node)) return node.some((item) => usesFlag(item, flag))
   const schema = node as Record<string, unknown>
-  if (schema.readOnly === true || schema.writeOnly === true) return true
-  return Object.entries(schema).some(([key, value]) => key !== 'example' && key !== 'examples' && usesReadWriteFlags(value))
+  if (schema[flag] === true) return true
+  return Object.entries(schema).some(([key, value]) => key !== 'example' && key !== 'examples' && usesFlag(value, flag))
 }
 
 /** Names declared with the flag by the schema or by its allOf parts. */
