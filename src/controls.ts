@@ -20,6 +20,8 @@ export interface MockControls {
 
 /** Sessions kept at most; the least recently switched are forgotten first. */
 const MAX_SESSIONS = 10_000
+/** Longest session name, in UTF-8 bytes: with the count above, sessions hold at most a few megabytes. */
+export const MAX_SESSION_BYTES = 256
 
 /**
  * @param previous the controls of the version being replaced (`--watch`): its journal is kept, and its
@@ -52,6 +54,9 @@ export function createControls(
     findScenario,
     useScenario(name, session) {
       const scenario = findScenario(name)
+      if (session !== undefined && Buffer.byteLength(session) > MAX_SESSION_BYTES) {
+        throw errors.invalidAdminRequest(`A session name is at most ${MAX_SESSION_BYTES} bytes long (this one has ${Buffer.byteLength(session)}).`)
+      }
       if (session === undefined) return void (active = scenario)
       bySession.delete(session)
       bySession.set(session, scenario)

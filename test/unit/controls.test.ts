@@ -143,6 +143,22 @@ describe('createControls: sessions and the journal are bounded', () => {
     expect(mock.activeScenario(`s${MAX_SESSIONS}`).name).toBe('error')
   })
 
+  it('refuses a session name over 256 bytes with a 400, so 10 000 sessions stay a few megabytes (#12)', () => {
+    const mock = controls()
+    mock.useScenario('error', 's'.repeat(256))
+    const error = (() => {
+      try {
+        mock.useScenario('error', 'é'.repeat(129))
+      } catch (caught) {
+        return caught
+      }
+    })()
+    expect(error).toBeInstanceOf(MockError)
+    expect((error as MockError).status).toBe(400)
+    expect((error as MockError).message).toContain('at most 256 bytes')
+    expect([...mock.sessions()].map(([name]) => name.length)).toEqual([256])
+  })
+
   it('switching a session again makes it the most recent, so it outlives older ones', () => {
     const mock = controls()
     for (let i = 0; i < MAX_SESSIONS; i++) mock.useScenario('error', `s${i}`)
