@@ -156,6 +156,11 @@ export function markExactIntegers(node: unknown): void {
 
 const descriptions = new WeakMap<Ajv2020, { document: unknown; compiled: Map<string, ValidateFunction> }>()
 
+/** The description an Ajv was given by `addDescriptionSchema`. */
+export function descriptionOf(ajv: Ajv2020): unknown {
+  return descriptions.get(ajv)?.document
+}
+
 /** Adds the whole description as one schema (`mock:spec`), so that `$ref`s inside it resolve. */
 export function addDescriptionSchema(ajv: Ajv2020, document: unknown): Ajv2020 {
   ajv.addSchema(document as object, 'mock:spec')

@@ -1,8 +1,12 @@
 import type { ValidateFunction } from 'ajv'
 import { errors, type Violation } from '../errors.js'
 import type { MediaTypeDescription } from '../spec/operations.js'
-import { type Ajv, compileAt, toViolations } from './create-ajv.js'
+import { type Ajv, compileAt, descriptionOf, toViolations } from './create-ajv.js'
 import { jsonLiterals } from './exact-integers.js'
+import { MAX_FORM_FIELDS, fieldsOf, parseJsonField, withoutFieldsReported, wrapLoneItems } from './form-fields.js'
+import { type FormPlan, planForm } from './form-plan.js'
+import { formEntries } from './read-form.js'
+import { type Part, readMultipart } from './read-multipart.js'
 import { essenceOf, isJsonType } from '../media-type.js'
 
 /** How a body of that media type is parsed before it is validated; `other` bodies are not read. */
@@ -15,6 +19,8 @@ interface AcceptedMediaType {
   kind: BodyKind
   /** Form fields arrive as text: their validator coerces them to the schema's types, as for parameters. */
   validate?: ValidateFunction
+  /** Of a form or multipart body: which fields nest (`scope[type]`) and which are JSON. */
+  plan?: FormPlan
 }
 
 /** The request body of one operation, compiled at start-up. */
@@ -37,8 +43,10 @@ export function compileBody(
     accepted: body.content.map(({ mediaType, schemaPointer }) => {
       const range = essenceOf(mediaType)
       const kind = kindOf(range)
-      const compiler = kind === 'form' || kind === 'multipart' ? coercingAjv : ajv
-      return { range, isJson: kind === 'json', kind, validate: schemaPointer ? compileAt(compiler, schemaPointer) : undefined }
+      const fields = kind === 'form' || kind === 'multipart'
+      const validate = schemaPointer ? compileAt(fields ? coercingAjv : ajv, schemaPointer) : undefined
+      const plan = fields && schemaPointer ? planForm(descriptionOf(coercingAjv), schemaPointer, kind === 'multipart') : undefined
+      return { range, isJson: kind === 'json', kind, validate, plan }
     }),
   }
 }
@@ -86,9 +94,7 @@ export function validateBody(body: BodyValidator, media: AcceptedMediaType, byte
     return contentType ? validateMultipart(media, bytes, contentType) : { violations: [{ path: 'body', message: 'is multipart/form-data without a boundary' }] }
   }
   if (media.kind === 'other') return { violations: [] }
-  const text = decode(bytes)
-  if (typeof text !== 'string') return { violations: [text] }
-  return checkValue(media, fieldsOf(new URLSearchParams(text)))
+  return validateForm(media, bytes)
 }
 
 function validateJson(media: AcceptedMediaType, bytes: Uint8Array): BodyOutcome {
@@ -117,66 +123,58 @@ function checkValue(media: AcceptedMediaType, value: unknown): BodyOutcome {
   return { violations: toViolations('body', media.validate.errors), value }
 }
 
-/** Form fields as an object: a name sent once is a string, a name repeated is an array (`tag=a&tag=b`). */
-function fieldsOf(entries: Iterable<[string, unknown]>): Record<string, unknown> {
-  const fields = new Map<string, unknown>()
-  for (const [name, value] of entries) {
-    const previous = fields.get(name)
-    fields.set(name, previous === undefined ? value : Array.isArray(previous) ? [...previous, value] : [previous, value])
+function validateForm(media: AcceptedMediaType, bytes: Uint8Array): BodyOutcome {
+  const text = decode(bytes)
+  if (typeof text !== 'string') return { violations: [text] }
+  const entries: Array<[string, unknown]> | undefined = formEntries(text, MAX_FORM_FIELDS)
+  if (!entries) return { violations: [{ path: 'body', message: `has more than ${MAX_FORM_FIELDS} fields` }] }
+  const unparsable: Violation[] = []
+  if (media.plan?.json.size) {
+    for (const entry of entries) if (media.plan.json.has(entry[0])) entry[1] = parsedField(entry[0], entry[1] as string, unparsable)
   }
-  // fromEntries defines own properties, so a field named `__proto__` stays a field.
-  return Object.fromEntries(fields)
+  return checkFields(media, entries, unparsable)
+}
+
+async function validateMultipart(media: AcceptedMediaType, bytes: Uint8Array, contentType: string): Promise<BodyOutcome> {
+  const parts = await readMultipart(bytes, contentType)
+  if (!Array.isArray(parts)) return { violations: [{ path: 'body', message: parts.problem }] }
+  const unparsable: Violation[] = []
+  const entries = parts.map((part): [string, unknown] => {
+    const json = isJsonPart(media.plan, part)
+    // A file counts as a binary string (its bytes as latin1, so `maxLength` counts bytes) unless it is JSON.
+    const text = part.text ?? part.bytes!.toString(json ? 'utf8' : 'latin1')
+    return [part.name, json ? parsedField(part.name, text, unparsable) : text]
+  })
+  return checkFields(media, entries, unparsable)
+}
+
+/** A JSON field's value; one that is not JSON stays text and is reported by name in `unparsable`. */
+function parsedField(name: string, text: string, unparsable: Violation[]): unknown {
+  const parsed = parseJsonField(name, text)
+  if ('value' in parsed) return parsed.value
+  unparsable.push(parsed.violation)
+  return text
 }
 
 /**
- * Parses `multipart/form-data` with busboy (about three times faster than `Request.formData()` on
- * Node 20 for a small form with a file). A file part counts as a binary string (its bytes as latin1,
- * so `maxLength` counts bytes); a part sent as `application/json` is parsed as JSON.
+ * Fields (form pairs or multipart parts) as the object the schema judges, nested names decoded.
+ * The schema's complaints about a field already reported as not JSON are left out.
  */
-async function validateMultipart(media: AcceptedMediaType, bytes: Uint8Array, contentType: string): Promise<BodyOutcome> {
-  // Loaded on the first multipart body, not at start-up: most descriptions take none (#4).
-  const { Busboy } = await import('@fastify/busboy')
-  return new Promise((resolve) => {
-    const malformed = (error: Error) => resolve({ violations: [{ path: 'body', message: `is not valid multipart/form-data (${error.message})` }] })
-    const parts: Array<[string, unknown]> = []
-    let pending = 1
-    const settle = () => {
-      if (--pending === 0) resolve(checkValue(media, fieldsOf(parts)))
-    }
-    let parser: ReturnType<typeof Busboy>
-    try {
-      parser = Busboy({ headers: { 'content-type': contentType }, limits: { fieldSize: Infinity } })
-    } catch (error) {
-      return malformed(error as Error)
-    }
-    parser.on('field', (name: string, value: string, _nameTruncated: boolean, _valueTruncated: boolean, _encoding: string, mimeType: string) => {
-      parts.push([name, mimeType === 'application/json' ? parseJsonPart(value) : value])
-    })
-    parser.on('file', (name: string, stream: NodeJS.ReadableStream) => {
-      pending++
-      const chunks: Buffer[] = []
-      const entry: [string, unknown] = [name, '']
-      parts.push(entry)
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => {
-        entry[1] = Buffer.concat(chunks).toString('latin1')
-        settle()
-      })
-    })
-    parser.on('finish', settle)
-    parser.on('error', malformed)
-    parser.end(bytes)
-  })
+function checkFields(media: AcceptedMediaType, entries: Array<[string, unknown]>, unparsable: Violation[]): BodyOutcome {
+  const fields = fieldsOf(entries, media.plan)
+  wrapLoneItems(fields, media.plan)
+  const outcome = checkValue(media, fields)
+  return { ...outcome, violations: withoutFieldsReported(outcome.violations, unparsable) }
 }
 
-function parseJsonPart(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return text
-  }
+/**
+ * JSON where the media type's plan says so (an `encoding` contentType, or an object part), or
+ * where a part that is not a file is sent as JSON. An uploaded `.json` file is a file: its schema
+ * is most often a binary string.
+ */
+function isJsonPart(plan: FormPlan | undefined, part: Part): boolean {
+  return plan?.json.has(part.name) === true || (part.text !== undefined && isJsonType(part.mimeType))
 }
-
-
 
 function covers(range: string, type: string): boolean {
   if (range === '*/*') return type !== ''

@@ -7,12 +7,12 @@ import { silentLogger } from '../../src/log.js'
 import { type ResponseSet, compileResponses } from '../../src/responses/compile-responses.js'
 import type { Fixture } from '../../src/responses/fixtures.js'
 import { type OperationDescription, describeOperations } from '../../src/spec/operations.js'
-import { type Ajv, createAjv, markExactIntegers } from '../../src/validation/create-ajv.js'
+import { type Ajv, addDescriptionSchema, createAjv, markExactIntegers } from '../../src/validation/create-ajv.js'
 
 /** Adds a description to a fresh Ajv as `mock:spec`, int64 schemas marked, as the engine does. */
 export function ajvFor(document: Record<string, any>, { coerceTypes = false }: { coerceTypes?: boolean } = {}): Ajv {
   markExactIntegers(document)
-  return createAjv({ coerceTypes }).addSchema(document, 'mock:spec')
+  return addDescriptionSchema(createAjv({ coerceTypes }), document)
 }
 
 /** The operations of an in-memory description. */
