@@ -14,7 +14,7 @@ export interface Part {
 /**
  * Splits `multipart/form-data` with busboy (about three times faster than `Request.formData()` on
  * Node 20 for a small form with a file). A malformed body, or one with more than MAX_FORM_FIELDS
- * parts, comes back as the reason it cannot be read, never thrown.
+ * parts, comes back as the reason it cannot be read, never thrown; every stream gets an error listener.
  */
 export async function readMultipart(bytes: Uint8Array, contentType: string): Promise<Part[] | { problem: string }> {
   // Loaded on the first multipart body, not at start-up: most descriptions take none (#4).
@@ -45,6 +45,8 @@ export async function readMultipart(bytes: Uint8Array, contentType: string): Pro
         part.bytes = Buffer.concat(chunks)
         settle()
       })
+      // A body cut inside a file part fails that part's stream: unheard, the error ended the process (#12).
+      stream.on('error', (error: Error) => fail(`is not valid multipart/form-data (${error.message})`))
     })
     parser.on('partsLimit', () => (tooMany = true))
     parser.on('finish', settle)
