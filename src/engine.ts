@@ -94,7 +94,7 @@ export async function createEngine(input: MockOptions, logger: Logger): Promise<
     operations,
     router: createRouter(operations),
     faker,
-    errorContext: { document: views.response, logger, faker, validateError, unsatisfied: new Set(), explain: explainer(spec, views.response) },
+    errorContext: { document: views.response, logger, faker, validateError, unsatisfied: new Set(), beyondBudget: spec.beyondGenerationBudget === true, explain: explainer(spec, views.response) },
     logger,
     scenarios,
     source: { text: await readFile(spec.path, 'utf8'), mediaType: /\.json$/i.test(spec.path) ? 'application/json' : 'application/yaml' },

@@ -18,6 +18,7 @@ export type MockErrorKind =
   | 'admin_unauthorized'
   | 'invalid_admin_request'
   | 'internal'
+  | 'generation_budget'
 
 /**
  * The one error type of the request pipeline. Stages throw it; `http/app.ts` maps it once to the
@@ -101,6 +102,14 @@ export const errors = {
   invalidAdminRequest: (message: string) => new MockError(400, 'invalid_admin_request', message),
 
   internal: () => new MockError(500, 'internal', 'The mock server failed unexpectedly; see its log.'),
+
+  /** A response whose schema asks for more than generation may make (`GENERATION_BUDGET`): named, never a crash (#12). */
+  generationBudget: (code: string, schemaPointer: string, problems: readonly string[]) =>
+    new MockError(
+      500,
+      'generation_budget',
+      `No body within the generation budget meets the ${code} response's schema (#${schemaPointer}): ${problems.slice(0, 3).join('; ')}. Serve this response from a fixture or an example.`,
+    ),
 }
 
 function describeViolations(violations: readonly Violation[]): string {

@@ -1,5 +1,6 @@
 import { createGeneratorSync } from 'json-schema-faker'
 import { derefSchema, nodeAt } from '../spec/resolve-ref.js'
+import { withinBudget } from './generation-budget.js'
 
 /**
  * Generates values for schemas of the description, in a sequence that the seed fixes: the schema at
@@ -21,6 +22,8 @@ export function createFaker(document: unknown, seed: number): Faker {
 
 function createGenerator(document: unknown, seed: number): Faker {
   const prepared = prepareForGeneration(document)
+  // A schema object of the description (one a validator's error names) is generated from its prepared copy.
+  const copies = copiesOf(document, prepared)
   const generator = createGeneratorSync({
     seed,
     // Every optional field appears, and no field the schema does not declare.
@@ -28,7 +31,20 @@ function createGenerator(document: unknown, seed: number): Faker {
     fillProperties: false,
     refResolver: (ref: string) => (nodeAt(prepared, ref.replace(/^#/, '')) ?? {}) as never,
   })
-  return (schema) => generator.generate(typeof schema === 'string' ? { $ref: `#${schema}` } : (schema as never))
+  return (schema) => generator.generate(typeof schema === 'string' ? { $ref: `#${schema}` } : ((copies.get(schema) ?? withinBudget({ ...schema })) as never))
+}
+
+/** Each object of the description mapped to its counterpart in the prepared copy (same structure). */
+function copiesOf(original: unknown, copy: unknown): WeakMap<object, object> {
+  const copies = new WeakMap<object, object>()
+  const stack: Array<[unknown, unknown]> = [[original, copy]]
+  while (stack.length) {
+    const [from, to] = stack.pop()!
+    if (typeof from !== 'object' || from === null || typeof to !== 'object' || to === null || copies.has(from)) continue
+    copies.set(from, to)
+    for (const [key, value] of Object.entries(from)) if (key !== 'example' && key !== 'examples') stack.push([value, (to as Record<string, unknown>)[key]])
+  }
+  return copies
 }
 
 /** Generated lists hold at most this many items, or their minimum if larger. */
@@ -62,11 +78,13 @@ const FORMAT_ALIASES: Record<string, string> = {
  * - `int32` / `int64` ranges are not known to it: they become bounds;
  * - `format: byte` is not known to it and `duration` can come out wrong: a pattern stands in;
  * - a discriminator is not known to it: each branch of the oneOf/anyOf gets the tag it is mapped to;
- * - a large `maxItems` made lists of up to that many items: lists hold a few.
+ * - a large `maxItems` made lists of up to that many items: lists hold a few;
+ * - what asks for more than `GENERATION_BUDGET` is cut to it.
  */
 export function prepareForGeneration(document: unknown): unknown {
   const prepared = structuredClone(document)
   visitSchemas(prepared, (schema) => {
+    withinBudget(schema)
     completeNumericBounds(schema)
     // A list may hold up to maxItems, but a few items show its shape as well as fifty, at a fraction of the work.
     if (typeof schema.maxItems === 'number' && schema.maxItems > Math.max(schema.minItems ?? 0, FEW_ITEMS)) schema.maxItems = Math.max(schema.minItems ?? 0, FEW_ITEMS)

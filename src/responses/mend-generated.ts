@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv'
 import { pointerTokens } from '../spec/resolve-ref.js'
+import { exceedsBudget } from './generation-budget.js'
 
 /**
  * Values that satisfy a format (as ajv-formats checks it), for formats json-schema-faker leaves
@@ -86,6 +87,9 @@ export function mendGenerated(value: unknown, errors: readonly ErrorObject[], re
         setAt(value, tokens, sample)
         changed = true
       }
+    } else if (REGENERATED.has(error.keyword) && isObject(error.parentSchema) && exceedsBudget(error.parentSchema) && tokens.length > 0) {
+      // Beyond the generation budget: left out where it may be; if required, the body cannot be made.
+      removals.push(tokens)
     } else if (REGENERATED.has(error.keyword) && regenerateWithin && budget > 0 && tokens.length > 0 && error.parentSchema && typeof error.parentSchema === 'object') {
       setAt(value, tokens, regenerateWithin(error.parentSchema))
       changed = true

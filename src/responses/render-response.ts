@@ -1,4 +1,5 @@
 import type { ErrorObject, ValidateFunction } from 'ajv'
+import { errors } from '../errors.js'
 import type { Logger } from '../log.js'
 import { type DeclaredMedia, type StaticBody, bodyProblems, schemaProblems } from './compile-responses.js'
 import type { Faker } from './fake.js'
@@ -21,6 +22,8 @@ export interface RenderContext {
   faker: Faker
   /** Schemas no generated body could meet, already warned about. */
   unsatisfied: Set<string>
+  /** The description has schemas that ask for more than the generation budget (warned about at start-up). */
+  beyondBudget: boolean
   /** A validator of the schema at a pointer whose errors carry their schemas (`verbose`), made on first use. */
   explain: (schemaPointer: string) => ValidateFunction
 }
@@ -80,6 +83,7 @@ function generateValid(code: string, media: DeclaredMedia, context: RenderContex
     }
     if (problems.length === 0) return value
   }
+  if (problems.some((p) => BUDGET_PROBLEM.test(p)) && context.beyondBudget) throw errors.generationBudget(code, media.schemaPointer!, problems)
   if (context.unsatisfied.has(key)) return value
   context.unsatisfied.add(key)
   context.logger.warn(`no body generated for the ${code} response (${media.mediaType}, schema at #${media.schemaPointer}) meets its schema after ${GENERATION_ATTEMPTS} tries; the last one is served: ${problems.join('; ')}`)
@@ -88,6 +92,9 @@ function generateValid(code: string, media: DeclaredMedia, context: RenderContex
 
 /** Each round mends one layer (leave out, then generate again what is then missing), so a few are needed. */
 const MENDING_ROUNDS = 6
+
+/** Problems a body cut to the generation budget has: too short, too few, a pattern left out. */
+const BUDGET_PROBLEM = /must NOT have fewer than|must match pattern/
 
 function errorsOf(context: RenderContext, media: DeclaredMedia, value: unknown): readonly ErrorObject[] {
   const explain = context.explain(media.schemaPointer!)

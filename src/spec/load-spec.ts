@@ -3,6 +3,7 @@ import { parse as parseYaml } from 'yaml'
 import { StartupError } from '../errors.js'
 import { nodeAt } from './resolve-ref.js'
 import { walkSchemas } from './walk.js'
+import { GENERATION_BUDGET, exceedsBudget } from '../responses/generation-budget.js'
 
 export type OpenApiVersion = '3.0' | '3.1'
 
@@ -13,6 +14,8 @@ export interface SpecDocument {
   document: Record<string, any>
   /** Problems the description has but the mock can serve around, one line each with where they are. */
   warnings?: string[]
+  /** Some schema asks for more than generation may make (`GENERATION_BUDGET`). */
+  beyondGenerationBudget?: boolean
 }
 
 /**
@@ -59,10 +62,12 @@ export async function loadSpec(path: string): Promise<SpecDocument> {
   const version = detectVersion(path, parsed)
   let document = (await bundleExternalRefs(path, parsed as Record<string, any>)) as Record<string, any>
   if (version === '2.0') document = await convertSwagger2(path, document)
-  const warnings = describeNotes(normalizeSchemas(document), version)
+  const notes = normalizeSchemas(document)
+  const warnings = describeNotes(notes, version)
+  const beyondGenerationBudget = [...notes.keys()].some((what) => what.startsWith('budget:'))
   if (!document.paths && !document.webhooks) warnings.push('the description declares no paths: the mock serves only its admin API.')
   else if (!document.paths) warnings.push('the description declares only webhooks and no paths: the mock serves only its admin API.')
-  return { path, version: version === '3.1' ? '3.1' : '3.0', document, warnings }
+  return { path, version: version === '3.1' ? '3.1' : '3.0', document, warnings, beyondGenerationBudget }
 }
 
 /**
@@ -178,6 +183,8 @@ function normalizeSchemas(document: Record<string, any>): Notes {
       }
     }
     mendKeywords(schema, (keyword) => note(`malformed:${keyword}`, pointer))
+    const excess = exceedsBudget(schema)
+    if (excess) note(`budget:${excess}`, pointer)
   })
   return notes
 }
@@ -284,7 +291,9 @@ function describeNotes(notes: Notes, version: OpenApiVersion | '2.0'): string[] 
   for (const [what, pointers] of notes) {
     const shown = pointers.slice(0, MAX_POINTERS_NOTED).map((p) => `#${p}`).join(', ')
     const where = `at ${shown}${pointers.length > MAX_POINTERS_NOTED ? ' and more' : ''}`
-    if (what.startsWith('malformed:')) {
+    if (what.startsWith('budget:')) {
+      warnings.push(`a schema asks for ${what.slice('budget:'.length)} (${where}), more than a generated body may hold (${GENERATION_BUDGET.chars} characters, ${GENERATION_BUDGET.items} items): a response that needs it is answered 500 naming its schema unless a fixture or an example serves it.`)
+    } else if (what.startsWith('malformed:')) {
       warnings.push(`the schema keyword "${what.slice('malformed:'.length)}" has a value of the wrong kind (${where}); it is mended where its meaning is plain, else ignored.`)
     } else if (version === '3.1') {
       const meaning = what === 'nullable' ? '"or null"' : `a boolean beside ${what === 'exclusiveMinimum' ? 'minimum' : 'maximum'}`

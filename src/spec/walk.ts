@@ -4,8 +4,8 @@ import { pointerOf } from './resolve-ref.js'
 type Visit = (schema: Record<string, any>, pointer: string) => void
 
 /**
- * Visits every schema of an OpenAPI 3 description once, with its JSON pointer, parents before
- * children: the schemas of components, of parameters, headers, bodies and responses of every path
+ * Visits every schema of an OpenAPI 3 description once, with its JSON pointer, in document order
+ * (parents before children): the schemas of components, of parameters, headers, bodies and responses of every path
  * item (paths, webhooks, callbacks, components), and the subschemas of each. Only schema
  * positions are visited, so a parameter's `required: true` or a property named `pattern` is never
  * taken for a keyword. Examples and extensions are not entered. The walk keeps its own stack, so a
@@ -14,8 +14,14 @@ type Visit = (schema: Record<string, any>, pointer: string) => void
  */
 export function walkSchemas(document: Record<string, any>, visit: Visit): void {
   const stack: Array<{ node: unknown; pointer: string; kind: Kind }> = []
+  // Children are gathered, then stacked in reverse, so that schemas are visited in document order.
+  let children: Array<{ node: unknown; pointer: string; kind: Kind }> = []
   const push = (node: unknown, pointer: string, kind: Kind) => {
-    if (typeof node === 'object' && node !== null) stack.push({ node, pointer, kind })
+    if (typeof node === 'object' && node !== null) children.push({ node, pointer, kind })
+  }
+  const stackChildren = () => {
+    for (let index = children.length - 1; index >= 0; index--) stack.push(children[index]!)
+    children = []
   }
   const components = document.components ?? {}
   eachEntry(components.schemas, '/components/schemas', (node, at) => push(node, at, 'schema'))
@@ -27,6 +33,7 @@ export function walkSchemas(document: Record<string, any>, visit: Visit): void {
   eachEntry(components.pathItems, '/components/pathItems', (node, at) => push(node, at, 'pathItem'))
   eachEntry(document.paths, '/paths', (node, at) => push(node, at, 'pathItem'))
   eachEntry(document.webhooks, '/webhooks', (node, at) => push(node, at, 'pathItem'))
+  stackChildren()
   const seen = new Set<object>()
   while (stack.length) {
     const { node, pointer, kind } = stack.pop()!
@@ -63,6 +70,7 @@ export function walkSchemas(document: Record<string, any>, visit: Visit): void {
         eachEntry(item.headers, `${pointer}/headers`, (h, at) => push(h, at, 'parameter'))
         break
     }
+    stackChildren()
   }
 }
 
