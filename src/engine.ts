@@ -29,6 +29,8 @@ export interface CompiledOperation {
   path: string
   /** See `Routable`: set only for paths with a segment that holds several parameters. */
   pathValuePatterns?: Record<string, string>
+  /** See `Routable`: set only for path keys with a query or fragment part (`/#X-Amz-Target=...`). */
+  parameterLocations?: Record<string, string>
   secured: boolean
   security?: SecurityCheck
   parameters?: ParameterValidator
@@ -128,6 +130,7 @@ function compileOperation(description: OperationDescription, index: number, cont
     method: description.method,
     path: description.path,
     pathValuePatterns: /\}\{|\{[^/]*\}[^/]+\{/.test(description.path) ? pathValuePatterns(document, description) : undefined,
+    parameterLocations: /[?#]/.test(description.path) ? Object.fromEntries(description.parameters.map((p) => [p.name, p.in])) : undefined,
     parameters: compileParameters(coercingAjv, description.parameters),
     body: description.requestBody ? compileBody(requestAjv, description.requestBody, coercingAjv) : undefined,
     responses: compileResponses({ document, ajv, logger }, description, fixtures.get(description.fixtureKey)),

@@ -1,7 +1,7 @@
 // Builds one valid request per operation from the description: parameters, credentials, body,
 // Accept. Every value is checked by the oracle first; what cannot be built is reported, not sent.
 import { candidatesFor } from './values.mjs'
-import { expectedSuccess, isObject } from './spec.mjs'
+import { expectedSuccess, isObject, splitPathKey } from './spec.mjs'
 
 class NotBuildable extends Error {
   constructor(message, oracle = false) {
@@ -21,16 +21,24 @@ export function buildRequest(op, { oracle, seed }) {
 }
 
 function build(op, oracle, seed) {
-  if (/[?#]/.test(op.path)) throw new NotBuildable('path key carries a query string or fragment (not an OpenAPI path template)')
   if (op.problems.length) throw new NotBuildable(`description: ${op.problems[0]}`)
   const headers = {}
   const query = []
   const cookies = []
-  let path = op.path
+  // A path key's query or fragment part names parameters the request must carry (and their values).
+  const { route, conditions } = splitPathKey(op.path, op.params)
+  const conditionOf = (p) => conditions.find((c) => c.in === p.in && (p.in === 'header' ? c.name.toLowerCase() === p.name.toLowerCase() : c.name === p.name))
+  let path = route
   const pathValues = {}
   for (const p of op.params) {
     if (p.in === 'header' && /^(accept|content-type|authorization)$/i.test(p.name)) continue
-    if (!p.required) continue
+    const condition = conditionOf(p)
+    if (condition?.value !== undefined && p.content === undefined && (p.in === 'query' || p.in === 'header')) {
+      if (p.in === 'query') query.push(`${encodeURIComponent(p.name)}=${encodeURIComponent(condition.value)}`)
+      else headers[p.name] = condition.value
+      continue
+    }
+    if (!p.required && !condition) continue
     if (p.problem) throw new NotBuildable(`parameter ${p.in}.${p.name}: ${p.problem}`)
     const value = pickValue(oracle, p.schemaPtr ? { ptr: p.schemaPtr } : { schema: p.schema ?? {} }, p.examples, seed, `parameter ${p.in}.${p.name}`, true)
     const text = p.content !== undefined ? JSON.stringify(value) : undefined
@@ -69,8 +77,20 @@ function build(op, oracle, seed) {
   const accept = success ? op.responses[success].media[0]?.type : undefined
   headers.accept = accept ?? '*/*'
 
+  addUnmetConditions(conditions, query, headers)
+
   const url = path + (query.length ? `?${query.join('&')}` : '')
   return { url, init: { method: op.method.toUpperCase(), headers, body: body.body }, bodyKind: body.kind }
+}
+
+/** What the path key asks for that no declared parameter gave: a query name (with its value, if any), a header. */
+function addUnmetConditions(conditions, query, headers) {
+  const sentQuery = new Set(query.map((item) => decodeURIComponent(item.split('=')[0])))
+  const sentHeaders = new Set(Object.keys(headers).map((name) => name.toLowerCase()))
+  for (const c of conditions) {
+    if (c.in === 'query' && !sentQuery.has(c.name)) query.push(encodeURIComponent(c.name) + (c.value === undefined ? '' : `=${encodeURIComponent(c.value)}`))
+    if (c.in === 'header' && !sentHeaders.has(c.name.toLowerCase())) headers[c.name] = c.value ?? 'x'
+  }
 }
 
 function pickValue(oracle, where, examples, seed, what, parameter = false) {

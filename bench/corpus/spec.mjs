@@ -342,6 +342,48 @@ function operation2(doc, path, method, item, itemPtr, op, opPtr) {
   }
 }
 
+/**
+ * A path key with a query or fragment part, as descriptions converted from AWS's models write them
+ * (`/#X-Amz-Target=AWSGlue.CreateJob`, `/{Bucket}?acl`, `/tags/{arn}#tagKeys`): the route to send
+ * and the parameters the request must carry, `{ in, name, value }` (no value: present). After `?`,
+ * query parameters; after `#`, each where the operation declares it in the query or a header, else
+ * `Name=Value` a header (AWS's JSON protocol) and a bare name a query parameter (Accept,
+ * Content-Type and Authorization excepted: headers).
+ */
+export function splitPathKey(path, params = []) {
+  const cut = path.search(/[?#]/)
+  if (cut === -1) return { route: path, conditions: [] }
+  const hash = path.indexOf('#', cut)
+  const query = path[cut] === '?' ? path.slice(cut + 1, hash === -1 ? undefined : hash) : ''
+  const fragment = hash === -1 ? '' : path.slice(hash + 1)
+  const declaredIn = (name) =>
+    params.find((p) => (p.in === 'query' || p.in === 'header') && p.name === name)?.in ??
+    params.find((p) => p.in === 'header' && String(p.name).toLowerCase() === name.toLowerCase())?.in
+  const conditions = [
+    ...pathKeyItems(query).map(([name, value]) => ({ in: 'query', name, value })),
+    ...pathKeyItems(fragment).map(([name, value]) => ({ in: declaredIn(name) ?? (value === undefined && !/^(accept|content-type|authorization)$/i.test(name) ? 'query' : 'header'), name, value })),
+  ]
+  return { route: path.slice(0, cut), conditions }
+}
+
+/** `a=1&b` → `[['a', '1'], ['b', undefined]]`, percent-decoded. */
+function pathKeyItems(text) {
+  const decode = (t) => {
+    try {
+      return decodeURIComponent(t)
+    } catch {
+      return t
+    }
+  }
+  return text
+    .split('&')
+    .filter((item) => item !== '')
+    .map((item) => {
+      const equals = item.indexOf('=')
+      return equals === -1 ? [decode(item), undefined] : [decode(item.slice(0, equals)), decode(item.slice(equals + 1))]
+    })
+}
+
 /** The response the mock should choose for a valid request: lowest 2xx, else 2XX, else default. */
 export function expectedSuccess(responses) {
   const codes = Object.keys(responses)

@@ -96,7 +96,7 @@ export function createApp(engine: Engine, controls: MockControls, closing: Abort
   async function answerMockRequest(c: Context<Env>, exchange: Exchange): Promise<Response> {
     const { request } = exchange
     // 1. Match: unknown path → 404, undeclared method → 405.
-    const { operation, params } = matchOperation(engine.router, request.method, request.path)
+    const { operation, params } = matchOperation(engine.router, request.method, request.path, request, hasValidPathParameters)
     exchange.operation = operation
     // 2. Scenario: named by the request, else the session's, else the active one.
     const named = request.header('x-mock-scenario')
@@ -198,6 +198,12 @@ async function checkBody(c: Context<Env>, engine: Engine, operation: CompiledOpe
   }
   const media = selectMediaType(body, contentType)
   return validateBody(body, media, bytes ?? (await read()), contentType)
+}
+
+/** Where several templates match a path (`…/{FileName}`, `…/{AttachmentID}`), the router takes the first whose path parameters are valid. */
+function hasValidPathParameters(operation: CompiledOperation, params: Record<string, string>, request: RequestData): boolean {
+  const path = operation.parameters?.filter((location) => location.location === 'path')
+  return !path?.length || validateParameters(path, request, params).length === 0
 }
 
 function templateRequestOf(request: RequestData, params: Record<string, string>, body: unknown): TemplateRequest {

@@ -1,4 +1,4 @@
-import { errors } from '../errors.js'
+import { MockError, errors } from '../errors.js'
 
 export interface Routable {
   method: string
@@ -8,6 +8,12 @@ export interface Routable {
    * (enum, const, integer): it splits a segment that holds several parameters (`{name}{ext}`).
    */
   pathValuePatterns?: Record<string, string>
+  /**
+   * Where each parameter is declared (`name` → `query`, `header`...): set only for path keys with a
+   * query or fragment part, whose names it places (`/#Action=List` is a query parameter in one
+   * description, `/#X-Amz-Target=X` a header in another).
+   */
+  parameterLocations?: Record<string, string>
 }
 
 export interface RouteMatch<T> {
@@ -16,40 +22,100 @@ export interface RouteMatch<T> {
   params: Record<string, string>
 }
 
+/** What the router reads of a request to check the conditions of a path key; `RequestData` has both. */
+export interface RouteRequest {
+  /** By lower-case name. */
+  header(name: string): string | undefined
+  query(): URLSearchParams
+}
+
 /**
- * One path segment of the tree. A segment is a literal (`plants`), a whole parameter (`{id}`), or
- * a pattern mixing both (`{name}.{ext}`), which gets a regular expression compiled at start-up.
+ * Asked only where several templates match one path (`/a/{FileName}`, `/a/{AttachmentID}`): does
+ * this operation take the path parameters found for it? The router itself knows no schemas.
  */
-interface SegmentNode<T> {
-  literal: Map<string, SegmentNode<T>>
-  /** Usually one; two templates may name the same position differently (`/a/{id}`, `/a/{key}/b`). */
-  params: Array<{ name: string; node: SegmentNode<T> }>
-  patterns: Array<{ regex: RegExp; names: string[]; node: SegmentNode<T> }>
-  /** Operations of the path that ends here. */
+export type AcceptsMatch<T, R> = (operation: T, params: Record<string, string>, request: R) => boolean
+
+/**
+ * One requirement written in a path key after `?` or `#`: a query parameter or a header, present
+ * (`#tagKeys`) or equal to a value (`#X-Amz-Target=AWSGlue.CreateJob`, `?Action=DescribeInstances`).
+ */
+interface Condition {
+  in: 'query' | 'header'
+  /** The query parameter's name, or the header's in lower case, as the request is read. */
+  key: string
+  value?: string
+  /** For the 404 that names what was expected, in the description's own spelling. */
+  label: string
+}
+
+/** An operation whose path key carries conditions. */
+interface Guarded<T> {
+  operation: T
+  conditions: Condition[]
+}
+
+/**
+ * The operations of one path and method whose path keys carry conditions, most conditions first.
+ * AWS descriptions put hundreds at `POST /`, each asking one header (or query parameter) to hold
+ * its own value: they are also indexed by that value, so a request reads it once.
+ */
+interface Choice<T> {
+  candidates: Array<Guarded<T>>
+  byValue?: { in: Condition['in']; key: string; candidates: Map<string, Array<Guarded<T>>> }
+}
+
+/** Where a path ends: its operations by method. */
+interface Endpoint<T> {
+  /** Operations whose path key is a plain path. */
   byMethod?: Map<string, T>
+  /** Operations whose path key has a query or fragment part; absent for most descriptions. */
+  guarded?: Map<string, Choice<T>>
+}
+
+/**
+ * How a segment can be taken by a parameter: whole (`{id}`, no regex), or by a pattern mixing
+ * text and parameters (`{name}.{ext}`), a regular expression compiled at start-up.
+ */
+interface Alternative<T> {
+  regex?: RegExp
+  names: string[]
+  node: SegmentNode<T>
+}
+
+/** One path segment of the tree: literal children, then parameter alternatives. */
+interface SegmentNode<T> extends Endpoint<T> {
+  literal: Map<string, SegmentNode<T>>
+  /**
+   * Patterns first, then whole parameters, each in declaration order. Usually at most one; two
+   * templates may name the same position differently (`/a/{id}`, `/a/{key}/b`).
+   */
+  alternatives: Array<Alternative<T>>
 }
 
 /** Operations indexed by path: a map for literal paths, a segment tree for templated ones. */
 export interface Router<T> {
-  literal: Map<string, Map<string, T>>
+  literal: Map<string, Endpoint<T>>
   tree: SegmentNode<T>
 }
 
 /** The parameters of a literal path: one shared empty object. */
 export const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>
 
+const NO_CONDITIONS: Condition[] = []
+
 export function createRouter<T extends Routable>(operations: readonly T[]): Router<T> {
-  const literal = new Map<string, Map<string, T>>()
+  const literal = new Map<string, Endpoint<T>>()
   const tree = createNode<T>()
   for (const operation of operations) {
-    if (!operation.path.includes('{')) {
-      const byMethod = literal.get(operation.path) ?? new Map<string, T>()
-      literal.set(operation.path, byMethod.set(operation.method, operation))
-      continue
+    const { route, conditions } = splitPathKey(operation)
+    let endpoint: Endpoint<T>
+    if (!route.includes('{')) {
+      endpoint = literal.get(route) ?? {}
+      literal.set(route, endpoint)
+    } else {
+      endpoint = route.split('/').slice(1).reduce((parent, segment) => childFor(parent, segment, operation.pathValuePatterns), tree)
     }
-    const node = operation.path.split('/').slice(1).reduce((parent, segment) => childFor(parent, segment, operation.pathValuePatterns), tree)
-    node.byMethod ??= new Map()
-    node.byMethod.set(operation.method, operation)
+    addOperation(endpoint, operation, conditions)
   }
   return { literal, tree }
 }
@@ -59,67 +125,253 @@ export function createRouter<T extends Routable>(operations: readonly T[]): Rout
  * literal wins over a pattern, which wins over a bare parameter (`/plants/mine` before
  * `/plants/{id}`), as OpenAPI asks. A method the best path lacks may be declared by a less
  * specific one (`DELETE /plants/{id}` serves `DELETE /plants/mine` when `/plants/mine` has only GET).
+ * Path keys with a query or fragment part are served by their conditions, checked on `request`;
+ * without a request (a CORS preflight) any candidate does. Where several templates match,
+ * `accepts` may pick among them.
  */
-export function matchOperation<T>(router: Router<T>, method: string, path: string): RouteMatch<T> {
-  const allowed = new Set<string>()
-  const byMethod = router.literal.get(path)
-  if (byMethod) {
-    const operation = byMethod.get(method) ?? headAsGet(byMethod, method)
-    if (operation !== undefined) return { operation, params: NO_PARAMS }
-    byMethod.forEach((_, declared) => allowed.add(declared))
-  }
-  const params: Record<string, string> = {}
-  const operation = walk(router.tree, path.split('/'), 1, method, params, allowed)
-  if (operation !== undefined) return { operation, params }
-  if (allowed.size) throw errors.methodNotAllowed(method, path, [...allowed])
+export function matchOperation<T, R extends RouteRequest>(router: Router<T>, method: string, path: string, request?: R, accepts?: AcceptsMatch<T, R>): RouteMatch<T> {
+  const endpoint = router.literal.get(path)
+  const direct = endpoint && operationAt(endpoint, method, request)
+  if (direct !== undefined) return { operation: direct, params: NO_PARAMS }
+  const search: Search<T, R> = { method, request, accepts: request && accepts, params: {}, allowed: undefined, unmet: undefined }
+  if (endpoint) noteMiss(endpoint, search)
+  const operation = walk(router.tree, path.split('/'), 1, search)
+  if (operation !== undefined) return { operation, params: search.params }
+  if (search.unmet) throw unmetConditions(method, path, search.unmet)
+  if (search.allowed) throw errors.methodNotAllowed(method, path, [...search.allowed])
   throw errors.notFound(method, path)
 }
 
-function walk<T>(node: SegmentNode<T>, segments: string[], at: number, method: string, params: Record<string, string>, allowed: Set<string>): T | undefined {
+/** One request's way through the tree, and what it saw there to explain a miss. */
+interface Search<T, R> {
+  method: string
+  request: R | undefined
+  /** Set only with a request to pass it. */
+  accepts: AcceptsMatch<T, R> | undefined
+  params: Record<string, string>
+  /** Methods declared at paths that matched, for the 405's `Allow`. */
+  allowed: Set<string> | undefined
+  /** Operations of the method at a matching path whose conditions the request did not meet, for the 404. */
+  unmet: Choice<T> | undefined
+}
+
+function walk<T, R extends RouteRequest>(node: SegmentNode<T>, segments: string[], at: number, search: Search<T, R>): T | undefined {
   if (at === segments.length) {
-    const operation = node.byMethod && (node.byMethod.get(method) ?? headAsGet(node.byMethod, method))
-    if (operation === undefined) node.byMethod?.forEach((_, declared) => allowed.add(declared))
+    const operation = operationAt(node, search.method, search.request)
+    if (operation === undefined) noteMiss(node, search)
     return operation
   }
   const segment = segments[at]!
   const literal = node.literal.get(segment)
-  const viaLiteral = literal && walk(literal, segments, at + 1, method, params, allowed)
+  const viaLiteral = literal && walk(literal, segments, at + 1, search)
   if (viaLiteral !== undefined) return viaLiteral
-  for (const { regex, names, node: next } of node.patterns) {
-    const found = regex.exec(segment)
-    if (!found) continue
-    names.forEach((name, i) => (params[name] = found[i + 1]!))
-    const viaPattern = walk(next, segments, at + 1, method, params, allowed)
-    if (viaPattern !== undefined) return viaPattern
-    names.forEach((name) => delete params[name])
-  }
-  if (segment === '') return undefined
-  for (const { name, node: next } of node.params) {
-    params[name] = segment
-    const viaParam = walk(next, segments, at + 1, method, params, allowed)
-    if (viaParam !== undefined) return viaParam
-    delete params[name]
+  const { alternatives } = node
+  if (alternatives.length > 1 && search.accepts) return walkCheckedAlternatives(alternatives, segments, at, search)
+  const { params } = search
+  for (const alternative of alternatives) {
+    if (!bind(alternative, segment, params)) continue
+    const operation = walk(alternative.node, segments, at + 1, search)
+    if (operation !== undefined) return operation
+    for (const name of alternative.names) delete params[name]
   }
   return undefined
 }
 
+/**
+ * Where several templates can take a segment (`{FileName}` and `{AttachmentID}` after
+ * `/Accounts/{AccountID}/Attachments/`), the first whose operation accepts its path parameters
+ * wins: a file name is not sent to the operation that wants a uuid. If none accepts, the first
+ * match, as without the check: its validation then says what is wrong.
+ */
+function walkCheckedAlternatives<T, R extends RouteRequest>(alternatives: Array<Alternative<T>>, segments: string[], at: number, search: Search<T, R>): T | undefined {
+  const { params } = search
+  const before = { ...params }
+  let first: RouteMatch<T> | undefined
+  for (const alternative of alternatives) {
+    if (!bind(alternative, segments[at]!, params)) continue
+    const operation = walk(alternative.node, segments, at + 1, search)
+    if (operation !== undefined) {
+      if (search.accepts!(operation, params, search.request!)) return operation
+      first ??= { operation, params: { ...params } }
+    }
+    resetParams(params, before)
+  }
+  if (first) resetParams(params, first.params)
+  return first?.operation
+}
+
+/** Binds the segment to the alternative's parameter names, if it can take the segment. */
+function bind<T>(alternative: Alternative<T>, segment: string, params: Record<string, string>): boolean {
+  if (alternative.regex === undefined) {
+    if (segment === '') return false
+    params[alternative.names[0]!] = segment
+    return true
+  }
+  const found = alternative.regex.exec(segment)
+  if (!found) return false
+  alternative.names.forEach((name, i) => (params[name] = found[i + 1]!))
+  return true
+}
+
+function resetParams(params: Record<string, string>, to: Record<string, string>): void {
+  for (const name of Object.keys(params)) delete params[name]
+  Object.assign(params, to)
+}
+
+/** The operation an endpoint has for the method (HEAD served by GET), conditions checked when there is a request. */
+function operationAt<T>(endpoint: Endpoint<T>, method: string, request: RouteRequest | undefined): T | undefined {
+  const { byMethod, guarded } = endpoint
+  const plain = byMethod && (byMethod.get(method) ?? headAsGet(byMethod, method))
+  if (guarded === undefined) return plain
+  const choice = guarded.get(method) ?? headAsGet(guarded, method)
+  if (choice === undefined) return plain
+  if (request === undefined) return plain ?? choice.candidates[0]!.operation
+  return chooseByConditions(choice, request) ?? plain
+}
+
+/** The first candidate, most conditions first, whose conditions the request meets. */
+function chooseByConditions<T>(choice: Choice<T>, request: RouteRequest): T | undefined {
+  const { byValue } = choice
+  const candidates = byValue ? byValue.candidates.get(readCondition(byValue.in, byValue.key, request) ?? '') : choice.candidates
+  if (candidates === undefined) return undefined
+  for (const candidate of candidates) if (meetsAll(candidate.conditions, request)) return candidate.operation
+  return undefined
+}
+
+function meetsAll(conditions: Condition[], request: RouteRequest): boolean {
+  for (const condition of conditions) {
+    const actual = readCondition(condition.in, condition.key, request)
+    if (actual === undefined || (condition.value !== undefined && actual !== condition.value)) return false
+  }
+  return true
+}
+
+function readCondition(location: Condition['in'], key: string, request: RouteRequest): string | undefined {
+  return location === 'header' ? request.header(key) : (request.query().get(key) ?? undefined)
+}
+
+/** Why an endpoint of a matching path did not serve the request: the methods it declares, and conditions not met. */
+function noteMiss<T, R>(endpoint: Endpoint<T>, search: Search<T, R>): void {
+  const allowed = (search.allowed ??= new Set())
+  endpoint.byMethod?.forEach((_, declared) => allowed.add(declared))
+  if (endpoint.guarded === undefined) return
+  endpoint.guarded.forEach((_, declared) => allowed.add(declared))
+  search.unmet ??= endpoint.guarded.get(search.method) ?? headAsGet(endpoint.guarded, search.method)
+}
+
+/** 404 naming what the operations of the path and method expect of the request (a few, for AWS's hundreds). */
+function unmetConditions<T>(method: string, path: string, choice: Choice<T>): MockError {
+  const shown = 5
+  const expected = choice.candidates.slice(0, shown).map((candidate) => candidate.conditions.map((c) => c.label).join(' and '))
+  const more = choice.candidates.length > shown ? `, or one of ${choice.candidates.length - shown} more` : ''
+  return new MockError(404, 'not_found', `No operation in the description matches ${method} ${path}: the operations there expect ${expected.join(', or ')}${more}.`)
+}
+
 /** HEAD is answered by the GET operation where the description declares no HEAD of its own; `Allow` still lists only declared methods. */
-function headAsGet<T>(byMethod: Map<string, T>, method: string): T | undefined {
+function headAsGet<V>(byMethod: Map<string, V>, method: string): V | undefined {
   return method === 'HEAD' ? byMethod.get('GET') : undefined
 }
 
+function addOperation<T>(endpoint: Endpoint<T>, operation: T & Routable, conditions: Condition[]): void {
+  const { method } = operation
+  if (conditions.length === 0) {
+    endpoint.byMethod ??= new Map()
+    if (!endpoint.byMethod.has(method)) endpoint.byMethod.set(method, operation)
+    return
+  }
+  endpoint.guarded ??= new Map()
+  const candidates = endpoint.guarded.get(method)?.candidates ?? []
+  // After those with as many conditions or more: among equals, the first declared wins.
+  const before = candidates.findIndex((other) => other.conditions.length < conditions.length)
+  candidates.splice(before === -1 ? candidates.length : before, 0, { operation, conditions })
+  endpoint.guarded.set(method, { candidates, byValue: indexByValue(candidates) })
+}
+
+/** When every candidate asks one same header or query parameter for a value, the candidates by that value. */
+function indexByValue<T>(candidates: Array<Guarded<T>>): Choice<T>['byValue'] {
+  if (candidates.length < 2) return undefined
+  const shared = candidates[0]!.conditions.find((c) => c.value !== undefined && candidates.every((other) => other.conditions.some((o) => sameKey(o, c) && o.value !== undefined)))
+  if (!shared) return undefined
+  const byValue = new Map<string, Array<Guarded<T>>>()
+  for (const candidate of candidates) {
+    const value = candidate.conditions.find((c) => sameKey(c, shared))!.value!
+    byValue.set(value, [...(byValue.get(value) ?? []), candidate])
+  }
+  return { in: shared.in, key: shared.key, candidates: byValue }
+}
+
+function sameKey(a: Condition, b: Condition): boolean {
+  return a.in === b.in && a.key === b.key
+}
+
+/**
+ * `/tags/{arn}#tagKeys` → the route `/tags/{arn}` and its conditions. Descriptions converted from
+ * AWS's models write in the path key what tells operations of one path apart: after `?`, query
+ * parameters (`?acl`, `?Action=DescribeInstances&Version=2016-11-15`); after `#`, the parameters
+ * the request must carry, placed where the operation declares them, else a `Name=Value` as a header
+ * (AWS's JSON protocol: `#X-Amz-Target=AWSGlue.CreateJob`) and a bare name as a query parameter.
+ */
+function splitPathKey(operation: Routable): { route: string; conditions: Condition[] } {
+  const { path } = operation
+  const cut = path.search(/[?#]/)
+  if (cut === -1) return { route: path, conditions: NO_CONDITIONS }
+  const hash = path.indexOf('#', cut)
+  const query = path[cut] === '?' ? path.slice(cut + 1, hash === -1 ? undefined : hash) : ''
+  const fragment = hash === -1 ? '' : path.slice(hash + 1)
+  const conditions = [
+    ...itemsOf(query).map(([name, value]) => conditionOf('query', name, value)),
+    ...itemsOf(fragment).map(([name, value]) => conditionOf(fragmentLocation(name, value, operation.parameterLocations), name, value)),
+  ]
+  return { route: path.slice(0, cut), conditions }
+}
+
+/** `a=1&b` → `[['a', '1'], ['b', undefined]]`, percent-decoded. */
+function itemsOf(text: string): Array<[string, string | undefined]> {
+  return text
+    .split('&')
+    .filter((item) => item !== '')
+    .map((item) => {
+      const equals = item.indexOf('=')
+      return equals === -1 ? [decode(item), undefined] : [decode(item.slice(0, equals)), decode(item.slice(equals + 1))]
+    })
+}
+
+/** Headers OpenAPI describes elsewhere than in parameters (a parameter of one of these names is ignored). */
+const HTTP_HEADERS = new Set(['accept', 'content-type', 'authorization'])
+
+function fragmentLocation(name: string, value: string | undefined, declared: Record<string, string> = {}): Condition['in'] {
+  const lower = name.toLowerCase()
+  const location = declared[name] ?? Object.entries(declared).find(([other, at]) => at === 'header' && other.toLowerCase() === lower)?.[1]
+  if (location === 'query' || location === 'header') return location
+  return value === undefined && !HTTP_HEADERS.has(lower) ? 'query' : 'header'
+}
+
+function conditionOf(location: Condition['in'], name: string, value: string | undefined): Condition {
+  const label = location === 'header' ? `header ${name}${value === undefined ? '' : `: ${value}`}` : `query parameter ${name}${value === undefined ? '' : `=${value}`}`
+  return { in: location, key: location === 'header' ? name.toLowerCase() : name, value, label }
+}
+
+function decode(text: string): string {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
+}
+
 function createNode<T>(): SegmentNode<T> {
-  return { literal: new Map(), params: [], patterns: [] }
+  return { literal: new Map(), alternatives: [] }
 }
 
 function childFor<T>(parent: SegmentNode<T>, segment: string, valuePatterns: Record<string, string> = {}): SegmentNode<T> {
+  const { alternatives } = parent
   const whole = /^\{([^{}]+)\}$/.exec(segment)
   if (whole) {
     const name = whole[1]!
-    const existing = parent.params.find((p) => p.name === name)
+    const existing = alternatives.find((a) => a.regex === undefined && a.names[0] === name)
     if (existing) return existing.node
-    const param = { name, node: createNode<T>() }
-    parent.params.push(param)
+    const param = { names: [name], node: createNode<T>() }
+    alternatives.push(param)
     return param.node
   }
   if (!segment.includes('{')) {
@@ -128,11 +380,13 @@ function childFor<T>(parent: SegmentNode<T>, segment: string, valuePatterns: Rec
     return child
   }
   const source = patternSource(segment, valuePatterns)
-  const existing = parent.patterns.find((p) => p.regex.source === source)
+  const existing = alternatives.find((a) => a.regex?.source === source)
   if (existing) return existing.node
   const names = [...segment.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!)
   const pattern = { regex: new RegExp(source), names, node: createNode<T>() }
-  parent.patterns.push(pattern)
+  // Patterns come before whole parameters: the more literal text, the more specific.
+  const firstWhole = alternatives.findIndex((a) => a.regex === undefined)
+  alternatives.splice(firstWhole === -1 ? alternatives.length : firstWhole, 0, pattern)
   return pattern.node
 }
 

@@ -65,7 +65,8 @@ export async function createOracle(specPath: string, { builtInError = false }: {
       const path = exchange.path.split('?')[0]!
       // HEAD is answered by the GET operation when the description declares no HEAD.
       const method = exchange.method === 'HEAD' ? 'get' : exchange.method.toLowerCase()
-      const candidates = operations.filter((o) => o.method === method && pathMatches(o.path, path))
+      // A path key with a query or fragment part (`/#X-Amz-Target=...`) is served at the part before it.
+      const candidates = operations.filter((o) => o.method === method && pathMatches(o.path.replace(/[?#].*$/, ''), path))
       // A literal path wins over a templated one, as in the mock's router.
       const operation = candidates.find((o) => o.path === path) ?? candidates[0]
       const declared = declaredFor(operation, exchange.status)

@@ -6,9 +6,15 @@ interface Op {
   id: string
   method: string
   path: string
+  parameterLocations?: Record<string, string>
 }
 
-const op = (method: string, path: string): Op => ({ id: `${method} ${path}`, method, path })
+const op = (method: string, path: string, parameterLocations?: Record<string, string>): Op => ({ id: `${method} ${path}`, method, path, parameterLocations })
+
+/** The two accessors the router reads of a request. */
+function request(query = '', headers: Record<string, string> = {}) {
+  return { header: (name: string) => headers[name], query: () => new URLSearchParams(query) }
+}
 
 function caught(run: () => unknown): MockError {
   try {
@@ -152,5 +158,116 @@ describe('matchOperation', () => {
     const router = createRouter([op('GET', '/a/{id}'), op('GET', '/a/{key}/b')])
     expect(matchOperation(router, 'GET', '/a/1').params).toEqual({ id: '1' })
     expect(matchOperation(router, 'GET', '/a/1/b').params).toEqual({ key: '1' })
+  })
+
+  describe('where several templates match one path', () => {
+    const UUID = '00000000-0000-0000-0000-000000000001'
+    const attachments = () =>
+      createRouter([op('GET', '/Accounts/{AccountID}/Attachments/{AttachmentID}'), op('GET', '/Accounts/{AccountID}/Attachments/{FileName}')])
+    const uuidOnly = (operation: Op, params: Record<string, string>) => !operation.path.endsWith('{AttachmentID}') || /^[0-9a-f-]{36}$/.test(params.AttachmentID!)
+
+    it('takes the first template whose operation accepts the path parameters', () => {
+      const byName = matchOperation(attachments(), 'GET', `/Accounts/${UUID}/Attachments/plant.jpg`, request(), uuidOnly)
+      expect(byName.operation.path).toBe('/Accounts/{AccountID}/Attachments/{FileName}')
+      expect(byName.params).toEqual({ AccountID: UUID, FileName: 'plant.jpg' })
+      const byId = matchOperation(attachments(), 'GET', `/Accounts/${UUID}/Attachments/${UUID}`, request(), uuidOnly)
+      expect(byId.operation.path).toBe('/Accounts/{AccountID}/Attachments/{AttachmentID}')
+      expect(byId.params).toEqual({ AccountID: UUID, AttachmentID: UUID })
+    })
+
+    it('falls back to the first match, with its own parameters only, when no operation accepts', () => {
+      const router = createRouter([op('GET', '/a/{x}/b/{y}'), op('GET', '/a/{z}/b/{w}')])
+      const match = matchOperation(router, 'GET', '/a/1/b/2', request(), () => false)
+      expect(match.operation.path).toBe('/a/{x}/b/{y}')
+      expect(match.params).toEqual({ x: '1', y: '2' })
+    })
+
+    it('asks only where templates compete, and not at all without a request (a preflight)', () => {
+      const asked: string[] = []
+      const accepts = (operation: Op) => (asked.push(operation.path), true)
+      matchOperation(createRouter([op('GET', '/plants/{id}')]), 'GET', '/plants/7', request(), accepts)
+      matchOperation(createRouter([op('GET', '/a/{id}'), op('GET', '/a/{key}/b')]), 'GET', '/a/1/b', request(), accepts)
+      expect(asked).toEqual(['/a/{key}/b'])
+      expect(matchOperation(attachments(), 'GET', `/Accounts/${UUID}/Attachments/plant.jpg`, undefined, uuidOnly).operation.path).toContain('{AttachmentID}')
+    })
+
+    it('keeps a literal segment ahead of the competing templates', () => {
+      const router = createRouter([op('GET', '/a/{x}'), op('GET', '/a/{y}'), op('GET', '/a/mine')])
+      expect(matchOperation(router, 'GET', '/a/mine', request(), () => false).operation.path).toBe('/a/mine')
+    })
+  })
+
+  describe('path keys with a query or fragment part', () => {
+    const glue = () =>
+      createRouter([
+        op('POST', '/#X-Amz-Target=AWSGlue.CreateJob', { 'X-Amz-Target': 'header' }),
+        op('POST', '/#X-Amz-Target=AWSGlue.DeleteJob', { 'X-Amz-Target': 'header' }),
+        op('POST', '/#X-Amz-Target=AWSGlue.GetJob'),
+      ])
+
+    it('routes on the part before the fragment and picks by the header a Name=Value fragment names', () => {
+      const router = glue()
+      expect(matchOperation(router, 'POST', '/', request('', { 'x-amz-target': 'AWSGlue.DeleteJob' })).operation.id).toBe('POST /#X-Amz-Target=AWSGlue.DeleteJob')
+      expect(matchOperation(router, 'POST', '/', request('', { 'x-amz-target': 'AWSGlue.GetJob' })).operation.id).toBe('POST /#X-Amz-Target=AWSGlue.GetJob')
+    })
+
+    it('answers 404 naming what was expected when no operation of the path has its conditions met', () => {
+      const error = caught(() => matchOperation(glue(), 'POST', '/', request('', { 'x-amz-target': 'AWSGlue.Nothing' })))
+      expect(error.status).toBe(404)
+      expect(error.message).toContain('header X-Amz-Target: AWSGlue.CreateJob')
+    })
+
+    it('answers 405 listing the methods of conditioned operations too', () => {
+      const error = caught(() => matchOperation(glue(), 'GET', '/', request()))
+      expect(error.status).toBe(405)
+      expect(error.headers.allow).toBe('POST')
+    })
+
+    it('reads a fragment name where the operation declares it (IAM: #Action=... is a query parameter)', () => {
+      const router = createRouter([op('POST', '/#Action=AddUser', { Action: 'query' }), op('POST', '/#Action=DeleteUser', { Action: 'query', Version: 'query' })])
+      expect(matchOperation(router, 'POST', '/', request('Action=DeleteUser&Version=1')).operation.id).toBe('POST /#Action=DeleteUser')
+      expect(caught(() => matchOperation(router, 'POST', '/', request('', { action: 'AddUser' }))).status).toBe(404)
+    })
+
+    it('reads a bare fragment name as a query parameter that must be present, and a declared header name, or Accept, as a header', () => {
+      const router = createRouter([
+        op('GET', '/tags/{arn}'),
+        op('DELETE', '/tags/{arn}#tagKeys'),
+        op('POST', '/events#x-amz-Client-Context', { 'x-amz-client-context': 'header' }),
+        op('GET', '/thumbnail#Accept'),
+      ])
+      const match = matchOperation(router, 'DELETE', '/tags/arn1', request('tagKeys=a'))
+      expect(match.operation.id).toBe('DELETE /tags/{arn}#tagKeys')
+      expect(match.params).toEqual({ arn: 'arn1' })
+      const error = caught(() => matchOperation(router, 'DELETE', '/tags/arn1', request()))
+      expect(error.status).toBe(404)
+      expect(error.message).toContain('query parameter tagKeys')
+      expect(caught(() => matchOperation(router, 'PUT', '/tags/arn1', request())).headers.allow?.split(', ').sort()).toEqual(['DELETE', 'GET'])
+      expect(matchOperation(router, 'POST', '/events', request('', { 'x-amz-client-context': 'c' })).operation.id).toBe('POST /events#x-amz-Client-Context')
+      expect(matchOperation(router, 'GET', '/thumbnail', request('', { accept: 'image/jpeg' })).operation.id).toBe('GET /thumbnail#Accept')
+    })
+
+    it('requires the query parameters after ? (present, or equal to a value), most conditions first, else the plain path', () => {
+      const router = createRouter([
+        op('GET', '/{Bucket}'),
+        op('GET', '/{Bucket}?acl'),
+        op('GET', '/?Action=DescribeInstances'),
+        op('GET', '/?Action=DescribeInstances&Version=2016-11-15'),
+      ])
+      expect(matchOperation(router, 'GET', '/b1', request('acl')).operation.id).toBe('GET /{Bucket}?acl')
+      expect(matchOperation(router, 'GET', '/b1', request('other=1')).operation.id).toBe('GET /{Bucket}')
+      expect(matchOperation(router, 'GET', '/', request('Version=2016-11-15&Action=DescribeInstances')).operation.id).toBe('GET /?Action=DescribeInstances&Version=2016-11-15')
+      expect(matchOperation(router, 'GET', '/', request('Action=DescribeInstances&Version=2')).operation.id).toBe('GET /?Action=DescribeInstances')
+      expect(caught(() => matchOperation(router, 'GET', '/', request('Action=RunInstances'))).message).toContain('query parameter Action=DescribeInstances')
+    })
+
+    it('serves HEAD by a conditioned GET', () => {
+      const router = createRouter([op('GET', '/{Bucket}?acl')])
+      expect(matchOperation(router, 'HEAD', '/b1', request('acl')).operation.id).toBe('GET /{Bucket}?acl')
+    })
+
+    it('matches any conditioned operation without a request (a CORS preflight)', () => {
+      expect(matchOperation(glue(), 'POST', '/').operation.id).toBe('POST /#X-Amz-Target=AWSGlue.CreateJob')
+    })
   })
 })
