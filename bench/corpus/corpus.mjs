@@ -348,7 +348,7 @@ export function summarise(results, opts = {}) {
   const rss = started.filter((r) => typeof r.rssMB === 'number').sort((a, b) => a.rssMB - b.rssMB)
   const ops = results.flatMap((r) => r.ops.map((o) => ({ ...o, description: r.description })))
   const sent = ops.filter((o) => o.status !== undefined || o.cause === 'threw')
-  const judged = sent.filter((o) => o.declared !== null) // null: the operation declares no responses
+  const judged = sent.filter((o) => o.declared !== null) // null: the operation declares no responses, or only 1xx
   const declared = judged.filter((o) => o.declared)
   const expectedChecked = sent.filter((o) => o.expected === true || o.expected === false)
   const bodies = sent.filter((o) => o.conforming === true || o.conforming === false)
@@ -416,7 +416,7 @@ export function formatReport(s, { top = 25 } = {}) {
   row('requests sent', s.sent)
   row('requests not buildable', s.notBuildable)
   row('oracle could not compile', s.oracleCompile)
-  row('answers with a declared status', `${s.declared} / ${s.judged} (${s.declaredPct}%)${s.sent > s.judged ? `; ${s.sent - s.judged} of operations declaring no response` : ''}`)
+  row('answers with a declared status', `${s.declared} / ${s.judged} (${s.declaredPct}%)${s.sent > s.judged ? `; ${s.sent - s.judged} of operations declaring no response or only 1xx` : ''}`)
   row('2xx where a 2xx is declared', `${s.expectedOk} / ${s.expectedChecked} (${s.expectedPct}%)`)
   row('JSON bodies conforming', `${s.bodiesConforming} / ${s.bodiesChecked} (${s.conformingPct}%)`)
   row('failed operations', `${s.failedOps} in ${s.failedDescriptions} description(s)`)

@@ -85,7 +85,9 @@ export function validateBody(body: BodyValidator, media: AcceptedMediaType, byte
 /** With the request's Content-Type, which a multipart body needs for its boundary. */
 export function validateBody(body: BodyValidator, media: AcceptedMediaType, bytes: Uint8Array, contentType: string | undefined): BodyOutcome | Promise<BodyOutcome>
 export function validateBody(body: BodyValidator, media: AcceptedMediaType, bytes: Uint8Array, contentType = ''): BodyOutcome | Promise<BodyOutcome> {
-  if (bytes.byteLength === 0) {
+  // An empty form is a form: a client whose fields are all optional sends `Content-Type: application/
+  // x-www-form-urlencoded` and no bytes (truora.com), and it is judged as `{}`. Any other empty body is no body.
+  if (bytes.byteLength === 0 && media.kind !== 'form') {
     return { violations: body.required ? [{ path: 'body', message: 'is required but the request has no body' }] : [] }
   }
   if (media.kind === 'json') return validateJson(media, bytes)

@@ -41,6 +41,23 @@ const stripe = bodyOf({
   },
 })
 
+describe('an empty form body (#11, truora.com)', () => {
+  const optionalFields = bodyOf({ [FORM]: { schema: { type: 'object', properties: { check_id: { type: 'string' } } } } })
+
+  it('is an empty form, judged as {}: a client whose fields are all optional sends no bytes', async () => {
+    expect((await send(optionalFields, FORM, '')).violations).toEqual([])
+  })
+
+  it('still lacks what the schema requires', async () => {
+    expect((await send(stripe, FORM, '')).violations.map((v) => v.path)).toEqual(['body.name', 'body.scope'])
+  })
+
+  it('is no body for JSON', async () => {
+    const json = bodyOf({ 'application/json': { schema: { type: 'object' } } })
+    expect((await send(json, 'application/json', '')).violations).toEqual([{ path: 'body', message: 'is required but the request has no body' }])
+  })
+})
+
 describe('form bodies with bracketed keys', () => {
   it('accepts the body that was refused: nested keys of a deepObject property', async () => {
     const outcome = await send(stripe, FORM, 'name=x&scope[type]=account&expand[0]=a&expand[1]=b')
