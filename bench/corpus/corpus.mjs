@@ -151,14 +151,17 @@ export function readList(file, defaultSource) {
     const line = raw.replace(/#.*/, '').trim()
     if (!line) continue
     const [ref, ...flags] = line.split(/\s+/)
-    const m = /^(apis-guru|readme):(.+)$/.exec(ref)
+    const m = new RegExp(`^(${Object.keys(SOURCES).join('|')}):(.+)$`).exec(ref)
     const source = m ? m[1] : defaultSource
     if (!SOURCES[source]) throw new Error(`${file}: "${line}" names no source (prefix it with apis-guru: or readme:)`)
     const entry = { source, rel: m ? m[2] : ref }
     for (const flag of flags) {
       const f = /^max-ops=(\d+)$/.exec(flag)
-      if (!f) throw new Error(`${file}: unknown flag ${flag}`)
-      entry.maxOps = Number(f[1])
+      const u = /^unsatisfiable=(\S+)$/.exec(flag)
+      if (f) entry.maxOps = Number(f[1])
+      // An operation whose response schema no finite value meets (the line's comment must say why): its body is not judged.
+      else if (u) (entry.unsatisfiable ??= []).push(u[1])
+      else throw new Error(`${file}: unknown flag ${flag}`)
     }
     out.push(entry)
   }
@@ -185,7 +188,7 @@ export function selectDescriptions({ source = 'apis-guru', sample, seed = 1, onl
 
 function runOne(entry, { seed, maxOps }) {
   const file = fileOf(entry.source, entry.rel)
-  const job = { file, dist: pathToFileURL(join(root, 'dist/index.js')).href, seed, maxOps: entry.maxOps ?? maxOps }
+  const job = { file, dist: pathToFileURL(join(root, 'dist/index.js')).href, seed, maxOps: entry.maxOps ?? maxOps, unsatisfiable: entry.unsatisfiable ?? [] }
   const started = Date.now()
   const record = { description: `${entry.source}:${entry.rel}`, source: entry.source, rel: entry.rel, outcome: undefined, ops: [] }
   return new Promise((resolveRecord) => {
