@@ -102,6 +102,11 @@ export function validateBody(body: BodyValidator, media: AcceptedMediaType, byte
 function validateJson(media: AcceptedMediaType, bytes: Uint8Array): BodyOutcome {
   const text = decode(bytes)
   if (typeof text !== 'string') return { violations: [text] }
+  // Nesting is bounded before anything walks the value: 5,000 levels against a recursive schema
+  // overflowed the validator's stack (#12). A text shorter than the limit cannot be nested deeper.
+  if (text.length > MAX_JSON_DEPTH && nestingExceeds(text, MAX_JSON_DEPTH)) {
+    return { violations: [{ path: 'body', message: `is nested more than ${MAX_JSON_DEPTH} levels deep` }] }
+  }
   let value: unknown
   try {
     value = JSON.parse(text)
@@ -110,6 +115,26 @@ function validateJson(media: AcceptedMediaType, bytes: Uint8Array): BodyOutcome 
   }
   if (!media.validate || media.validate.call(jsonLiterals(text), value)) return { violations: [], value }
   return { violations: toViolations('body', media.validate.errors), value }
+}
+
+/** Deepest nesting of arrays and objects a JSON body may have. */
+export const MAX_JSON_DEPTH = 256
+
+/** Whether JSON text nests arrays and objects deeper than `max`, brackets inside strings aside. One pass. */
+export function nestingExceeds(text: string, max: number): boolean {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 0x5c) i++ // a backslash escapes the next character
+      else if (c === 0x22) inString = false
+    } else if (c === 0x22) inString = true
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true
+    } else if (c === 0x5d || c === 0x7d) depth--
+  }
+  return false
 }
 
 function decode(bytes: Uint8Array): string | Violation {

@@ -120,13 +120,16 @@ describe('POST /plants, in process only', () => {
     expect((await jsonOf(response)).message).toContain('body is required')
   })
 
-  // Known bug: the exact int64 check reads the literal with lossless-json, which recurses and overflows
-  // on 100000 levels of nesting. It no longer answers 500 but refuses the valid edge value (400).
-  it.fails('deep nesting beside id 9223372036854775807 keeps the largest int64 valid', async () => {
+  // Nesting is bounded at 256 levels before anything walks the body (#12): the known bug of
+  // lossless-json recursing on 100,000 levels beside an exact int64 can no longer be reached.
+  it('refuses a body nested deeper than 256 levels, naming the limit, and takes 256', async () => {
     const app = await createApp()
-    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`
-    const response = await postPlant(app, { body: `{"id":9223372036854775807,"name":"Fern","x":${deep}}` })
-    expect(response.status).toBe(200)
+    const deep = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`
+    const refused = await postPlant(app, { body: `{"id":9223372036854775807,"name":"Fern","x":${deep(100_000)}}` })
+    expect(refused.status).toBe(400)
+    expect((await jsonOf(refused)).message).toContain('body is nested more than 256 levels deep')
+    const deepest = await postPlant(app, { body: `{"id":9223372036854775807,"name":"Fern","tag":"x","x":${deep(255)}}` })
+    expect((await jsonOf(deepest)).message ?? '').not.toContain('nested')
   })
 
   it('fifty concurrent requests each get their own answer', async () => {

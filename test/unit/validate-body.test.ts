@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { MockError } from '../../src/errors.js'
-import { type BodyValidator, compileBody, selectMediaType, validateBody } from '../../src/validation/validate-body.js'
+import { type BodyValidator, MAX_JSON_DEPTH, compileBody, nestingExceeds, selectMediaType, validateBody } from '../../src/validation/validate-body.js'
 import { ajvFor, operationsOf, plantStore } from './_build.js'
 
 const INT64_MESSAGE = 'must be a signed 64-bit integer (-9223372036854775808 to 9223372036854775807)'
@@ -224,3 +224,25 @@ describe('validateBody: the Plant Store NewPlant schema', () => {
     expect(plantViolations('{"name": "a", "name": "b", "id": 9223372036854775808}')).toEqual([{ path: 'body.id', message: INT64_MESSAGE }])
   })
 })
+
+describe('nestingExceeds (#12)', () => {
+  it('counts arrays and objects, not brackets inside strings or escaped quotes', () => {
+    expect(nestingExceeds('[[[]]]', 3)).toBe(false)
+    expect(nestingExceeds('[[[[]]]]', 3)).toBe(true)
+    expect(nestingExceeds('{"a":{"b":{"c":{}}}}', 3)).toBe(true)
+    expect(nestingExceeds('["[[[[", "\\"[[[["]', 1)).toBe(false)
+    expect(nestingExceeds('[[],[],[],[]]', 2)).toBe(false)
+  })
+
+  it(`refuses ${MAX_JSON_DEPTH + 1} levels against a recursive schema before validation, which overflowed the stack at 5,000 (500)`, () => {
+    const body = compileBody(ajvFor(recursive()), { required: true, content: [{ mediaType: 'application/json', schemaPointer: '/components/schemas/Node', examples: [] }] })
+    const media = selectMediaType(body, 'application/json')
+    const deep = (levels: number) => `${'{"next":'.repeat(levels)}{}${'}'.repeat(levels)}`
+    expect(validateBody(body, media, new TextEncoder().encode(deep(5000)))).toEqual({ violations: [{ path: 'body', message: `is nested more than ${MAX_JSON_DEPTH} levels deep` }] })
+    expect(validateBody(body, media, new TextEncoder().encode(deep(MAX_JSON_DEPTH - 1)))).toMatchObject({ violations: [] })
+  })
+})
+
+function recursive() {
+  return { openapi: '3.1.0', components: { schemas: { Node: { type: 'object', properties: { next: { $ref: '#/components/schemas/Node' } } } } } }
+}
