@@ -31,6 +31,8 @@ Options:
   --quiet              no request lines (the start line, warnings and errors are still printed)
   --watch              reload the description, fixtures and scenarios when they change; a broken
                        edit keeps the last good version serving
+  --allow-ref-outside <dir>  a folder outside the description's own that its $refs
+                       may read; repeat for more       [default: its own folder only]
   --debug              log stacks of unexpected errors
   --help               show this help
   --version            show the version
@@ -79,6 +81,7 @@ function parseCommandLine(argv: string[]): MockOptions | 'help' | 'version' {
       'log-format': { type: 'string' },
       quiet: { type: 'boolean' },
       watch: { type: 'boolean' },
+      'allow-ref-outside': { type: 'string', multiple: true },
       help: { type: 'boolean' },
       version: { type: 'boolean' },
     },
@@ -107,6 +110,7 @@ function parseCommandLine(argv: string[]): MockOptions | 'help' | 'version' {
     logFormat: logFormat === undefined ? undefined : checkLogFormat(logFormat),
     quiet: values.quiet,
     watch: values.watch,
+    allowRefOutside: values['allow-ref-outside'],
   }
 }
 

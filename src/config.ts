@@ -58,6 +58,12 @@ export interface MockOptions {
    * the CLI only). A broken edit keeps the last good version serving. @default false
    */
   watch?: boolean
+  /**
+   * Folders outside the description's own folder tree that its `$ref`s may read (`--allow-ref-outside`).
+   * A description may reference only files in its own folder tree, so that it cannot read any file
+   * of the machine (#12). @default []
+   */
+  allowRefOutside?: string[]
 }
 
 export interface Delay {
@@ -99,6 +105,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     logFormat = 'text',
     quiet = false,
     watch = false,
+    allowRefOutside = [],
   } = options
   const specPath = resolve(spec)
   const fixtures = options.fixtures ? resolve(options.fixtures) : defaultFixtures(specPath)
@@ -139,6 +146,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     logFormat: checkLogFormat(logFormat),
     quiet,
     watch,
+    allowRefOutside: allowRefOutside.map((folder) => resolve(folder)),
   }
 }
 

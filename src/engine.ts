@@ -56,7 +56,7 @@ export interface Engine {
 /** Loads the description and the fixtures and compiles every operation. Throws `StartupError`. */
 export async function createEngine(input: MockOptions, logger: Logger): Promise<Engine> {
   const options = resolveOptions(input)
-  const spec = await loadSpec(options.spec)
+  const spec = await loadSpec(options.spec, { allowRefOutside: options.allowRefOutside })
   const { document } = spec
   for (const warning of spec.warnings ?? []) logger.warn(`${spec.path}: ${warning}`)
   for (const pattern of findUnusablePatterns(document)) logger.warn(`${spec.path}: the pattern at ${pattern} is not a regular expression any engine here reads; it is not enforced.`)

@@ -1,4 +1,6 @@
-import { readFile } from 'node:fs/promises'
+import { readFile, realpath, stat } from 'node:fs/promises'
+import { dirname, resolve, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { parse as parseYaml } from 'yaml'
 import { StartupError } from '../errors.js'
 import { nodeAt } from './resolve-ref.js'
@@ -23,7 +25,7 @@ export interface SpecDocument {
  * descriptions have no external `$ref`: they are only checked, and the bundler (a fifth of the
  * mock's import time) is not even loaded (#4).
  */
-async function bundleExternalRefs(path: string, parsed: Record<string, any>): Promise<unknown> {
+async function bundleExternalRefs(path: string, parsed: Record<string, any>, allowedOutside: readonly string[]): Promise<unknown> {
   const refs = collectRefs(parsed)
   if (refs.every((ref) => ref.startsWith('#'))) {
     const dangling = refs.find((ref) => nodeAt(parsed, ref.slice(1)) === undefined)
@@ -31,12 +33,49 @@ async function bundleExternalRefs(path: string, parsed: Record<string, any>): Pr
     return parsed
   }
   const { default: $RefParser } = await import('@apidevtools/json-schema-ref-parser')
+  const roots = await Promise.all([dirname(path), ...allowedOutside].map((root) => realpath(root).catch(() => resolve(root))))
+  // The bundler wraps a resolver's error in one of its own, without the message: the reason is kept here.
+  let refused: string | undefined
+  const read = (file: { url: string }) =>
+    readReferencedFile(file.url, roots).catch((error: Error) => {
+      refused ??= error.message
+      throw error
+    })
   try {
     // Only local files may be referenced: the mock never downloads anything at run time.
-    return await $RefParser.bundle(path, parsed, { resolve: { http: false } })
+    return await $RefParser.bundle(path, parsed, { resolve: { http: false, file: { order: 100, canRead: true, read } } } as never)
   } catch (error) {
-    throw new StartupError(`The description ${path} has a $ref that cannot be resolved: ${(error as Error).message}`)
+    throw new StartupError(`The description ${path} has a $ref that cannot be resolved: ${refused ?? (error as Error).message}.`)
   }
+}
+
+/** Largest file a description or one of its `$ref`s may be. */
+const MAX_DESCRIPTION_BYTES = 256 * 1024 * 1024
+
+/**
+ * A file a `$ref` names. Descriptions come from other teams and from the internet: a `$ref` to
+ * `/etc/passwd` or `/proc/self/environ` would be served back in a 200 body, and one to `/dev/zero`
+ * read forever. So a `$ref`'d file must lie inside the description's own folder tree (or a folder
+ * given with `--allow-ref-outside`), symbolic links resolved, and be a regular file of bounded size.
+ */
+async function readReferencedFile(url: string, roots: readonly string[]): Promise<Buffer> {
+  if (/^[a-z][a-z0-9+.-]+:/i.test(url) && !url.startsWith('file:')) throw new Error(`${url} is not a local file; remote $refs are not followed`)
+  const path = url.startsWith('file:') ? fileURLToPath(url) : decodeURI(url)
+  const real = await realpath(path).catch(() => {
+    throw new Error(`${path} does not exist`)
+  })
+  if (!roots.some((root) => real === root || real.startsWith(root.endsWith(sep) ? root : `${root}${sep}`))) {
+    throw new Error(`${path} lies outside the description's folder (${roots[0]}); allow it with --allow-ref-outside <folder>`)
+  }
+  await checkRegularFile(real)
+  return readFile(real)
+}
+
+/** Refuses what is not a regular file of bounded size: a device, a FIFO, a directory would never end or never start. */
+async function checkRegularFile(path: string): Promise<void> {
+  const info = await stat(path)
+  if (!info.isFile()) throw new Error(`${path} is not a regular file`)
+  if (info.size > MAX_DESCRIPTION_BYTES) throw new Error(`${path} is larger than ${MAX_DESCRIPTION_BYTES} bytes`)
 }
 
 function collectRefs(node: unknown, into: string[] = []): string[] {
@@ -57,10 +96,10 @@ function collectRefs(node: unknown, into: string[] = []): string[] {
  * OpenAPI 3.0, so the rest of the engine sees only OpenAPI 3. Every failure is a `StartupError`
  * naming the file.
  */
-export async function loadSpec(path: string): Promise<SpecDocument> {
+export async function loadSpec(path: string, { allowRefOutside = [] }: { allowRefOutside?: readonly string[] } = {}): Promise<SpecDocument> {
   const parsed = parseDescription(path, await readText(path))
   const version = detectVersion(path, parsed)
-  let document = (await bundleExternalRefs(path, parsed as Record<string, any>)) as Record<string, any>
+  let document = (await bundleExternalRefs(path, parsed as Record<string, any>, allowRefOutside)) as Record<string, any>
   if (version === '2.0') document = await convertSwagger2(path, document)
   const notes = normalizeSchemas(document)
   const warnings = describeNotes(notes, version)
@@ -96,6 +135,7 @@ async function convertSwagger2(path: string, bundled: Record<string, any>): Prom
 
 async function readText(path: string): Promise<string> {
   try {
+    await checkRegularFile(path)
     return await readFile(path, 'utf8')
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : (error as Error).message

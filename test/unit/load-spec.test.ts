@@ -1,5 +1,9 @@
+import { execFileSync } from 'node:child_process'
+import { symlink } from 'node:fs/promises'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
+import { removeTempDirs, tempDir } from '../support/temp-dirs.js'
 import { StartupError } from '../../src/errors.js'
 import { type SpecDocument, loadSpec } from '../../src/spec/load-spec.js'
 import { describeOperations } from '../../src/spec/operations.js'
@@ -318,5 +322,42 @@ describe('describeOperations', () => {
   it('refuses a path that does not start with a slash', () => {
     const spec = inMemory({ paths: { books: { get: { responses: { '204': { description: 'ok' } } } } } })
     expect(() => describeOperations(spec)).toThrow('The path "books" must start with "/"')
+  })
+})
+
+describe('what a description may read (#12)', () => {
+  const api = (ref: string) => ({
+    openapi: '3.0.3',
+    info: { title: 't', version: '1' },
+    paths: { '/x': { get: { responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: ref } } } } } } } },
+  })
+  afterEach(removeTempDirs)
+
+  it('refuses a $ref to a file outside its folder tree, naming the file and the option', async () => {
+    const dir = await tempDir('refs-', { 'api/api.json': api('/etc/passwd'), 'outside.json': { X: { type: 'string' } } })
+    const error = await startupErrorOf(loadSpec(join(dir, 'api/api.json')))
+    expect(error.message).toContain('/etc/passwd lies outside the description\'s folder')
+    expect(error.message).toContain('--allow-ref-outside')
+  })
+
+  it('reads a file outside its folder tree only from a folder given with allowRefOutside', async () => {
+    const dir = await tempDir('refs-', { 'api/api.json': api('../outside.json#/X'), 'outside.json': { X: { type: 'string' } } })
+    expect((await startupErrorOf(loadSpec(join(dir, 'api/api.json')))).message).toContain('outside.json lies outside')
+    const { document } = await loadSpec(join(dir, 'api/api.json'), { allowRefOutside: [dir] })
+    expect(JSON.stringify(document)).toContain('"string"')
+  })
+
+  it('refuses a symbolic link inside its folder that points outside it', async () => {
+    const dir = await tempDir('refs-', { 'api/api.json': api('./link.json#/X'), 'outside.json': { X: { type: 'string' } } })
+    await symlink(join(dir, 'outside.json'), join(dir, 'api/link.json'))
+    expect((await startupErrorOf(loadSpec(join(dir, 'api/api.json')))).message).toContain('lies outside')
+  })
+
+  it('refuses a $ref to a device or a FIFO, and a description that is one, at once', async () => {
+    const dir = await tempDir('refs-', { 'api.json': api('/dev/zero') })
+    expect((await startupErrorOf(loadSpec(join(dir, 'api.json'), { allowRefOutside: ['/dev'] }))).message).toContain('/dev/zero is not a regular file')
+    expect((await startupErrorOf(loadSpec('/dev/zero'))).message).toContain('/dev/zero is not a regular file')
+    execFileSync('mkfifo', [join(dir, 'fifo.json')])
+    expect((await startupErrorOf(loadSpec(join(dir, 'fifo.json')))).message).toContain('is not a regular file')
   })
 })
