@@ -202,6 +202,7 @@ type Notes = Map<string, string[]>
  */
 function normalizeSchemas(document: Record<string, any>): Notes {
   const notes: Notes = new Map()
+  const identified: Array<{ schema: Record<string, any>; pointer: string }> = []
   const note = (what: string, pointer: string) => {
     const list = notes.get(what) ?? []
     if (list.length <= MAX_POINTERS_NOTED) list.push(pointer)
@@ -225,8 +226,30 @@ function normalizeSchemas(document: Record<string, any>): Notes {
     mendKeywords(schema, (keyword) => note(`malformed:${keyword}`, pointer))
     const excess = exceedsBudget(schema)
     if (excess) note(`budget:${excess}`, pointer)
+    if (typeof schema.$id === 'string') identified.push({ schema, pointer })
   })
+  dropStrayIds(document, identified, (pointer) => note('stray-id', pointer))
   return notes
+}
+
+/**
+ * `$id` in a schema changes how every `$ref` inside it resolves, and two schemas with the same `$id`
+ * stop a validator (akeneo.com copies `$id: https://example.com/product` into four schemas). An `$id`
+ * that no `$ref` names, or names again after its first schema, is dropped, with a warning.
+ */
+function dropStrayIds(document: unknown, identified: Array<{ schema: Record<string, any>; pointer: string }>, noted: (pointer: string) => void): void {
+  if (identified.length === 0) return
+  const refs = collectRefs(document)
+  const kept = new Set<string>()
+  for (const { schema, pointer } of identified) {
+    const id = String(schema.$id).replace(/#.*$/, '')
+    if (refs.some((ref) => ref === id || ref.startsWith(`${id}#`)) && !kept.has(id)) {
+      kept.add(id)
+      continue
+    }
+    delete schema.$id
+    noted(pointer)
+  }
 }
 
 const MAX_POINTERS_NOTED = 3
@@ -331,7 +354,9 @@ function describeNotes(notes: Notes, version: OpenApiVersion | '2.0'): string[] 
   for (const [what, pointers] of notes) {
     const shown = pointers.slice(0, MAX_POINTERS_NOTED).map((p) => `#${p}`).join(', ')
     const where = `at ${shown}${pointers.length > MAX_POINTERS_NOTED ? ' and more' : ''}`
-    if (what.startsWith('budget:')) {
+    if (what === 'stray-id') {
+      warnings.push(`a schema's "$id" is named by no $ref, or by one that an earlier schema answers (${where}): it is ignored, so that $refs inside it resolve in the description.`)
+    } else if (what.startsWith('budget:')) {
       warnings.push(`a schema asks for ${what.slice('budget:'.length)} (${where}), more than a generated body may hold (${GENERATION_BUDGET.chars} characters, ${GENERATION_BUDGET.items} items): a response that needs it is answered 500 naming its schema unless a fixture or an example serves it.`)
     } else if (what.startsWith('malformed:')) {
       warnings.push(`the schema keyword "${what.slice('malformed:'.length)}" has a value of the wrong kind (${where}); it is mended where its meaning is plain, else ignored.`)
