@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { StartupError, errors } from '../errors.js'
+import { isHeaderName, toHeaderValue } from '../http/header-value.js'
 import type { RequestData } from '../request.js'
 import type { SecurityRequirement } from '../spec/operations.js'
 
@@ -79,6 +80,9 @@ function compileScheme(name: string, scheme: any, accept: TokenMatcher): SchemeC
   if (!scheme) return { problem: `The security requirement names "${name}", which components.securitySchemes does not declare` }
   if (scheme.type === 'mutualTLS') return { problem: `The security scheme "${name}" is mutualTLS, which a mock served over plain HTTP cannot check` }
   if (scheme.type === 'oauth2' || scheme.type === 'openIdConnect') return bearerCheck(accept)
+  if (scheme.type === 'apiKey' && scheme.in === 'header' && !isHeaderName(String(scheme.name))) {
+    return { problem: `The security scheme "${name}" is an API key in the header ${JSON.stringify(String(scheme.name))}, which is not a name HTTP can carry (no client can send it)` }
+  }
   if (scheme.type === 'apiKey') return apiKeyCheck(scheme, accept)
   if (scheme.type === 'http' && String(scheme.scheme).toLowerCase() === 'bearer') return bearerCheck(accept)
   if (scheme.type === 'http' && String(scheme.scheme).toLowerCase() === 'basic') return basicCheck()
@@ -114,7 +118,7 @@ function apiKeyCheck(scheme: any, accept: TokenMatcher): SchemeCheck {
     where === 'header' ? (r: RequestData) => r.header(name.toLowerCase())
     : where === 'query' ? (r: RequestData) => r.query().get(name) ?? undefined
     : (r: RequestData) => r.cookie(name)
-  const challenge = `ApiKey realm="plant-store-mock", in="${where}", name="${name}"`
+  const challenge = toHeaderValue(`ApiKey realm="plant-store-mock", in="${where}", name="${name}"`)
   return function checkApiKey(request) {
     const key = read(request)
     if (!key) return { message: `This operation needs an API key in the ${where} "${name}".`, challenge }
@@ -126,15 +130,15 @@ function apiKeyCheck(scheme: any, accept: TokenMatcher): SchemeCheck {
 function authorizationSchemeCheck(schemeName: string): SchemeCheck {
   return function checkAuthorizationScheme(request) {
     const credential = credentialOf(request.header('authorization'), schemeName.toLowerCase())
-    if (!credential) return { message: `This operation needs an "Authorization: ${schemeName} ..." header.`, challenge: schemeName }
+    if (!credential) return { message: `This operation needs an "Authorization: ${schemeName} ..." header.`, challenge: toHeaderValue(schemeName) }
     return undefined
   }
 }
 
 function challengeFor(scheme: any): string {
   if (scheme?.type === 'http' && String(scheme.scheme).toLowerCase() === 'basic') return 'Basic realm="plant-store-mock"'
-  if (scheme?.type === 'apiKey') return `ApiKey realm="plant-store-mock", in="${scheme.in}", name="${scheme.name}"`
-  if (scheme?.type === 'http' && String(scheme.scheme).toLowerCase() !== 'bearer') return String(scheme.scheme)
+  if (scheme?.type === 'apiKey') return toHeaderValue(`ApiKey realm="plant-store-mock", in="${scheme.in}", name="${scheme.name}"`)
+  if (scheme?.type === 'http' && String(scheme.scheme).toLowerCase() !== 'bearer') return toHeaderValue(String(scheme.scheme))
   return 'Bearer'
 }
 
