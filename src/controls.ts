@@ -1,5 +1,5 @@
 import { StartupError, errors } from './errors.js'
-import { type Journal, createJournal } from './journal/journal.js'
+import { type Journal, type Redaction, createJournal } from './journal/journal.js'
 import type { Scenario } from './responses/scenarios.js'
 
 /** Runtime state a test steers: the active scenario (globally or per session) and the journal. */
@@ -32,6 +32,7 @@ export function createControls(
   startScenario: string,
   journalSize: number,
   previous?: MockControls,
+  redaction?: Redaction,
 ): MockControls {
   const start = scenarios.get(startScenario)
   if (!start) throw new StartupError(`There is no scenario "${startScenario}"; known scenarios: ${[...scenarios.keys()].join(', ')}.`)
@@ -41,7 +42,7 @@ export function createControls(
     const carried = scenarios.get(scenario.name)
     if (carried) bySession.set(session, carried)
   }
-  const journal = previous?.journal ?? createJournal(journalSize)
+  const journal = previous?.journal ?? createJournal(journalSize, redaction)
 
   const findScenario = (name: string) => scenarios.get(name) ?? throwUnknown(name)
   const throwUnknown = (name: string): never => {

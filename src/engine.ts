@@ -3,6 +3,7 @@ import type { ValidateFunction } from 'ajv'
 import { type SecurityCheck, compileSecurity } from './auth/check-security.js'
 import { ADMIN_PREFIX, type MockOptions, type ResolvedOptions, resolveOptions } from './config.js'
 import { StartupError } from './errors.js'
+import type { Redaction } from './journal/journal.js'
 import type { Logger } from './log.js'
 import { type ResponseSet, compileResponses } from './responses/compile-responses.js'
 import { type Faker, createFaker } from './responses/fake.js'
@@ -49,6 +50,8 @@ export interface Engine {
   logger: Logger
   /** Built-in scenarios and those of `fixtures/scenarios.yaml`, by name. */
   scenarios: Map<string, Scenario>
+  /** API keys the description declares, redacted in the journal. */
+  redaction: Redaction
   /** The description as read, for `GET /__mock/spec`. */
   source: { text: string; mediaType: string }
 }
@@ -99,6 +102,7 @@ export async function createEngine(input: MockOptions, logger: Logger): Promise<
     errorContext: { document: views.response, logger, faker, validateError, unsatisfied: new Set(), beyondBudget: spec.beyondGenerationBudget === true, explain: explainer(spec, views.response) },
     logger,
     scenarios,
+    redaction: redactionOf(document.components?.securitySchemes),
     source: { text: await readFile(spec.path, 'utf8'), mediaType: /\.json$/i.test(spec.path) ? 'application/json' : 'application/yaml' },
   }
 }
@@ -180,6 +184,15 @@ function checkAdminPrefixIsFree(descriptions: OperationDescription[], path: stri
   const clash = descriptions.find((d) => d.path === ADMIN_PREFIX || d.path.startsWith(`${ADMIN_PREFIX}/`))
   if (clash) {
     throw new StartupError(`In ${path}, the path ${clash.path} lies under ${ADMIN_PREFIX}, which the admin API reserves; run with --no-admin to serve it.`)
+  }
+}
+
+/** The headers and query parameters the description's apiKey schemes read: credentials the journal must not show. */
+function redactionOf(schemes: Record<string, any> = {}): Redaction {
+  const apiKeys = Object.values(schemes).filter((scheme) => scheme?.type === 'apiKey' && typeof scheme.name === 'string')
+  return {
+    headers: new Set(apiKeys.filter((s) => s.in === 'header').map((s) => String(s.name).toLowerCase())),
+    query: new Set(apiKeys.filter((s) => s.in === 'query').map((s) => String(s.name))),
   }
 }
 

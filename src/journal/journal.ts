@@ -54,9 +54,25 @@ export interface Journal {
 
 const BODY_LIMIT = 64 * 1024
 const REDACTED = new Set(['authorization', 'proxy-authorization', 'cookie'])
+/** Query parameters whose values are credentials by their name alone. */
+const SECRET_QUERY_NAME = /(token|key|secret|password|passwd|pwd|signature|credentials?)$/i
 
-/** A ring buffer of at most `capacity` entries: the oldest are dropped, so memory stays bounded. */
-export function createJournal(capacity: number): Journal {
+/** Credentials the description's security schemes name, redacted besides the usual ones (#12). */
+export interface Redaction {
+  /** Lower-case names of headers that carry API keys. */
+  headers: ReadonlySet<string>
+  /** Names of query parameters that carry API keys. */
+  query: ReadonlySet<string>
+}
+
+/**
+ * A ring buffer of at most `capacity` entries: the oldest are dropped, so memory stays bounded.
+ * Credentials are redacted when the journal is listed: `Authorization`, `Proxy-Authorization` and
+ * `Cookie`, the API keys the description declares (header or query), and any query parameter named
+ * like a secret (`token`, `api_key`, `password`...). Nothing is redacted on the request path.
+ */
+export function createJournal(capacity: number, redaction: Redaction = { headers: new Set(), query: new Set() }): Journal {
+  const toEntry = (record: RequestRecord & { id: number }) => entryOf(record, redaction)
   let records: Array<RequestRecord & { id: number }> = []
   let nextId = 1
   return {
@@ -95,16 +111,38 @@ function matches(record: RequestRecord, filter: JournalFilter): boolean {
   )
 }
 
-function toEntry(record: RequestRecord & { id: number }): JournalEntry {
+function entryOf(record: RequestRecord & { id: number }, redaction: Redaction): JournalEntry {
   const headers: Record<string, string> = {}
-  for (const [name, value] of entriesOf(record.headers)) headers[name] = REDACTED.has(name) ? '[redacted]' : value
-  const { body, id, time, violations, ...rest } = record
-  const entry: JournalEntry = { id, time: new Date(time).toISOString(), ...rest, violations: violations.map((v) => ({ ...v })), headers }
+  for (const [name, value] of entriesOf(record.headers)) headers[name] = REDACTED.has(name) || redaction.headers.has(name) ? '[redacted]' : value
+  const { body, id, time, violations, query, ...rest } = record
+  const entry: JournalEntry = { id, time: new Date(time).toISOString(), ...rest, query: redactQuery(query, redaction), violations: violations.map((v) => ({ ...v })), headers }
   if (body) {
     entry.body = new TextDecoder().decode(body)
     if ((body as { truncated?: boolean }).truncated) entry.bodyTruncated = true
   }
   return entry
+}
+
+/** The query string as sent, with the value of each credential parameter replaced. */
+function redactQuery(query: string, redaction: Redaction): string {
+  if (query === '') return query
+  return query
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=')
+      if (equals === -1) return pair
+      const name = safeDecode(pair.slice(0, equals))
+      return redaction.query.has(name) || SECRET_QUERY_NAME.test(name) ? `${pair.slice(0, equals)}=[redacted]` : pair
+    })
+    .join('&')
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '))
+  } catch {
+    return text
+  }
 }
 
 function* entriesOf(source: HeaderSource): Iterable<[string, string]> {

@@ -169,3 +169,13 @@ describe('createApp start-up with bad options', () => {
     expect(error.message).toContain('max body size must be a positive number of bytes')
   })
 })
+
+describe('the journal of a description with API keys (#12)', () => {
+  it('redacts the API key header the description declares', async () => {
+    const app = await createApp({ spec: librarySpec })
+    await app.request('/books/9', { headers: { 'x-library-key': 'secret-key-1' } })
+    const [entry] = app.mock.requests()
+    expect(entry!.headers['x-library-key']).toBe('[redacted]')
+    expect(JSON.stringify(app.mock.requests())).not.toContain('secret-key-1')
+  })
+})

@@ -215,3 +215,21 @@ describe('createJournal: clearRequests', () => {
     expect(journal.listRequests().map((e) => e.query)).toEqual(['n=2'])
   })
 })
+
+describe('createJournal: credentials the description declares (#12)', () => {
+  const redaction = { headers: new Set(['x-library-key']), query: new Set(['k']) }
+
+  it('redacts the API key headers and query parameters of the security schemes, and secret-named query parameters', () => {
+    const journal = createJournal(10, redaction)
+    journal.recordRequest(record({ headers: { 'x-library-key': 'k-123', accept: '*/*' }, query: 'k=abc&access_token=t0&api_key=s3&password=p&name=fern' }))
+    const [entry] = journal.listRequests()
+    expect(entry!.headers).toEqual({ 'x-library-key': '[redacted]', accept: '*/*' })
+    expect(entry!.query).toBe('k=[redacted]&access_token=[redacted]&api_key=[redacted]&password=[redacted]&name=fern')
+  })
+
+  it('reads encoded names as the client meant them', () => {
+    const journal = createJournal(10, redaction)
+    journal.recordRequest(record({ query: 'client%5Fsecret=x&%6B=y&bad=%E0' }))
+    expect(journal.listRequests()[0]!.query).toBe('client%5Fsecret=[redacted]&%6B=[redacted]&bad=%E0')
+  })
+})
