@@ -2,7 +2,7 @@
 // .cache/corpus/, pick descriptions, run each in a forked child (child.mjs), summarise.
 import { execFileSync, fork } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
@@ -46,6 +46,18 @@ const log = (message) => process.stderr.write(`[corpus] ${message}\n`)
 
 // ---------------------------------------------------------------------------------------------
 // Build, fetch, extract
+
+/**
+ * A copy of dist/ for this run: a long run must not load half-written modules when dist/ is rebuilt
+ * meanwhile (a test run, an edit). One folder a process, under .cache/corpus/snapshots/.
+ */
+function snapshotOfDist() {
+  const target = join(cacheDir, 'snapshots', String(process.pid), 'dist')
+  rmSync(dirname(target), { recursive: true, force: true })
+  cpSync(join(root, 'dist'), target, { recursive: true })
+  process.once('exit', () => rmSync(dirname(target), { recursive: true, force: true }))
+  return target
+}
 
 /** Builds dist/ once when it is missing or older than src/. */
 export function ensureBuilt() {
@@ -186,9 +198,9 @@ export function selectDescriptions({ source = 'apis-guru', sample, seed = 1, onl
 // ---------------------------------------------------------------------------------------------
 // Running
 
-function runOne(entry, { seed, maxOps }) {
+function runOne(entry, { seed, maxOps, dist }) {
   const file = fileOf(entry.source, entry.rel)
-  const job = { file, dist: pathToFileURL(join(root, 'dist/index.js')).href, seed, maxOps: entry.maxOps ?? maxOps, unsatisfiable: entry.unsatisfiable ?? [] }
+  const job = { file, dist: pathToFileURL(join(dist, 'index.js')).href, seed, maxOps: entry.maxOps ?? maxOps, unsatisfiable: entry.unsatisfiable ?? [] }
   const started = Date.now()
   const record = { description: `${entry.source}:${entry.rel}`, source: entry.source, rel: entry.rel, outcome: undefined, ops: [] }
   return new Promise((resolveRecord) => {
@@ -282,6 +294,7 @@ function runOne(entry, { seed, maxOps }) {
 export async function runCorpus(options = {}) {
   const opts = { source: 'apis-guru', seed: 1, jobs: 2, build: true, write: true, ...options }
   if (opts.build) ensureBuilt()
+  opts.dist = snapshotOfDist()
   const entries = selectDescriptions(opts)
   for (const name of Object.keys(SOURCES)) {
     const rels = entries.filter((e) => e.source === name).map((e) => e.rel)
