@@ -33,6 +33,8 @@ Options:
                        edit keeps the last good version serving
   --allow-ref-outside <dir>  a folder outside the description's own that its $refs
                        may read; repeat for more       [default: its own folder only]
+  --allowed-hosts <a,b> host names besides loopback ones that may use the admin
+                       API of a mock on loopback           [default: none]
   --debug              log stacks of unexpected errors
   --help               show this help
   --version            show the version
@@ -82,6 +84,7 @@ function parseCommandLine(argv: string[]): MockOptions | 'help' | 'version' {
       quiet: { type: 'boolean' },
       watch: { type: 'boolean' },
       'allow-ref-outside': { type: 'string', multiple: true },
+      'allowed-hosts': { type: 'string', multiple: true },
       help: { type: 'boolean' },
       version: { type: 'boolean' },
     },
@@ -111,6 +114,7 @@ function parseCommandLine(argv: string[]): MockOptions | 'help' | 'version' {
     quiet: values.quiet,
     watch: values.watch,
     allowRefOutside: values['allow-ref-outside'],
+    allowedHosts: values['allowed-hosts']?.flatMap((list) => list.split(',')),
   }
 }
 

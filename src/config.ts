@@ -64,6 +64,11 @@ export interface MockOptions {
    * of the machine (#12). @default []
    */
   allowRefOutside?: string[]
+  /**
+   * Host names besides loopback ones that may reach the admin API of a mock on loopback, and whose
+   * pages may change its state (`--allowed-hosts`). @default []
+   */
+  allowedHosts?: string[]
 }
 
 export interface Delay {
@@ -106,6 +111,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     quiet = false,
     watch = false,
     allowRefOutside = [],
+    allowedHosts = [],
   } = options
   const specPath = resolve(spec)
   const fixtures = options.fixtures ? resolve(options.fixtures) : defaultFixtures(specPath)
@@ -147,6 +153,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     quiet,
     watch,
     allowRefOutside: allowRefOutside.map((folder) => resolve(folder)),
+    allowedHosts: allowedHosts.map((name) => name.trim().toLowerCase()).filter(Boolean),
   }
 }
 

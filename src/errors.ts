@@ -19,6 +19,7 @@ export type MockErrorKind =
   | 'invalid_admin_request'
   | 'internal'
   | 'generation_budget'
+  | 'admin_forbidden'
 
 /**
  * The one error type of the request pipeline. Stages throw it; `http/app.ts` maps it once to the
@@ -100,6 +101,9 @@ export const errors = {
     }),
 
   invalidAdminRequest: (message: string) => new MockError(400, 'invalid_admin_request', message),
+
+  /** A request to the admin API that a web page or a rebinding attack could have made (#12). */
+  adminForbidden: (message: string) => new MockError(403, 'admin_forbidden', message),
 
   internal: () => new MockError(500, 'internal', 'The mock server failed unexpectedly; see its log.'),
 

@@ -14,16 +14,50 @@ export interface AdminOptions {
   /** The description as read from disk, for `GET /__mock/spec`. */
   spec: { text: string; mediaType: string }
   operationCount: number
+  /** Where the mock listens: on loopback, only loopback `Host`s (and `allowedHosts`) reach the admin API. */
+  host: string
+  /** Host names besides loopback ones that may reach the admin API, and whose pages may change its state. */
+  allowedHosts: readonly string[]
 }
 
 /** `/__mock/*`: health, scenario, request journal, reset, spec. Admin calls are never journaled. */
-export function createAdminRoutes({ controls, adminToken, spec, operationCount }: AdminOptions): Hono {
+export function createAdminRoutes({ controls, adminToken, spec, operationCount, host, allowedHosts }: AdminOptions): Hono {
   const admin = new Hono()
   const accept = adminToken === undefined ? undefined : createTokenMatcher([adminToken])
+  const allowed = new Set(allowedHosts.map((name) => name.toLowerCase()))
+  const onLoopback = isLoopbackName(host)
 
   admin.get('/health', (c) =>
     c.json({ status: 'ok', operations: operationCount, scenario: controls.activeScenario().name }),
   )
+
+  /**
+   * Any web page the developer visits can send requests to a mock on their machine: a cross-site
+   * `POST /__mock/reset` went through blind, and a rebinding `Host` made the journal readable. As
+   * Vite and webpack-dev-server do, a mock on loopback answers its admin API only to loopback host
+   * names (or `--allowed-hosts`), and a route that changes state refuses another site's `Origin`,
+   * and from a browser (any `Origin`) a body that is not JSON.
+   */
+  admin.use('*', async function checkAdminCaller(c, next) {
+    // In process (app.request()) a request has no Host header: its URL says the same.
+    const hostName = hostNameOf(c.req.header('host') ?? new URL(c.req.url).host)
+    if (onLoopback && !isLoopbackName(hostName) && !allowed.has(hostName)) {
+      throw errors.adminForbidden(`The admin API of a mock on ${host} answers only loopback host names; "${hostName}" is not one (allow it with --allowed-hosts).`)
+    }
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.req.method !== 'OPTIONS') {
+      const origin = c.req.header('origin')
+      const originHost = origin === undefined || origin === 'null' ? origin : hostNameOf(origin.replace(/^[a-z][a-z0-9+.-]*:\/\//i, ''))
+      if (originHost !== undefined && originHost !== hostName && !isLoopbackName(originHost ?? '') && !allowed.has(originHost ?? '')) {
+        throw errors.adminForbidden(`The admin API does not change state for a page of another site (Origin ${origin}); allow it with --allowed-hosts.`)
+      }
+      // A page may send text/plain or a form without asking first (no preflight); JSON it may not.
+      const contentType = c.req.header('content-type')
+      if (origin !== undefined && contentType !== undefined && !/^application\/(.+\+)?json\b/i.test(contentType.trim())) {
+        throw errors.adminForbidden(`From a browser, the admin API takes JSON bodies only, not ${contentType}.`)
+      }
+    }
+    return next()
+  })
 
   admin.use('*', async function checkAdminToken(c, next) {
     if (!accept) return next()
@@ -71,6 +105,18 @@ export function createAdminRoutes({ controls, adminToken, spec, operationCount }
     throw errors.notFound(c.req.method, new URL(c.req.url).pathname)
   })
   return admin
+}
+
+/** `localhost`, `*.localhost`, 127.0.0.0/8 and ::1: names that only this machine answers to. */
+function isLoopbackName(name: string): boolean {
+  const bare = name.toLowerCase().replace(/^\[|\]$/g, '')
+  return bare === 'localhost' || bare.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(bare) || bare === '::1'
+}
+
+/** The host name of a `Host` header or of an origin without its scheme: `[::1]:4010` → `[::1]`, `example.com:80` → `example.com`. */
+function hostNameOf(authority: string): string {
+  const host = authority.trim().toLowerCase().split('/')[0]!
+  return host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:\d*$/, '')
 }
 
 function describeScenarios(controls: MockControls, session: string | undefined) {

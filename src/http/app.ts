@@ -54,7 +54,7 @@ export function createApp(engine: Engine, controls: MockControls, closing: Abort
   const app = new Hono<Env>()
   if (engine.options.admin) {
     const adminToken = engine.options.adminToken
-    app.route(ADMIN_PREFIX, createAdminRoutes({ controls, adminToken, spec: engine.source, operationCount: engine.operations.length }))
+    app.route(ADMIN_PREFIX, createAdminRoutes({ controls, adminToken, spec: engine.source, operationCount: engine.operations.length, host: engine.options.host, allowedHosts: engine.options.allowedHosts }))
   }
   const cors = engine.options.cors ? corsForOperations(engine.router) : undefined
 

@@ -3,6 +3,7 @@
  * constant-time token compare, redaction in the journal, and no file read at request time (none
  * outside the description and the fixtures at start-up).
  */
+import { request } from 'node:http'
 import { fileURLToPath } from 'node:url'
 import fc from 'fast-check'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
@@ -195,5 +196,58 @@ describe('file access', () => {
       else if (new URL(`http://mock${path}`).pathname.startsWith('/__mock/spec')) expect(response.status, where).toBe(404)
     }
     expect(recorded.files).toEqual([])
+  })
+})
+
+describe('who may drive the admin API of a mock on loopback (#12)', () => {
+  const silent = { info() {}, warn() {}, error() {} }
+
+  it('answers a loopback Host, and refuses another with 403, health excepted', async () => {
+    const app = await createApp({ logger: silent })
+    for (const host of ['localhost:4010', '127.0.0.1:4010', '[::1]:4010', 'mock.localhost']) {
+      expect((await app.request('/__mock/requests', { headers: { host } })).status, host).toBe(200)
+    }
+    const rebound = await app.request('/__mock/requests', { headers: { host: 'attacker.example:4010' } })
+    expect(rebound.status).toBe(403)
+    expect((await rebound.json()).message).toContain('--allowed-hosts')
+    expect((await app.request('/__mock/health', { headers: { host: 'attacker.example' } })).status).toBe(200)
+  })
+
+  it('answers a Host given with allowedHosts, and any Host when it listens beyond loopback', async () => {
+    const allowed = await createApp({ logger: silent, allowedHosts: ['mock.internal'] })
+    expect((await allowed.request('/__mock/requests', { headers: { host: 'mock.internal:4010' } })).status).toBe(200)
+    const everywhere = await createApp({ logger: silent, host: '0.0.0.0' })
+    expect((await everywhere.request('/__mock/requests', { headers: { host: 'mock' } })).status).toBe(200)
+  })
+
+  it('refuses to change state for a page of another site, even with text/plain that needs no preflight', async () => {
+    const app = await createApp({ logger: silent })
+    app.mock.useScenario('error')
+    const blind = await app.request('/__mock/reset', { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'text/plain' } })
+    expect(blind.status).toBe(403)
+    expect(app.mock.activeScenario()).toBe('error')
+    const sameSite = await app.request('/__mock/reset', { method: 'POST', headers: { origin: 'http://localhost:5173' } })
+    expect(sameSite.status).toBe(200)
+    expect(app.mock.activeScenario()).toBe('default')
+    const plainFromPage = await app.request('/__mock/scenario', { method: 'PUT', headers: { origin: 'http://localhost:5173', 'content-type': 'text/plain' }, body: '{"name":"error"}' })
+    expect(plainFromPage.status).toBe(403)
+    expect((await app.request('/__mock/scenario', { method: 'PUT', body: '{"name":"error"}' })).status).toBe(200)
+  })
+
+  it('refuses a rebinding Host over a real socket too', async () => {
+    const mock = await startMockServer({ port: 0, logger: silent })
+    try {
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = request(`${mock.url}/__mock/requests`, { headers: { host: 'rebind.attacker.example' } }, (res) => {
+          res.resume()
+          resolve(res.statusCode!)
+        })
+        req.on('error', reject)
+        req.end()
+      })
+      expect(status).toBe(403)
+    } finally {
+      await mock.close()
+    }
   })
 })
