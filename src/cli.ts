@@ -23,6 +23,7 @@ Options:
                        fixtures/scenarios.yaml                   [env MOCK_SCENARIO, default: default]
   --delay <ms|min-max> latency added to every answer, e.g. 200 or 100-500     [default: 0]
   --journal-size <n>   requests kept in the journal (oldest dropped)          [default: 1000]
+  --journal-bytes <s>  bytes the journal keeps, e.g. 64mb (oldest dropped)  [default: 64mb]
   --admin-token <t>    require "Authorization: Bearer <t>" on /__mock/* (health excepted)
   --no-admin           do not serve the admin API under /__mock
   --no-cors, --cors=false   no CORS headers, no preflight answers           [default: on]
@@ -76,6 +77,7 @@ function parseCommandLine(argv: string[]): MockOptions | 'help' | 'version' {
       scenario: { type: 'string' },
       delay: { type: 'string' },
       'journal-size': { type: 'string' },
+      'journal-bytes': { type: 'string' },
       'admin-token': { type: 'string' },
       admin: { type: 'boolean' },
       cors: { type: 'boolean' },
@@ -107,6 +109,7 @@ function parseCommandLine(argv: string[]): MockOptions | 'help' | 'version' {
     scenario: values.scenario ?? (process.env.MOCK_SCENARIO || undefined),
     delay: values.delay,
     journalSize: values['journal-size'] === undefined ? undefined : wholeNumber('--journal-size', values['journal-size']),
+    journalBytes: values['journal-bytes'] === undefined ? undefined : parseByteSize(values['journal-bytes']),
     adminToken: values['admin-token'],
     admin: values.admin,
     cors: values.cors,

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { StartupError } from './errors.js'
+import { DEFAULT_JOURNAL_BYTES } from './journal/journal.js'
 import type { LogFormat } from './log.js'
 
 /** The package root: where the embedded `openapi.yaml` and `fixtures/` live (one level above `src/` or `dist/`). */
@@ -43,6 +44,8 @@ export interface MockOptions {
   delay?: number | string
   /** Requests kept in the journal; the oldest are dropped. @default 1000 */
   journalSize?: number
+  /** Bytes the journal keeps at most (body copies, headers...); the oldest are dropped (`--journal-bytes`). @default 64 MiB */
+  journalBytes?: number
   /** Serve the admin API under `/__mock`. @default true */
   admin?: boolean
   /** Bearer token the admin API requires (all routes but `/__mock/health`). @default none: open */
@@ -104,6 +107,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     scenario = 'default',
     delay = 0,
     journalSize = 1000,
+    journalBytes = DEFAULT_JOURNAL_BYTES,
     admin = true,
     adminToken,
     cors = true,
@@ -129,6 +133,9 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
   if (!Number.isSafeInteger(journalSize) || journalSize < 0) {
     throw new StartupError(`journal size must be a whole number of requests, got ${journalSize}.`)
   }
+  if (!Number.isSafeInteger(journalBytes) || journalBytes < 1) {
+    throw new StartupError(`journal bytes must be a positive number of bytes, got ${journalBytes}.`)
+  }
   if (adminToken !== undefined && (adminToken.length === 0 || /\s/.test(adminToken))) {
     throw new StartupError('the admin token must be non-empty and contain no white space.')
   }
@@ -146,6 +153,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     scenario,
     delay: parseDelay(delay),
     journalSize,
+    journalBytes,
     admin,
     adminToken,
     cors,

@@ -33,6 +33,7 @@ export function createControls(
   journalSize: number,
   previous?: MockControls,
   redaction?: Redaction,
+  journalBytes?: number,
 ): MockControls {
   const start = scenarios.get(startScenario)
   if (!start) throw new StartupError(`There is no scenario "${startScenario}"; known scenarios: ${[...scenarios.keys()].join(', ')}.`)
@@ -42,7 +43,7 @@ export function createControls(
     const carried = scenarios.get(scenario.name)
     if (carried) bySession.set(session, carried)
   }
-  const journal = previous?.journal ?? createJournal(journalSize, redaction)
+  const journal = previous?.journal ?? createJournal(journalSize, redaction, journalBytes)
 
   const findScenario = (name: string) => scenarios.get(name) ?? throwUnknown(name)
   const throwUnknown = (name: string): never => {

@@ -137,7 +137,7 @@ interface Assembled {
 
 /** An app and its controls for one engine; a reload carries the journal and the active scenario over. */
 function assemble(engine: Engine, closing: AbortSignal, previous?: MockControls): Assembled {
-  const controls = createControls(engine.scenarios, engine.options.scenario, engine.options.journalSize, previous, engine.redaction)
+  const controls = createControls(engine.scenarios, engine.options.scenario, engine.options.journalSize, previous, engine.redaction, engine.options.journalBytes)
   const app = Object.assign(createPipeline(engine, controls, closing), { mock: handleOf(() => controls) })
   return { engine, controls, app }
 }

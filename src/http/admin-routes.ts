@@ -85,7 +85,8 @@ export function createAdminRoutes({ controls, adminToken, spec, operationCount, 
     const filter = readFilter(c.req.query())
     // X-Mock-Session scopes the listing as it scopes DELETE and reset; ?session= wins over it.
     filter.session = sessionOf(filter.session, c.req.header('x-mock-session'))
-    return c.json({ requests: controls.journal.listRequests(filter) })
+    const { entries, next } = controls.journal.pageRequests(filter, readPage(c.req.query()))
+    return c.body(streamPage(entries, next), 200, { 'content-type': 'application/json' })
   })
 
   admin.delete('/requests', (c) => {
@@ -128,8 +129,13 @@ function describeScenarios(controls: MockControls, session: string | undefined) 
   }
 }
 
+const FILTERS = new Set(['method', 'path', 'operation', 'status', 'session', 'limit', 'cursor'])
+
 function readFilter(query: Record<string, string>): JournalFilter {
   const filter: JournalFilter = {}
+  for (const name of Object.keys(query)) {
+    if (!FILTERS.has(name)) throw errors.invalidAdminRequest(`Unknown filter "${name}"; known: ${[...FILTERS].join(', ')}.`)
+  }
   if (query.method) filter.method = query.method
   if (query.path) filter.path = query.path
   if (query.operation) filter.operation = query.operation
@@ -139,6 +145,40 @@ function readFilter(query: Record<string, string>): JournalFilter {
     filter.status = Number(query.status)
   }
   return filter
+}
+
+/** Entries of one page of the journal listing, at most; `limit` asks for fewer. */
+const MAX_PAGE = 1000
+const DEFAULT_PAGE = 100
+
+function readPage(query: Record<string, string>): { limit: number; after?: number } {
+  const limit = query.limit === undefined ? DEFAULT_PAGE : Number(query.limit)
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) throw errors.invalidAdminRequest(`"limit" must be a whole number from 1 to ${MAX_PAGE}, got "${query.limit}".`)
+  if (query.cursor === undefined) return { limit }
+  if (!/^\d{1,15}$/.test(query.cursor)) throw errors.invalidAdminRequest(`"cursor" must be the "next" of a previous page, got "${query.cursor}".`)
+  return { limit, after: Number(query.cursor) }
+}
+
+/**
+ * `{"requests": [...], "next": "..."}` written an entry at a time: a page of large entries is never
+ * one string, and other requests are answered between entries (a listing of everything stalled
+ * every client for 10 s, then answered 500, #12).
+ */
+function streamPage(entries: readonly unknown[], next: number | undefined): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder()
+  let index = 0
+  return new ReadableStream({
+    pull(controller) {
+      if (index === 0) controller.enqueue(encoder.encode('{"requests":['))
+      if (index < entries.length) {
+        controller.enqueue(encoder.encode(`${index === 0 ? '' : ','}${JSON.stringify(entries[index])}`))
+        index++
+        return
+      }
+      controller.enqueue(encoder.encode(next === undefined ? ']}' : `],"next":"${next}"}`))
+      controller.close()
+    },
+  })
 }
 
 function sessionOf(...candidates: Array<string | undefined>): string | undefined {

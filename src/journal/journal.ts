@@ -48,9 +48,14 @@ export interface Journal {
   recordRequest(record: RequestRecord): void
   /** Oldest first. */
   listRequests(filter?: JournalFilter): JournalEntry[]
+  /** One page, oldest first: at most `limit` entries with an id above `after`; `next` is the cursor of the following page. */
+  pageRequests(filter: JournalFilter, page: { limit: number; after?: number }): { entries: JournalEntry[]; next?: number }
   /** Clears all entries, or only those of one session. */
   clearRequests(filter?: Pick<JournalFilter, 'session'>): void
 }
+
+/** Bytes the journal keeps at most, by default (`--journal-bytes`): the oldest entries go first. */
+export const DEFAULT_JOURNAL_BYTES = 64 * 1024 * 1024
 
 const BODY_LIMIT = 64 * 1024
 const REDACTED = new Set(['authorization', 'proxy-authorization', 'cookie'])
@@ -71,24 +76,61 @@ export interface Redaction {
  * `Cookie`, the API keys the description declares (header or query), and any query parameter named
  * like a secret (`token`, `api_key`, `password`...). Nothing is redacted on the request path.
  */
-export function createJournal(capacity: number, redaction: Redaction = { headers: new Set(), query: new Set() }): Journal {
-  const toEntry = (record: RequestRecord & { id: number }) => entryOf(record, redaction)
-  let records: Array<RequestRecord & { id: number }> = []
+export function createJournal(capacity: number, redaction: Redaction = { headers: new Set(), query: new Set() }, maxBytes = DEFAULT_JOURNAL_BYTES): Journal {
+  const toEntry = (record: Stored) => entryOf(record, redaction)
+  // Oldest first; records before `first` are dropped (and unset), the array is compacted now and then.
+  let records: Array<Stored | undefined> = []
+  let first = 0
+  let bytes = 0
   let nextId = 1
+  const kept = () => records.slice(first) as Stored[]
   return {
     recordRequest(record) {
       if (capacity === 0) return
-      records.push({ ...record, body: record.body && copyBody(record.body), id: nextId++ })
-      if (records.length > capacity * 2) records = records.slice(-capacity)
+      const stored: Stored = { ...record, body: record.body && copyBody(record.body), id: nextId++, size: sizeOf(record) }
+      records.push(stored)
+      bytes += stored.size
+      // Bounded by count and by bytes: a thousand 1 MiB bodies must not hold a gigabyte (#12).
+      while (records.length - first > capacity || (bytes > maxBytes && records.length - first > 1)) {
+        bytes -= records[first]!.size
+        records[first++] = undefined
+      }
+      if (first > 1024 && first * 2 > records.length) {
+        records = records.slice(first)
+        first = 0
+      }
     },
     listRequests(filter = {}) {
-      return records.slice(-capacity).filter((r) => matches(r, filter)).map(toEntry)
+      return kept().filter((r) => matches(r, filter)).map(toEntry)
+    },
+    pageRequests(filter, { limit, after = 0 }) {
+      const entries: JournalEntry[] = []
+      for (let i = first; i < records.length; i++) {
+        const record = records[i]!
+        if (record.id <= after || !matches(record, filter)) continue
+        if (entries.length === limit) return { entries, next: entries[entries.length - 1]!.id }
+        entries.push(toEntry(record))
+      }
+      return { entries }
     },
     clearRequests(filter = {}) {
-      // Trim first: records past the capacity are already dropped and must not come back.
-      records = filter.session === undefined ? [] : records.slice(-capacity).filter((r) => r.session !== filter.session)
+      records = filter.session === undefined ? [] : kept().filter((r) => r.session !== filter.session)
+      first = 0
+      bytes = (records as Stored[]).reduce((sum, r) => sum + r.size, 0)
     },
   }
+}
+
+type Stored = RequestRecord & { id: number; size: number }
+
+/** What a record holds, roughly, in bytes: its body copy, headers, path, query and violations. */
+function sizeOf(record: RequestRecord): number {
+  let size = 512 + record.path.length + record.query.length + Math.min(record.body?.byteLength ?? 0, BODY_LIMIT)
+  for (const violation of record.violations) size += violation.path.length + violation.message.length + 32
+  const headers = record.headers
+  if (headers instanceof Headers) headers.forEach((value, name) => (size += name.length + value.length))
+  else for (const name in headers) size += name.length + String(headers[name] ?? '').length
+  return size
 }
 
 /**
@@ -111,10 +153,10 @@ function matches(record: RequestRecord, filter: JournalFilter): boolean {
   )
 }
 
-function entryOf(record: RequestRecord & { id: number }, redaction: Redaction): JournalEntry {
+function entryOf(record: Stored, redaction: Redaction): JournalEntry {
   const headers: Record<string, string> = {}
   for (const [name, value] of entriesOf(record.headers)) headers[name] = REDACTED.has(name) || redaction.headers.has(name) ? '[redacted]' : value
-  const { body, id, time, violations, query, ...rest } = record
+  const { body, id, time, violations, query, size: _size, ...rest } = record
   const entry: JournalEntry = { id, time: new Date(time).toISOString(), ...rest, query: redactQuery(query, redaction), violations: violations.map((v) => ({ ...v })), headers }
   if (body) {
     entry.body = new TextDecoder().decode(body)

@@ -209,7 +209,7 @@ describe('who may drive the admin API of a mock on loopback (#12)', () => {
     }
     const rebound = await app.request('/__mock/requests', { headers: { host: 'attacker.example:4010' } })
     expect(rebound.status).toBe(403)
-    expect((await rebound.json()).message).toContain('--allowed-hosts')
+    expect(((await rebound.json()) as { message: string }).message).toContain('--allowed-hosts')
     expect((await app.request('/__mock/health', { headers: { host: 'attacker.example' } })).status).toBe(200)
   })
 
@@ -249,5 +249,23 @@ describe('who may drive the admin API of a mock on loopback (#12)', () => {
     } finally {
       await mock.close()
     }
+  })
+})
+
+describe('GET /__mock/requests a page at a time (#12)', () => {
+  it('answers 100 entries and the cursor of the next page, then the rest; refuses a bad limit or an unknown filter', async () => {
+    const app = await createApp({ logger: { info() {}, warn() {}, error() {} } })
+    for (let n = 0; n < 150; n++) await app.request(`/plants?n=${n}`, { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: '{"id":1,"name":"Fern"}' })
+    const first = (await (await app.request('/__mock/requests')).json()) as { requests: Array<{ query: string }>; next?: string }
+    expect(first.requests).toHaveLength(100)
+    expect(first.requests[0]!.query).toBe('n=0')
+    expect(first.next).toMatch(/^\d+$/)
+    const rest = (await (await app.request(`/__mock/requests?cursor=${first.next}&limit=1000`)).json()) as { requests: Array<{ query: string }>; next?: string }
+    expect(rest.requests.map((r) => r.query)).toEqual(Array.from({ length: 50 }, (_, i) => `n=${100 + i}`))
+    expect(rest.next).toBeUndefined()
+    expect((await app.request('/__mock/requests?limit=0')).status).toBe(400)
+    const unknown = await app.request('/__mock/requests?stauts=200')
+    expect(unknown.status).toBe(400)
+    expect(((await unknown.json()) as { message: string }).message).toContain('known: method, path, operation, status, session, limit, cursor')
   })
 })

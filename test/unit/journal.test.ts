@@ -233,3 +233,38 @@ describe('createJournal: credentials the description declares (#12)', () => {
     expect(journal.listRequests()[0]!.query).toBe('client%5Fsecret=[redacted]&%6B=[redacted]&bad=%E0')
   })
 })
+
+describe('createJournal: bounded by bytes, listed by pages (#12)', () => {
+  it('drops the oldest entries once their bytes pass the budget, whatever the count allows', () => {
+    const journal = createJournal(1000, undefined, 1024 * KIB)
+    for (let n = 1; n <= 100; n++) journal.recordRequest(record({ query: `n=${n}`, body: new Uint8Array(64 * KIB) }))
+    const kept = journal.listRequests()
+    expect(kept.length).toBeGreaterThan(10)
+    expect(kept.length).toBeLessThan(17)
+    expect(kept.at(-1)!.query).toBe('n=100')
+  })
+
+  it('keeps the newest entry even when it alone passes the budget', () => {
+    const journal = createJournal(10, undefined, 1024)
+    journal.recordRequest(record({ body: new Uint8Array(10 * KIB) }))
+    expect(journal.listRequests()).toHaveLength(1)
+  })
+
+  it('pages oldest first, each page naming the cursor of the next, the last none', () => {
+    const journal = createJournal(100)
+    recordMany(journal, 25)
+    const first = journal.pageRequests({}, { limit: 10 })
+    expect(first.entries.map((e) => e.query)).toEqual(Array.from({ length: 10 }, (_, i) => `n=${i + 1}`))
+    const second = journal.pageRequests({}, { limit: 10, after: first.next })
+    expect(second.entries[0]!.query).toBe('n=11')
+    const last = journal.pageRequests({}, { limit: 10, after: second.next })
+    expect(last.entries.map((e) => e.query)).toEqual(['n=21', 'n=22', 'n=23', 'n=24', 'n=25'])
+    expect(last.next).toBeUndefined()
+  })
+
+  it('pages only the entries a filter matches', () => {
+    const journal = createJournal(100)
+    for (let n = 1; n <= 6; n++) journal.recordRequest(record({ query: `n=${n}`, status: n % 2 ? 200 : 400 }))
+    expect(journal.pageRequests({ status: 400 }, { limit: 2 }).entries.map((e) => e.query)).toEqual(['n=2', 'n=4'])
+  })
+})
