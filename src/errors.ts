@@ -20,6 +20,7 @@ export type MockErrorKind =
   | 'internal'
   | 'generation_budget'
   | 'admin_forbidden'
+  | 'too_many_held'
 
 /**
  * The one error type of the request pipeline. Stages throw it; `http/app.ts` maps it once to the
@@ -101,6 +102,10 @@ export const errors = {
     }),
 
   invalidAdminRequest: (message: string) => new MockError(400, 'invalid_admin_request', message),
+
+  /** More answers held (delayed or hanging) than the server keeps at once (#12): the client may retry. */
+  tooManyHeld: (limit: number) =>
+    new MockError(503, 'too_many_held', `The mock already holds ${limit} delayed or hanging answers; try again in a second.`, { headers: { 'retry-after': '1' } }),
 
   /** A request to the admin API that a web page or a rebinding attack could have made (#12). */
   adminForbidden: (message: string) => new MockError(403, 'admin_forbidden', message),

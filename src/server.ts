@@ -30,6 +30,8 @@ export interface ServerLimits {
   checkIntervalMs: number
   /** Request line plus headers; larger gets 431. Node's default. @default 16_384 */
   maxHeaderBytes: number
+  /** Open connections at most; Node closes any beyond at once, so file descriptors stay for the others (#12). @default 1_000 */
+  maxConnections: number
 }
 
 export const SERVER_LIMITS: Readonly<ServerLimits> = Object.freeze({
@@ -38,6 +40,7 @@ export const SERVER_LIMITS: Readonly<ServerLimits> = Object.freeze({
   keepAliveTimeoutMs: 5_000,
   checkIntervalMs: 1_000,
   maxHeaderBytes: 16_384,
+  maxConnections: 1_000,
 })
 
 export function listen(
@@ -58,6 +61,7 @@ export function listen(
       maxHeaderSize: limits.maxHeaderBytes,
     },
   }) as Server
+  server.maxConnections = limits.maxConnections
   // Responses not yet finished, so that close() can tell their clients the connection ends with them.
   const inFlight = new Set<ServerResponse>()
   server.on('request', (_request, response: ServerResponse) => {

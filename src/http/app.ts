@@ -57,6 +57,8 @@ export function createApp(engine: Engine, controls: MockControls, closing: Abort
     app.route(ADMIN_PREFIX, createAdminRoutes({ controls, adminToken, spec: engine.source, operationCount: engine.operations.length, host: engine.options.host, allowedHosts: engine.options.allowedHosts }))
   }
   const cors = engine.options.cors ? corsForOperations(engine.router) : undefined
+  /** Answers waiting on a delay or a `hang` fault right now. */
+  let held = 0
 
   app.all('*', async function serveMockRequest(c) {
     const exchange: Exchange = { request: toRequestData(c), time: Date.now(), started: performance.now() }
@@ -79,14 +81,36 @@ export function createApp(engine: Engine, controls: MockControls, closing: Abort
     }
     const { rule, prefer } = exchange
     const delay = prefer?.delay ?? drawDelay(rule?.delay ?? engine.options.delay)
-    if (delay > 0) await waitBeforeAnswering(delay, c, closing)
-    if (rule?.fault) {
+    const holds = delay > 0 || rule?.fault === 'hang'
+    if (holds && held >= MAX_HELD_ANSWERS) {
+      // Each held answer holds a connection (and a file descriptor): beyond the cap, every other client would be locked out.
+      exchange.error = errors.tooManyHeld(MAX_HELD_ANSWERS)
+      response = renderFailure(exchange.error, exchange)
+    } else if (holds) {
+      held++
       try {
-        response = await answerWithFault(rule.fault, response, c, closing)
-      } catch (fault) {
+        return await deliver(c, exchange, response, delay)
+      } finally {
+        held--
+      }
+    } else if (rule?.fault) {
+      return deliver(c, exchange, response, 0)
+    }
+    journalExchange(controls, engine.logger, exchange, response.status)
+    return response
+  }
+
+  /** Step 6: the delay, then a fault if the rule has one; then the journal. */
+  async function deliver(c: Context<Env>, exchange: Exchange, response: Response, delay: number): Promise<Response> {
+    if (delay > 0) await waitBeforeAnswering(delay, c, closing)
+    const fault = exchange.rule?.fault
+    if (fault) {
+      try {
+        response = await answerWithFault(fault, response, c, closing)
+      } catch (error) {
         // A network fault sent no response: it is journaled as status 0, then goes on out of the app.
         journalExchange(controls, engine.logger, exchange, 0)
-        throw fault
+        throw error
       }
     }
     journalExchange(controls, engine.logger, exchange, response.status)
@@ -145,6 +169,9 @@ export function createApp(engine: Engine, controls: MockControls, closing: Abort
 }
 
 /** The one lifecycle point where a request is recorded, and then logged (the line is written later, off the request path). */
+/** Delayed or hanging answers held at once, at most; beyond, 503 with Retry-After (#12). */
+export const MAX_HELD_ANSWERS = 128
+
 function journalExchange(controls: MockControls, logger: Logger, exchange: Exchange, status: number): void {
   const { request } = exchange
   const mockError = isMockError(exchange.error) ? exchange.error : undefined

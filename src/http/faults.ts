@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises'
 import type { Context } from 'hono'
 import type { Delay } from '../config.js'
 import type { Fault } from '../responses/scenarios.js'
@@ -9,10 +8,14 @@ export function drawDelay({ min, max }: Delay): number {
   return min === max ? min : min + Math.floor(Math.random() * (max - min + 1))
 }
 
-/** Waits, unless the client has gone or the server is closing. */
-export async function waitBeforeAnswering(ms: number, c: Context, closing: AbortSignal): Promise<void> {
-  if (ms <= 0) return
-  await sleep(ms, undefined, { signal: AbortSignal.any([closing, c.req.raw.signal]) }).catch(() => undefined)
+/**
+ * Waits, unless the client has gone or the server is closing. The listeners are removed when the
+ * wait ends: `AbortSignal.any` on the server's long-lived signal kept about 51 bytes per delayed
+ * answer for the server's life on Node 20 (#12).
+ */
+export function waitBeforeAnswering(ms: number, c: Context, closing: AbortSignal): Promise<void> {
+  if (ms <= 0) return Promise.resolve()
+  return untilAborted([closing, c.req.raw.signal], undefined, ms)
 }
 
 /**
@@ -44,16 +47,25 @@ export async function answerWithFault(fault: Fault, response: Response, c: Conte
     headers.delete('content-length')
     return new Response(body.slice(0, Math.max(1, Math.floor(body.length / 2))) || '{', { status: response.status, headers })
   }
-  if (fault === 'hang') await untilAborted(AbortSignal.any([closing, c.req.raw.signal]), socket)
+  if (fault === 'hang') await untilAborted([closing, c.req.raw.signal], socket)
   if (socket && fault === 'reset') socket.resetAndDestroy()
   else socket?.destroy()
   throw new NetworkFault(fault)
 }
 
-function untilAborted(signal: AbortSignal, socket: { once(event: 'close', listener: () => void): unknown } | undefined): Promise<void> {
+/** Resolves when a signal aborts, the socket closes, or `ms` pass; every listener and timer is removed then. */
+function untilAborted(signals: readonly AbortSignal[], socket: { once(event: 'close', listener: () => void): unknown; off?(event: 'close', listener: () => void): unknown } | undefined, ms?: number): Promise<void> {
   return new Promise((resolve) => {
-    if (signal.aborted) return resolve()
-    signal.addEventListener('abort', () => resolve(), { once: true })
-    socket?.once('close', () => resolve())
+    if (signals.some((signal) => signal.aborted)) return resolve()
+    let timer: NodeJS.Timeout | undefined
+    const done = () => {
+      for (const signal of signals) signal.removeEventListener('abort', done)
+      socket?.off?.('close', done)
+      clearTimeout(timer)
+      resolve()
+    }
+    for (const signal of signals) signal.addEventListener('abort', done, { once: true })
+    socket?.once('close', done)
+    if (ms !== undefined) timer = setTimeout(done, ms)
   })
 }
