@@ -60,6 +60,9 @@ export function listen(
       connectionsCheckingInterval: limits.checkIntervalMs,
       maxHeaderSize: limits.maxHeaderBytes,
     },
+    // HTTP/1.0 does not require Host (Node requires it of HTTP/1.1 only): an HTTP/1.0 request
+    // without it got 400 with no body (#12). It is read as naming the address the mock listens on.
+    hostname: host.includes(':') ? `[${host}]` : host,
   }) as Server
   server.maxConnections = limits.maxConnections
   // Responses not yet finished, so that close() can tell their clients the connection ends with them.

@@ -78,17 +78,51 @@ async function checkRegularFile(path: string): Promise<void> {
   if (info.size > MAX_DESCRIPTION_BYTES) throw new Error(`${path} is larger than ${MAX_DESCRIPTION_BYTES} bytes`)
 }
 
-function collectRefs(node: unknown, into: string[] = []): string[] {
-  if (node === null || typeof node !== 'object') return into
-  if (Array.isArray(node)) {
-    for (const item of node) collectRefs(item, into)
-    return into
+/** Every `$ref` string of the document (examples aside), found with a stack of its own: no depth overflows it. */
+function collectRefs(root: unknown): string[] {
+  const refs: string[] = []
+  const stack: unknown[] = [root]
+  while (stack.length) {
+    const node = stack.pop()
+    if (node === null || typeof node !== 'object') continue
+    if (Array.isArray(node)) {
+      for (const item of node) stack.push(item)
+      continue
+    }
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string') refs.push(value)
+      else if (key !== 'example') stack.push(value)
+    }
   }
-  for (const [key, value] of Object.entries(node)) {
-    if (key === '$ref' && typeof value === 'string') into.push(value)
-    else if (key !== 'example') collectRefs(value, into)
+  return refs
+}
+
+/** Deepest nesting of objects and arrays a description may have; far beyond any real one. */
+const MAX_DESCRIPTION_DEPTH = 1000
+
+/**
+ * Refuses, with one paragraph, what no walk of the description could survive: an object inside
+ * itself (a YAML anchor used within its own value) and nesting deeper than MAX_DESCRIPTION_DEPTH
+ * (both printed a raw stack overflow before, #12). One pass with a stack of its own.
+ */
+function checkShape(path: string, root: unknown): void {
+  const onPath = new Set<object>()
+  const stack: Array<{ node: object; pointer: string; depth: number; leaving?: boolean }> = []
+  if (typeof root === 'object' && root !== null) stack.push({ node: root, pointer: '', depth: 0 })
+  while (stack.length) {
+    const frame = stack.pop()!
+    if (frame.leaving) {
+      onPath.delete(frame.node)
+      continue
+    }
+    if (onPath.has(frame.node)) throw new StartupError(`The description ${path} contains itself at #${frame.pointer} (a YAML anchor used inside its own value); the mock reads only descriptions that end.`)
+    if (frame.depth > MAX_DESCRIPTION_DEPTH) throw new StartupError(`The description ${path} is nested more than ${MAX_DESCRIPTION_DEPTH} levels deep (at #${frame.pointer.slice(0, 200)}...); the mock reads descriptions up to that depth.`)
+    onPath.add(frame.node)
+    stack.push({ ...frame, leaving: true })
+    for (const [key, value] of Object.entries(frame.node)) {
+      if (typeof value === 'object' && value !== null) stack.push({ node: value, pointer: frame.depth < 50 ? `${frame.pointer}/${key}` : frame.pointer, depth: frame.depth + 1 })
+    }
   }
-  return into
 }
 
 /**
@@ -98,6 +132,7 @@ function collectRefs(node: unknown, into: string[] = []): string[] {
  */
 export async function loadSpec(path: string, { allowRefOutside = [] }: { allowRefOutside?: readonly string[] } = {}): Promise<SpecDocument> {
   const parsed = parseDescription(path, await readText(path))
+  checkShape(path, parsed)
   const version = detectVersion(path, parsed)
   let document = (await bundleExternalRefs(path, parsed as Record<string, any>, allowRefOutside)) as Record<string, any>
   if (version === '2.0') document = await convertSwagger2(path, document)

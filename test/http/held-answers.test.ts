@@ -12,7 +12,7 @@ describe('held answers are capped (#12)', () => {
   it(`answers 503 with Retry-After beyond ${MAX_HELD_ANSWERS} delayed answers, and health still answers`, async () => {
     const app = await createApp({ logger: silent })
     const gone = new AbortController()
-    const held = Array.from({ length: MAX_HELD_ANSWERS }, () => app.request('/plants', { ...plant, signal: gone.signal }).catch(() => undefined))
+    const held = Array.from({ length: MAX_HELD_ANSWERS }, () => Promise.resolve(app.request('/plants', { ...plant, signal: gone.signal })).catch(() => undefined))
     await new Promise((resolve) => setTimeout(resolve, 50))
     const refused = await app.request('/plants', plant)
     expect(refused.status).toBe(503)

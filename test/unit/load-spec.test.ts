@@ -361,3 +361,27 @@ describe('what a description may read (#12)', () => {
     expect((await startupErrorOf(loadSpec(join(dir, 'fifo.json')))).message).toContain('is not a regular file')
   })
 })
+
+describe('descriptions no walk could survive (#12)', () => {
+  afterEach(removeTempDirs)
+
+  it('refuses a YAML anchor used inside its own value with one paragraph, not a stack overflow', async () => {
+    const dir = await tempDir('shape-', { 'anchor.yaml': 'openapi: 3.0.3\ninfo: &a {title: t, version: "1", x: *a}\npaths: {}\n' })
+    const error = await startupErrorOf(loadSpec(join(dir, 'anchor.yaml')))
+    expect(error.message).toContain('contains itself at #/info/x (a YAML anchor used inside its own value)')
+  })
+
+  it('refuses a description nested 20,000 levels deep, naming where', async () => {
+    let schema = '{"type":"object"}'
+    for (let i = 0; i < 20_000; i++) schema = `{"type":"object","properties":{"a":${schema}}}`
+    const text = `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},"components":{"schemas":{"Deep":${schema}}}}`
+    const dir = await tempDir('shape-', { 'deep.json': text })
+    const error = await startupErrorOf(loadSpec(join(dir, 'deep.json')))
+    expect(error.message).toContain('is nested more than 1000 levels deep (at #/components/schemas/Deep/properties/a/')
+  })
+
+  it('reads a YAML alias used twice, not inside itself', async () => {
+    const dir = await tempDir('shape-', { 'shared.yaml': 'openapi: 3.0.3\ninfo: {title: t, version: "1"}\npaths: {}\ncomponents:\n  schemas:\n    A: &s {type: string}\n    B: *s\n' })
+    expect((await loadSpec(join(dir, 'shared.yaml'))).document.components.schemas.B).toEqual({ type: 'string' })
+  })
+})
