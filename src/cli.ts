@@ -19,6 +19,7 @@ Options:
   --seed <n>           seed for generated bodies (same seed, same sequence)   [default: random]
   --token <t>          accept only this bearer token / API key; repeat for more  [default: any]
   --max-body <size>    largest request body, e.g. 1048576, 512kb, 1mb          [default: 1mb]
+  --max-depth <n>      deepest nesting of a JSON request body                 [default: 256]
   --scenario <name>    scenario at start: default, error, unauthorized, dynamic, or one of
                        fixtures/scenarios.yaml                   [env MOCK_SCENARIO, default: default]
   --delay <ms|min-max> latency added to every answer, e.g. 200 or 100-500     [default: 0]
@@ -78,6 +79,7 @@ function parseCommandLine(argv: string[]): MockOptions | 'help' | 'version' {
       delay: { type: 'string' },
       'journal-size': { type: 'string' },
       'journal-bytes': { type: 'string' },
+      'max-depth': { type: 'string' },
       'admin-token': { type: 'string' },
       admin: { type: 'boolean' },
       cors: { type: 'boolean' },
@@ -110,6 +112,7 @@ function parseCommandLine(argv: string[]): MockOptions | 'help' | 'version' {
     delay: values.delay,
     journalSize: values['journal-size'] === undefined ? undefined : wholeNumber('--journal-size', values['journal-size']),
     journalBytes: values['journal-bytes'] === undefined ? undefined : parseByteSize(values['journal-bytes']),
+    maxDepth: values['max-depth'] === undefined ? undefined : wholeNumber('--max-depth', values['max-depth']),
     adminToken: values['admin-token'],
     admin: values.admin,
     cors: values.cors,

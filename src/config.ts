@@ -42,6 +42,8 @@ export interface MockOptions {
   scenario?: string
   /** Latency added to every answer: milliseconds, or a range `'MIN-MAX'` drawn uniformly. @default 0 */
   delay?: number | string
+  /** Deepest nesting of arrays and objects a JSON request body may have; deeper gets 400 before parsing (`--max-depth`). @default 256 */
+  maxDepth?: number
   /** Requests kept in the journal; the oldest are dropped. @default 1000 */
   journalSize?: number
   /** Bytes the journal keeps at most (body copies, headers...); the oldest are dropped (`--journal-bytes`). @default 64 MiB */
@@ -107,6 +109,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     scenario = 'default',
     delay = 0,
     journalSize = 1000,
+    maxDepth = 256,
     journalBytes = DEFAULT_JOURNAL_BYTES,
     admin = true,
     adminToken,
@@ -133,6 +136,9 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
   if (!Number.isSafeInteger(journalSize) || journalSize < 0) {
     throw new StartupError(`journal size must be a whole number of requests, got ${journalSize}.`)
   }
+  if (!Number.isSafeInteger(maxDepth) || maxDepth < 1 || maxDepth > 10_000) {
+    throw new StartupError(`max depth must be a whole number from 1 to 10000, got ${maxDepth}.`)
+  }
   if (!Number.isSafeInteger(journalBytes) || journalBytes < 1) {
     throw new StartupError(`journal bytes must be a positive number of bytes, got ${journalBytes}.`)
   }
@@ -154,6 +160,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     delay: parseDelay(delay),
     journalSize,
     journalBytes,
+    maxDepth,
     admin,
     adminToken,
     cors,

@@ -136,7 +136,7 @@ function compileOperation(description: OperationDescription, index: number, cont
     pathValuePatterns: /\}\{|\{[^/]*\}[^/]+\{/.test(description.path) ? pathValuePatterns(document, description) : undefined,
     parameterLocations: /[?#]/.test(description.path) ? Object.fromEntries(description.parameters.map((p) => [p.name, p.in])) : undefined,
     parameters: compileParameters(coercingAjv, description.parameters),
-    body: description.requestBody ? compileBody(requestAjv, description.requestBody, coercingAjv) : undefined,
+    body: description.requestBody ? compileBody(requestAjv, description.requestBody, coercingAjv, { maxDepth: options.maxDepth }) : undefined,
     responses: compileResponses({ document, ajv, logger }, description, fixtures.get(description.fixtureKey)),
   }
 }

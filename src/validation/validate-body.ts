@@ -21,6 +21,8 @@ interface AcceptedMediaType {
   validate?: ValidateFunction
   /** Of a form or multipart body: which fields nest (`scope[type]`) and which are JSON. */
   plan?: FormPlan
+  /** Deepest nesting a JSON body may have (`--max-depth`). */
+  maxDepth: number
 }
 
 /** The request body of one operation, compiled at start-up. */
@@ -36,6 +38,7 @@ export function compileBody(
   ajv: Ajv,
   body: { required: boolean; content: MediaTypeDescription[] },
   coercingAjv: Ajv = ajv,
+  { maxDepth = MAX_JSON_DEPTH }: { maxDepth?: number } = {},
 ): BodyValidator {
   return {
     required: body.required,
@@ -46,7 +49,7 @@ export function compileBody(
       const fields = kind === 'form' || kind === 'multipart'
       const validate = schemaPointer ? compileAt(fields ? coercingAjv : ajv, schemaPointer) : undefined
       const plan = fields && schemaPointer ? planForm(descriptionOf(coercingAjv), schemaPointer, kind === 'multipart') : undefined
-      return { range, isJson: kind === 'json', kind, validate, plan }
+      return { range, isJson: kind === 'json', kind, validate, plan, maxDepth }
     }),
   }
 }
@@ -104,8 +107,8 @@ function validateJson(media: AcceptedMediaType, bytes: Uint8Array): BodyOutcome 
   if (typeof text !== 'string') return { violations: [text] }
   // Nesting is bounded before anything walks the value: 5,000 levels against a recursive schema
   // overflowed the validator's stack (#12). A text shorter than the limit cannot be nested deeper.
-  if (text.length > MAX_JSON_DEPTH && nestingExceeds(text, MAX_JSON_DEPTH)) {
-    return { violations: [{ path: 'body', message: `is nested more than ${MAX_JSON_DEPTH} levels deep` }] }
+  if (text.length > media.maxDepth && nestingExceeds(text, media.maxDepth)) {
+    return { violations: [{ path: 'body', message: `is nested more than ${media.maxDepth} levels deep` }] }
   }
   let value: unknown
   try {
@@ -117,7 +120,7 @@ function validateJson(media: AcceptedMediaType, bytes: Uint8Array): BodyOutcome 
   return { violations: toViolations('body', media.validate.errors), value }
 }
 
-/** Deepest nesting of arrays and objects a JSON body may have. */
+/** Deepest nesting of arrays and objects a JSON body may have, by default (`--max-depth`). */
 export const MAX_JSON_DEPTH = 256
 
 /** Whether JSON text nests arrays and objects deeper than `max`, brackets inside strings aside. One pass. */

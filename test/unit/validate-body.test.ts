@@ -246,3 +246,12 @@ describe('nestingExceeds (#12)', () => {
 function recursive() {
   return { openapi: '3.1.0', components: { schemas: { Node: { type: 'object', properties: { next: { $ref: '#/components/schemas/Node' } } } } } }
 }
+
+describe('maxDepth (#12, --max-depth)', () => {
+  it('takes another bound than the default', () => {
+    const body = compileBody(ajvFor(recursive()), { required: true, content: [{ mediaType: 'application/json', schemaPointer: '/components/schemas/Node', examples: [] }] }, undefined, { maxDepth: 3 })
+    const media = selectMediaType(body, 'application/json')
+    expect(validateBody(body, media, new TextEncoder().encode('{"next":{"next":{"next":{}}}}')).violations).toEqual([{ path: 'body', message: 'is nested more than 3 levels deep' }])
+    expect(validateBody(body, media, new TextEncoder().encode('{"next":{"next":{}}}')).violations).toEqual([])
+  })
+})
