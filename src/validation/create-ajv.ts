@@ -89,7 +89,19 @@ export function compilePattern(source: string, flags: string): PatternTester {
 compilePattern.code = 'compilePattern'
 
 function compileNow(source: string, flags: string): PatternTester {
-  return linearTime(source) ?? backtracking(source, flags) ?? MATCHES_ANYTHING
+  return linearTime(source) ?? boundedInput(backtracking(source, flags)) ?? MATCHES_ANYTHING
+}
+
+/** Longest value a pattern RE2 cannot read is run on; a longer one does not match (#12). */
+export const MAX_BACKTRACKING_INPUT = 10_000
+
+/**
+ * A pattern only JavaScript's backtracking engine reads (look-arounds, back-references) can take
+ * exponential time in the value's length: it is run on values of at most MAX_BACKTRACKING_INPUT
+ * characters, and a longer value is reported as not matching.
+ */
+function boundedInput(regex: RegExp | undefined): PatternTester | undefined {
+  return regex && { test: (text) => text.length <= MAX_BACKTRACKING_INPUT && regex.test(text), toString: () => String(regex) }
 }
 
 function linearTime(source: string): PatternTester | undefined {

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { StartupError } from '../../src/errors.js'
 import {
   EXACT_INT64_KEYWORD,
+  MAX_BACKTRACKING_INPUT,
+  compilePattern,
+  findUnusablePatterns,
   compileAt,
   createAjv,
   decodePointer,
@@ -252,5 +255,30 @@ describe('violations of bounded size (#12)', () => {
       expect(message.length).toBeLessThanOrEqual(512)
     }
     expect(violations[0]!.path).toMatch(/^body.kkk+…$/)
+  })
+})
+
+describe('compilePattern (#11, #12)', () => {
+  it('runs on RE2 in linear time: ^(a+)+$ answers a 10,000-character value at once', () => {
+    expect(compilePattern('^(a+)+$', 'u').test(`${'a'.repeat(10_000)}!`)).toBe(false)
+    expect(compilePattern('^(a+)+$', 'u').test('aaaa')).toBe(true)
+  })
+
+  it('reads patterns valid only without the u flag, and the anchors of other dialects', () => {
+    expect(compilePattern('^[a-zA-Z0-9\\-\\_]+$', 'u').test('a_b-c')).toBe(true)
+    expect(compilePattern('\\A[0-9]+\\z', 'u').test('123')).toBe(true)
+    expect(compilePattern('\\A[0-9]+\\z', 'u').test('A123z')).toBe(false)
+  })
+
+  it(`runs a pattern RE2 cannot read on JavaScript's engine, on values of at most ${MAX_BACKTRACKING_INPUT} characters`, () => {
+    const lookahead = compilePattern('^(?=.*[0-9])[a-z0-9]+$', 'u')
+    expect(lookahead.test('abc1')).toBe(true)
+    expect(lookahead.test('abc')).toBe(false)
+    expect(lookahead.test(`${'a'.repeat(MAX_BACKTRACKING_INPUT)}1`)).toBe(false)
+  })
+
+  it('matches anything with a pattern no engine reads, which findUnusablePatterns reports', () => {
+    expect(compilePattern('[z-a]', 'u').test('anything')).toBe(true)
+    expect(findUnusablePatterns({ components: { schemas: { A: { type: 'string', pattern: '[z-a]' } } } })).toEqual([expect.stringMatching(/^#\/components\/schemas\/A\/pattern: "\[z-a\]"/)])
   })
 })
