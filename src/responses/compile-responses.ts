@@ -3,7 +3,7 @@ import { StartupError } from '../errors.js'
 import type { Logger } from '../log.js'
 import type { MediaTypeDescription, OperationDescription, ResponseDescription } from '../spec/operations.js'
 import { derefSchema, nodeAt } from '../spec/resolve-ref.js'
-import { type Ajv, compileAt, schemaRootOf, toViolations } from '../validation/create-ajv.js'
+import { type Ajv, compileAt, compileOnFirstUse, schemaRootOf, toViolations } from '../validation/create-ajv.js'
 import type { Fixture } from './fixtures.js'
 import { type BodyTemplate, compileTemplate } from './templates.js'
 import { findUndeclaredFields } from './undeclared-fields.js'
@@ -112,7 +112,8 @@ function compileMedia(context: CompileContext, label: string, content: MediaType
     contentType: contentTypeFor(content.mediaType),
     kind,
     schemaPointer: content.schemaPointer,
-    validate: content.schemaPointer ? compileAt(ajv, content.schemaPointer) : undefined,
+    // Compiled on first use: most responses of a large description are never generated and have no example.
+    validate: content.schemaPointer ? compileOnFirstUse(() => compileAt(ajv, content.schemaPointer!)) : undefined,
     generatable: schema !== undefined && (kind !== 'text' || isScalarSchema(schema)),
     xml: kind === 'xml' && content.schemaPointer ? xmlNamesOf(document, content.schemaPointer) : undefined,
     bodies: new Map(),

@@ -2,7 +2,7 @@ import type { ValidateFunction } from 'ajv'
 import type { Violation } from '../errors.js'
 import type { RequestData } from '../request.js'
 import type { ParameterDescription, ParameterLocation } from '../spec/operations.js'
-import { type Ajv, fieldPath, toViolations } from './create-ajv.js'
+import { type Ajv, compileOnFirstUse, fieldPath, toViolations } from './create-ajv.js'
 import { rawLiterals } from './exact-integers.js'
 
 /** A parameter's value as read from the request, before coercion: text, a list, or named texts. */
@@ -51,7 +51,7 @@ export function compileParameters(coercingAjv: Ajv, parameters: readonly Paramet
     compiled.push({
       location,
       parameters: here.map((p) => ({ key: keyOf(p), read: createReader(p, here) })),
-      validate: coercingAjv.compile({ type: 'object', properties, required }),
+      validate: compileOnFirstUse(() => coercingAjv.compile({ type: 'object', properties, required })),
     })
   }
   return compiled.length ? compiled : undefined
