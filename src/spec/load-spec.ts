@@ -337,6 +337,21 @@ function mendKeywords(schema: Record<string, any>, noted: (keyword: string) => v
       schema.enum = numbers
     }
   }
+  for (const keyword of ['allOf', 'anyOf', 'oneOf']) {
+    const value = schema[keyword]
+    if (value === undefined || (Array.isArray(value) && value.length > 0)) continue
+    noted(keyword)
+    // dnd5eapi.co writes `allOf: {"3": {...}}` and refers to `allOf/3/...`: the schemas it lists are
+    // what was meant, each kept at its index (the gaps change nothing: `{}` in allOf, a schema no value
+    // meets in anyOf and oneOf).
+    const entries = typeof value === 'object' && value !== null ? Object.entries(value).filter(([, v]) => typeof v === 'object' && v !== null) : []
+    if (entries.length === 0) delete schema[keyword]
+    else if (entries.every(([key]) => /^\d{1,3}$/.test(key))) {
+      const list: unknown[] = []
+      for (const [key, sub] of entries) list[Number(key)] = sub
+      schema[keyword] = Array.from(list, (sub) => sub ?? (keyword === 'allOf' ? {} : { not: {} }))
+    } else schema[keyword] = entries.map(([, sub]) => sub)
+  }
   for (const keyword of ['properties', 'patternProperties']) {
     if (schema[keyword] !== undefined && (typeof schema[keyword] !== 'object' || schema[keyword] === null || Array.isArray(schema[keyword]))) {
       noted(keyword)

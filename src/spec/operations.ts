@@ -76,6 +76,8 @@ export function describeOperations({ document }: SpecDocument): OperationDescrip
   const operations: OperationDescription[] = []
   const globalSecurity: SecurityRequirement[] = document.security ?? []
   for (const [path, rawPathItem] of Object.entries(document.paths ?? {})) {
+    // The Paths Object may carry extensions (`x-codegen-contextRoot`, apicurio's registry): not paths.
+    if (path.startsWith('x-')) continue
     if (!path.startsWith('/')) throw new StartupError(`The path "${path}" must start with "/".`)
     const pathItem = resolveRef(document, { node: rawPathItem, pointer: pointerOf('paths', path) })
     for (const method of HTTP_METHODS) {
@@ -121,9 +123,12 @@ function describeParameters(document: any, pathItem: Located, operation: Located
     const list: unknown[] = owner.node.parameters ?? []
     list.forEach((raw, index) => {
       const { node, pointer } = resolveRef(document, { node: raw, pointer: `${owner.pointer}/parameters/${index}` })
-      if (!node?.name || !['path', 'query', 'header', 'cookie'].includes(node.in)) {
+      if (!['path', 'query', 'header', 'cookie'].includes(node?.in)) {
         throw new StartupError(`The parameter at ${pointer} needs a "name" and an "in" of path, query, header or cookie.`)
       }
+      // A query, header or cookie parameter without a name (brainbi.net: `name: ""`) names nothing a request could send.
+      if (!node.name && node.in !== 'path') return
+      if (!node.name) throw new StartupError(`The path parameter at ${pointer} needs a "name".`)
       // "If in is header and the name is Accept, Content-Type or Authorization, the parameter definition SHALL be ignored."
       if (node.in === 'header' && IGNORED_HEADERS.has(String(node.name).toLowerCase())) return
       byKey.set(`${node.in}:${node.name}`, describeParameter(document, node, pointer))
