@@ -296,9 +296,11 @@ describe('describeOperations', () => {
     expect(() => describeOperations(spec)).toThrow('"2xx"')
   })
 
-  it('refuses a parameter without a name', () => {
-    const spec = inMemory({ paths: { '/a': { get: { parameters: [{ in: 'query' }], responses: { '204': { description: 'ok' } } } } } })
-    expect(() => describeOperations(spec)).toThrow(/parameter at \/paths\/~1a\/get\/parameters\/0 needs a "name"/)
+  it('ignores a query parameter without a name, which no request could send, and refuses a path parameter without one (#11)', () => {
+    const query = inMemory({ paths: { '/a': { get: { parameters: [{ in: 'query' }, { in: 'query', name: '' }], responses: { '204': { description: 'ok' } } } } } })
+    expect(describeOperations(query)[0]!.parameters).toEqual([])
+    const path = inMemory({ paths: { '/a/{x}': { get: { parameters: [{ in: 'path' }], responses: { '204': { description: 'ok' } } } } } })
+    expect(() => describeOperations(path)).toThrow(/path parameter at \/paths\/~1a~1\{x\}\/get\/parameters\/0 needs a "name"/)
   })
 
   it('gives a query parameter without style the form style, exploded (#7)', () => {
