@@ -1,40 +1,74 @@
 import type { ErrorObject } from 'ajv'
 import { pointerTokens } from '../spec/resolve-ref.js'
+import { createRequire } from 'node:module'
+import { compilePattern } from '../validation/create-ajv.js'
 import { exceedsBudget } from './generation-budget.js'
 
 /**
  * Values that satisfy a format (as ajv-formats checks it), for formats json-schema-faker leaves
  * unknown or gets wrong.
  */
-const FORMAT_SAMPLES: Record<string, string> = {
-  url: 'https://example.com/',
-  uri: 'https://example.com/',
-  'uri-reference': '/example',
-  'uri-template': 'https://example.com/{id}',
-  iri: 'https://example.com/',
-  'iri-reference': '/example',
-  email: 'user@example.com',
-  'idn-email': 'user@example.com',
-  hostname: 'example.com',
-  'idn-hostname': 'example.com',
-  'date-time': '2024-01-01T00:00:00Z',
-  'iso-date-time': '2024-01-01T00:00:00Z',
-  date: '2024-01-01',
-  time: '12:00:00Z',
-  'iso-time': '12:00:00Z',
-  duration: 'P1D',
-  uuid: '3fa85f64-5717-4562-b3fc-2c963f66afa6',
-  ipv4: '192.0.2.1',
-  ipv6: '2001:db8::1',
-  regex: '^[a-z]+$',
-  'json-pointer': '/example',
-  'json-pointer-uri-fragment': '#/example',
-  'relative-json-pointer': '0/example',
-  byte: 'ZXhhbXBsZQ==',
+const FORMAT_SAMPLES: Record<string, string[]> = {
+  url: ['https://example.com/'],
+  uri: ['https://example.com/'],
+  'uri-reference': ['/example'],
+  'uri-template': ['https://example.com/{id}'],
+  iri: ['https://example.com/'],
+  'iri-reference': ['/example'],
+  email: ['user@example.com'],
+  'idn-email': ['user@example.com'],
+  hostname: ['example.com'],
+  'idn-hostname': ['example.com'],
+  // Several lengths: descriptions pin date-times to one with minLength/maxLength (telstra: 24).
+  'date-time': ['2024-01-01T00:00:00Z', '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00+00:00', '2024-01-01T00:00:00.000+00:00'],
+  'iso-date-time': ['2024-01-01T00:00:00Z', '2024-01-01T00:00:00.000Z'],
+  date: ['2024-01-01'],
+  time: ['12:00:00Z', '12:00:00.000Z', '12:00:00+00:00'],
+  'iso-time': ['12:00:00Z'],
+  duration: ['P1D'],
+  uuid: ['3fa85f64-5717-4562-b3fc-2c963f66afa6'],
+  ipv4: ['192.0.2.1'],
+  ipv6: ['2001:db8::1'],
+  regex: ['^[a-z]+$'],
+  'json-pointer': ['/example'],
+  'json-pointer-uri-fragment': ['#/example'],
+  'relative-json-pointer': ['0/example'],
+  byte: ['ZXhhbXBsZQ=='],
+}
+
+/** A sample of the schema's format that its length bounds allow. */
+function formatSample(schema: Record<string, any> | undefined, format: string): string | undefined {
+  return FORMAT_SAMPLES[format]?.find((sample) => sample.length >= (schema?.minLength ?? 0) && sample.length <= (schema?.maxLength ?? Infinity))
 }
 
 /** Keywords whose failure at a value is mended by generating that value again from its own schema. */
 const REGENERATED = new Set(['type', 'enum', 'const', 'minLength', 'maxLength', 'pattern', 'format', 'minItems', 'maxItems', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minProperties'])
+
+/** randexp is CommonJS, and its type declarations claim a default export it does not have. */
+const RandExp = createRequire(import.meta.url)('randexp') as new (pattern: RegExp) => { max: number; gen(): string }
+
+/**
+ * A string the pattern matches and the schema's length bounds allow, made with randexp, or
+ * `undefined` when it cannot read the pattern (look-behinds) or misses after a few tries.
+ */
+function stringMatching(source: string, schema: Record<string, any>): string | undefined {
+  const pattern = compilePattern(source, 'u')
+  for (const flags of ['u', '']) {
+    let generator: InstanceType<typeof RandExp>
+    try {
+      generator = new RandExp(new RegExp(source, flags))
+    } catch {
+      continue
+    }
+    generator.max = 8
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const text = generator.gen()
+      const long = typeof schema.maxLength === 'number' ? text.length <= schema.maxLength : true
+      if (pattern.test(text) && long && text.length >= (schema.minLength ?? 0)) return text
+    }
+  }
+  return undefined
+}
 
 /** Values generated again in one call, at most. */
 const MAX_REGENERATIONS = 64
@@ -81,15 +115,22 @@ export function mendGenerated(value: unknown, errors: readonly ErrorObject[], re
       const bound = params.format === 'int32' ? 2 ** 31 - 1 : Number.MAX_SAFE_INTEGER
       setAt(value, tokens, Math.max(-bound, Math.min(bound, Math.trunc(current))))
       changed = tokens.length > 0
-    } else if (error.keyword === 'format' && typeof current === 'string' && FORMAT_SAMPLES[String(params.format)] !== undefined) {
-      const sample = FORMAT_SAMPLES[String(params.format)]!
-      if (tokens.length > 0 && sample !== current) {
+    } else if ((error.keyword === 'format' || error.keyword === 'minLength' || error.keyword === 'maxLength') && typeof current === 'string' && tokens.length > 0 && formatSample(error.parentSchema, String(error.parentSchema?.format ?? params.format)) !== undefined) {
+      const sample = formatSample(error.parentSchema, String(error.parentSchema?.format ?? params.format))!
+      if (sample !== current) {
         setAt(value, tokens, sample)
         changed = true
       }
     } else if (REGENERATED.has(error.keyword) && isObject(error.parentSchema) && exceedsBudget(error.parentSchema) && tokens.length > 0) {
       // Beyond the generation budget: left out where it may be; if required, the body cannot be made.
       removals.push(tokens)
+    } else if (error.keyword === 'pattern' && typeof current === 'string' && tokens.length > 0 && typeof params.pattern === 'string' && isObject(error.parentSchema)) {
+      // json-schema-faker's own pattern reader misses much (`\u000A`, nested groups): randexp reads more.
+      const text = stringMatching(params.pattern, error.parentSchema)
+      if (text !== undefined && text !== current) {
+        setAt(value, tokens, text)
+        changed = true
+      }
     } else if (REGENERATED.has(error.keyword) && regenerateWithin && budget > 0 && tokens.length > 0 && error.parentSchema && typeof error.parentSchema === 'object') {
       setAt(value, tokens, regenerateWithin(error.parentSchema))
       changed = true

@@ -73,6 +73,19 @@ describe('mendGenerated (#11)', () => {
     expect(calls).toBe(64)
   })
 
+  it('makes a string its pattern matches where json-schema-faker could not (#11, AWS ACM)', () => {
+    const certificate = '-{5}BEGIN CERTIFICATE-{5}\\u000D?\\u000A([A-Za-z0-9/+]{64}\\u000D?\\u000A)*[A-Za-z0-9/+]{1,64}={0,2}\\u000D?\\u000A-{5}END CERTIFICATE-{5}(\\u000D?\\u000A)?'
+    const schema = { type: 'object', properties: { pem: { type: 'string', pattern: certificate } } }
+    const { value, valid } = mended(schema, { pem: 'u000Dxyz' }, byType)
+    expect(valid).toBe(true)
+    expect((value as { pem: string }).pem).toMatch(/^-----BEGIN CERTIFICATE-----\r?\n/)
+  })
+
+  it('puts a sample of the format that fits the length bounds (#11, telstra: a date-time of 24 characters)', () => {
+    const schema = { type: 'object', properties: { lastUse: { type: 'string', format: 'date-time', minLength: 24, maxLength: 24 } } }
+    expect(mended(schema, { lastUse: '2023-09-08T00:47:12Z' }, byType)).toEqual({ value: { lastUse: '2024-01-01T00:00:00.000Z' }, valid: true })
+  })
+
   it('changes nothing where the errors say nothing it can mend', () => {
     const validate = ajv.compile({ type: 'string', minLength: 3 })
     validate('a')
