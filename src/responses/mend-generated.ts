@@ -44,6 +44,21 @@ function formatSample(schema: Record<string, any> | undefined, format: string): 
 /** Keywords whose failure at a value is mended by generating that value again from its own schema. */
 const REGENERATED = new Set(['type', 'enum', 'const', 'minLength', 'maxLength', 'pattern', 'format', 'minItems', 'maxItems', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minProperties'])
 
+/**
+ * A string for a string that breaks its schema, where one can be made without the faker: a sample of
+ * its format that fits its length bounds, or (json-schema-faker's own pattern reader misses much,
+ * `\u000A`, nested groups) a string its pattern matches, made with randexp.
+ */
+function stringFor(error: ErrorObject, schema: Record<string, any> | undefined): string | undefined {
+  if (!isObject(schema) || exceedsBudget(schema)) return undefined
+  if (error.keyword === 'format' || error.keyword === 'minLength' || error.keyword === 'maxLength') {
+    const sample = typeof schema.format === 'string' ? formatSample(schema, schema.format) : undefined
+    if (sample !== undefined) return sample
+  }
+  if (error.keyword === 'pattern' && typeof schema.pattern === 'string') return stringMatching(schema.pattern, schema)
+  return undefined
+}
+
 /** randexp is CommonJS, and its type declarations claim a default export it does not have. */
 const RandExp = createRequire(import.meta.url)('randexp') as new (pattern: RegExp) => { max: number; gen(): string }
 
@@ -99,6 +114,15 @@ export function mendGenerated(value: unknown, errors: readonly ErrorObject[], re
     const tokens = pointerTokens(error.instancePath)
     const current = valueAt(value, tokens)
     const params = error.params as Record<string, any>
+    // A string is mended in place, in a list or not: a format sample, or a string its pattern matches.
+    const text = typeof current === 'string' && tokens.length > 0 ? stringFor(error, error.parentSchema) : undefined
+    if (text !== undefined) {
+      if (text !== current) {
+        setAt(value, tokens, text)
+        changed = true
+      }
+      continue
+    }
     // An item that breaks its own schema is dropped; one that only lacks or has extra properties is mended.
     const inList = tokens.length > 0 && Array.isArray(valueAt(value, tokens.slice(0, -1))) && error.keyword !== 'required' && error.keyword !== 'additionalProperties' && error.keyword !== 'unevaluatedProperties'
     if (inList || (current === null && tokens.length > 0 && (error.keyword === 'type' || error.keyword === 'oneOf' || error.keyword === 'anyOf'))) {
@@ -115,22 +139,9 @@ export function mendGenerated(value: unknown, errors: readonly ErrorObject[], re
       const bound = params.format === 'int32' ? 2 ** 31 - 1 : Number.MAX_SAFE_INTEGER
       setAt(value, tokens, Math.max(-bound, Math.min(bound, Math.trunc(current))))
       changed = tokens.length > 0
-    } else if ((error.keyword === 'format' || error.keyword === 'minLength' || error.keyword === 'maxLength') && typeof current === 'string' && tokens.length > 0 && formatSample(error.parentSchema, String(error.parentSchema?.format ?? params.format)) !== undefined) {
-      const sample = formatSample(error.parentSchema, String(error.parentSchema?.format ?? params.format))!
-      if (sample !== current) {
-        setAt(value, tokens, sample)
-        changed = true
-      }
     } else if (REGENERATED.has(error.keyword) && isObject(error.parentSchema) && exceedsBudget(error.parentSchema) && tokens.length > 0) {
       // Beyond the generation budget: left out where it may be; if required, the body cannot be made.
       removals.push(tokens)
-    } else if (error.keyword === 'pattern' && typeof current === 'string' && tokens.length > 0 && typeof params.pattern === 'string' && isObject(error.parentSchema)) {
-      // json-schema-faker's own pattern reader misses much (`\u000A`, nested groups): randexp reads more.
-      const text = stringMatching(params.pattern, error.parentSchema)
-      if (text !== undefined && text !== current) {
-        setAt(value, tokens, text)
-        changed = true
-      }
     } else if (REGENERATED.has(error.keyword) && regenerateWithin && budget > 0 && tokens.length > 0 && error.parentSchema && typeof error.parentSchema === 'object') {
       setAt(value, tokens, regenerateWithin(error.parentSchema))
       changed = true
