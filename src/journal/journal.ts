@@ -83,17 +83,18 @@ export function createJournal(capacity: number, redaction: Redaction = { headers
   let first = 0
   let bytes = 0
   let nextId = 1
-  const kept = () => records.slice(first) as Stored[]
+  // Up to twice the capacity is held and the oldest dropped in one go, so that dropping costs a
+  // request nothing on average; only the newest `capacity` are ever listed.
+  const kept = () => records.slice(Math.max(first, records.length - capacity)) as Stored[]
   /** Bounded by count and by bytes: a thousand 1 MiB bodies must not hold a gigabyte (#12). */
   const dropOldest = () => {
-    while (records.length - first > capacity || (bytes > maxBytes && records.length - first > 1)) {
+    const keep = Math.min(capacity, records.length - first)
+    while (records.length - first > keep || (bytes > maxBytes && records.length - first > 1)) {
       bytes -= records[first]!.size
       records[first++] = undefined
     }
-    if (first > 1024 && first * 2 > records.length) {
-      records = records.slice(first)
-      first = 0
-    }
+    records = records.slice(first)
+    first = 0
   }
   return {
     recordRequest(record) {
@@ -101,14 +102,14 @@ export function createJournal(capacity: number, redaction: Redaction = { headers
       const size = sizeOf(record)
       records.push({ ...record, body: record.body && copyBody(record.body), id: nextId++, size })
       bytes += size
-      if (records.length - first > capacity || bytes > maxBytes) dropOldest()
+      if (records.length - first > 2 * capacity || bytes > maxBytes) dropOldest()
     },
     listRequests(filter = {}) {
       return kept().filter((r) => matches(r, filter)).map(toEntry)
     },
     pageRequests(filter, { limit, after = 0 }) {
       const entries: JournalEntry[] = []
-      for (let i = first; i < records.length; i++) {
+      for (let i = Math.max(first, records.length - capacity); i < records.length; i++) {
         const record = records[i]!
         if (record.id <= after || !matches(record, filter)) continue
         if (entries.length === limit) return { entries, next: entries[entries.length - 1]!.id }
