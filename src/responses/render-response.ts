@@ -82,6 +82,8 @@ function generateValid(code: string, media: DeclaredMedia, context: RenderContex
       problems = bodyProblems(context, media, value)
     }
     if (problems.length === 0) return value
+    const branch = fromOneBranch(context, media, value)
+    if (branch !== undefined) return branch
   }
   if (problems.some((p) => BUDGET_PROBLEM.test(p)) && context.beyondBudget) throw errors.generationBudget(code, media.schemaPointer!, problems)
   if (context.unsatisfied.has(key)) return value
@@ -95,6 +97,21 @@ const MENDING_ROUNDS = 6
 
 /** Problems a body cut to the generation budget has: too short, too few, a pattern left out. */
 const BUDGET_PROBLEM = /must NOT have fewer than|must match pattern/
+
+/**
+ * A body whose own schema is a `oneOf` whose branches overlap (`[string, Pet, string]`: a string
+ * matches two) is generated from each branch in turn, until one gives a body that meets the whole.
+ */
+function fromOneBranch(context: RenderContext, media: DeclaredMedia, value: unknown): unknown {
+  const root = errorsOf(context, media, value).find((e) => e.instancePath === '' && (e.keyword === 'oneOf' || e.keyword === 'anyOf'))
+  const branches: unknown[] = Array.isArray(root?.schema) ? root.schema : []
+  for (const branch of branches) {
+    if (typeof branch !== 'object' || branch === null) continue
+    const candidate = context.faker(branch)
+    if (bodyProblems(context, media, candidate).length === 0) return candidate
+  }
+  return undefined
+}
 
 function errorsOf(context: RenderContext, media: DeclaredMedia, value: unknown): readonly ErrorObject[] {
   const explain = context.explain(media.schemaPointer!)
