@@ -36,9 +36,10 @@ const FORMAT_SAMPLES: Record<string, string[]> = {
   byte: ['ZXhhbXBsZQ=='],
 }
 
-/** A sample of the schema's format that its length bounds allow. */
-function formatSample(schema: Record<string, any> | undefined, format: string): string | undefined {
-  return FORMAT_SAMPLES[format]?.find((sample) => sample.length >= (schema?.minLength ?? 0) && sample.length <= (schema?.maxLength ?? Infinity))
+/** Samples of the schema's format that its length bounds allow, as written and upper-cased. */
+function formatSamples(schema: Record<string, any> | undefined, format: string): string[] {
+  const samples = FORMAT_SAMPLES[format] ?? []
+  return [...samples, ...samples.map((sample) => sample.toUpperCase())].filter((sample) => sample.length >= (schema?.minLength ?? 0) && sample.length <= (schema?.maxLength ?? Infinity))
 }
 
 /** Keywords whose failure at a value is mended by generating that value again from its own schema. */
@@ -51,10 +52,11 @@ const REGENERATED = new Set(['type', 'enum', 'const', 'minLength', 'maxLength', 
  */
 function stringFor(error: ErrorObject, schema: Record<string, any> | undefined): string | undefined {
   if (!isObject(schema) || exceedsBudget(schema)) return undefined
-  if (error.keyword === 'format' || error.keyword === 'minLength' || error.keyword === 'maxLength') {
-    const sample = typeof schema.format === 'string' ? formatSample(schema, schema.format) : undefined
-    if (sample !== undefined) return sample
-  }
+  if (!['format', 'minLength', 'maxLength', 'pattern'].includes(error.keyword)) return undefined
+  // A sample of the format that the pattern matches too (loket.nl: an upper-case uuid), where both are given.
+  const pattern = typeof schema.pattern === 'string' ? compilePattern(schema.pattern, 'u') : undefined
+  const sample = typeof schema.format === 'string' ? formatSamples(schema, schema.format).find((s) => !pattern || pattern.test(s)) : undefined
+  if (sample !== undefined) return sample
   if (error.keyword === 'pattern' && typeof schema.pattern === 'string') return stringMatching(schema.pattern, schema)
   return undefined
 }

@@ -86,6 +86,11 @@ describe('mendGenerated (#11)', () => {
     expect(mended(schema, { lastUse: '2023-09-08T00:47:12Z' }, byType)).toEqual({ value: { lastUse: '2024-01-01T00:00:00.000Z' }, valid: true })
   })
 
+  it('puts a sample of the format that the pattern matches too (#11, loket.nl: an upper-case uuid)', () => {
+    const schema = { type: 'object', properties: { id: { type: 'string', format: 'uuid', pattern: '^[{(]?[0-9A-F]{8}[-]?([0-9A-F]{4}[-]?){3}[0-9A-F]{12}[)}]?$' } } }
+    expect(mended(schema, { id: '0b3b8a2e-6f1e-4a53-9f1e-2b1c0d1e2f3a' }, byType)).toEqual({ value: { id: '3FA85F64-5717-4562-B3FC-2C963F66AFA6' }, valid: true })
+  })
+
   it('changes nothing where the errors say nothing it can mend', () => {
     const validate = ajv.compile({ type: 'string', minLength: 3 })
     validate('a')
