@@ -87,6 +87,9 @@ function stringMatching(source: string, schema: Record<string, any>): string | u
   return undefined
 }
 
+/** Which branch of an overlapping oneOf is tried next: a different one each time. */
+let branchTurn = 0
+
 /** Values generated again in one call, at most. */
 const MAX_REGENERATIONS = 64
 
@@ -141,6 +144,14 @@ export function mendGenerated(value: unknown, errors: readonly ErrorObject[], re
       const bound = params.format === 'int32' ? 2 ** 31 - 1 : Number.MAX_SAFE_INTEGER
       setAt(value, tokens, Math.max(-bound, Math.min(bound, Math.trunc(current))))
       changed = tokens.length > 0
+    } else if ((error.keyword === 'oneOf' || error.keyword === 'anyOf') && current !== null && tokens.length > 0 && Array.isArray(error.schema) && error.schema.length > 0 && regenerateWithin && budget > 0) {
+      // Overlapping branches (a value matches two) or none matched: generated again from one branch,
+      // a different one each round, until the whole meets its schema.
+      const branches = error.schema.filter((b: unknown) => typeof b === 'object' && b !== null)
+      if (branches.length) {
+        setAt(value, tokens, regenerateWithin(branches[branchTurn++ % branches.length]!))
+        changed = true
+      }
     } else if (REGENERATED.has(error.keyword) && isObject(error.parentSchema) && exceedsBudget(error.parentSchema) && tokens.length > 0) {
       // Beyond the generation budget: left out where it may be; if required, the body cannot be made.
       removals.push(tokens)
