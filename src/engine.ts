@@ -153,6 +153,15 @@ function readParameterOneOfAsAnyOf(requestView: unknown, descriptions: Operation
     if (Array.isArray(schema?.oneOf) && schema.anyOf === undefined) {
       schema.anyOf = schema.oneOf
       delete schema.oneOf
+      continue
+    }
+    // A parameter schema that is only a `$ref` to a oneOf (pandascore's id-or-slug): the parameter
+    // gets its own anyOf of the same branches; the shared schema is left as it is.
+    const target = derefSchema(requestView, schema)
+    if (schema !== target && typeof schema?.$ref === 'string' && Object.keys(schema).length === 1 && Array.isArray(target?.oneOf) && target.anyOf === undefined) {
+      const { oneOf, ...rest } = target
+      delete schema.$ref
+      Object.assign(schema, rest, { anyOf: oneOf })
     }
   }
 }
