@@ -168,10 +168,10 @@ export function createApp(engine: Engine, controls: MockControls, closing: Abort
   return app
 }
 
-/** The one lifecycle point where a request is recorded, and then logged (the line is written later, off the request path). */
 /** Delayed or hanging answers held at once, at most; beyond, 503 with Retry-After (#12). */
 export const MAX_HELD_ANSWERS = 128
 
+/** The one lifecycle point where a request is recorded, and then logged (the line is written later, off the request path). */
 function journalExchange(controls: MockControls, logger: Logger, exchange: Exchange, status: number): void {
   const { request } = exchange
   const mockError = isMockError(exchange.error) ? exchange.error : undefined

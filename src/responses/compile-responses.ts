@@ -8,6 +8,7 @@ import type { Fixture } from './fixtures.js'
 import { type BodyTemplate, compileTemplate } from './templates.js'
 import { findUndeclaredFields } from './undeclared-fields.js'
 import { type MediaKind, type XmlNames, contentTypeFor, kindOf, serializeBody } from './serialize-body.js'
+import { isPlainObject } from '../plain-object.js'
 
 /** A body known at start-up, already serialised: the request path only writes it. */
 export interface StaticBody {
@@ -222,9 +223,6 @@ function exampleOfProperties(properties: Record<string, unknown>, exampleOfPart:
   return defined.length ? Object.fromEntries(defined) : undefined
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 const SCALAR_TYPES = new Set(['string', 'number', 'integer', 'boolean'])
 

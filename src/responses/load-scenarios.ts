@@ -5,6 +5,7 @@ import { parseDelay } from '../config.js'
 import { StartupError } from '../errors.js'
 import { findResponse } from './compile-responses.js'
 import { FAULTS, type Fault, type Scenario, type ScenarioRule, type ScenarioTarget } from './scenarios.js'
+import { isPlainObject } from '../plain-object.js'
 
 const FILE_NAMES = ['scenarios.yaml', 'scenarios.yml', 'scenarios.json']
 const RULE_KEYS = new Set(['status', 'example', 'fixture', 'dynamic', 'delay', 'fault'])
@@ -30,14 +31,14 @@ export async function loadScenarios(fixturesDir: string, operations: readonly Sc
     throw new StartupError(`The scenarios file ${file} is not valid YAML or JSON: ${(error as Error).message}`)
   }
   if (parsed === null || parsed === undefined) return []
-  if (!isObject(parsed)) throw new StartupError(`The scenarios file ${file} must map scenario names to { description, rules }.`)
+  if (!isPlainObject(parsed)) throw new StartupError(`The scenarios file ${file} must map scenario names to { description, rules }.`)
   return Object.entries(parsed).map(([name, definition]) => readScenario(file, name, definition, operations))
 }
 
 function readScenario(file: string, name: string, definition: unknown, operations: readonly ScenarioTarget[]): Scenario {
   const where = `In ${file}, scenario "${name}"`
   if (!/^[A-Za-z0-9][\w.-]*$/.test(name)) throw new StartupError(`${where}: a name may hold letters, digits, ".", "_" and "-" only.`)
-  if (!isObject(definition) || !isObject(definition.rules)) throw new StartupError(`${where}: needs "rules", a map from operation to rule.`)
+  if (!isPlainObject(definition) || !isPlainObject(definition.rules)) throw new StartupError(`${where}: needs "rules", a map from operation to rule.`)
   const rules: Array<ScenarioRule | undefined> = []
   // "*" applies first; a rule naming the operation then overrides it field by field, whatever the file's order.
   const entries = Object.entries(definition.rules).sort(([a], [b]) => Number(b === '*') - Number(a === '*'))
@@ -53,7 +54,7 @@ function readScenario(file: string, name: string, definition: unknown, operation
 }
 
 function readRule(where: string, raw: unknown, operation: ScenarioTarget): ScenarioRule {
-  if (!isObject(raw)) throw new StartupError(`${where}: a rule is a map such as { status: 400, example: duplicate-id }.`)
+  if (!isPlainObject(raw)) throw new StartupError(`${where}: a rule is a map such as { status: 400, example: duplicate-id }.`)
   const unknown = Object.keys(raw).filter((k) => !RULE_KEYS.has(k))
   if (unknown.length) throw new StartupError(`${where}: unknown field(s) ${unknown.join(', ')}; a rule takes ${[...RULE_KEYS].join(', ')}.`)
   const rule: ScenarioRule = {}
@@ -108,6 +109,3 @@ async function readFirst(files: string[]): Promise<{ file: string; text: string 
   return undefined
 }
 
-function isObject(value: unknown): value is Record<string, any> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}

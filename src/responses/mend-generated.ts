@@ -3,6 +3,7 @@ import { pointerTokens } from '../spec/resolve-ref.js'
 import { createRequire } from 'node:module'
 import { compilePattern } from '../validation/create-ajv.js'
 import { exceedsBudget } from './generation-budget.js'
+import { isPlainObject } from '../plain-object.js'
 
 /**
  * Values that satisfy a format (as ajv-formats checks it), for formats json-schema-faker leaves
@@ -51,7 +52,7 @@ const REGENERATED = new Set(['type', 'enum', 'const', 'minLength', 'maxLength', 
  * `\u000A`, nested groups) a string its pattern matches, made with randexp.
  */
 function stringFor(error: ErrorObject, schema: Record<string, any> | undefined): string | undefined {
-  if (!isObject(schema) || exceedsBudget(schema)) return undefined
+  if (!isPlainObject(schema) || exceedsBudget(schema)) return undefined
   if (!['format', 'minLength', 'maxLength', 'pattern'].includes(error.keyword)) return undefined
   // A sample of the format that the pattern matches too (loket.nl: an upper-case uuid), where both are given.
   const pattern = typeof schema.pattern === 'string' ? compilePattern(schema.pattern, 'u') : undefined
@@ -132,9 +133,9 @@ export function mendGenerated(value: unknown, errors: readonly ErrorObject[], re
     const inList = tokens.length > 0 && Array.isArray(valueAt(value, tokens.slice(0, -1))) && error.keyword !== 'required' && error.keyword !== 'additionalProperties' && error.keyword !== 'unevaluatedProperties'
     if (inList || (current === null && tokens.length > 0 && (error.keyword === 'type' || error.keyword === 'oneOf' || error.keyword === 'anyOf'))) {
       removals.push(tokens)
-    } else if ((error.keyword === 'additionalProperties' || error.keyword === 'unevaluatedProperties') && isObject(current)) {
+    } else if ((error.keyword === 'additionalProperties' || error.keyword === 'unevaluatedProperties') && isPlainObject(current)) {
       removals.push([...tokens, String(params.additionalProperty ?? params.unevaluatedProperty)])
-    } else if (error.keyword === 'required' && isObject(current)) {
+    } else if (error.keyword === 'required' && isPlainObject(current)) {
       const schema = error.parentSchema?.properties?.[params.missingProperty]
       if (regenerateWithin && budget > 0 && schema !== undefined && typeof schema === 'object') {
         defineOwn(current, String(params.missingProperty), regenerateWithin(schema))
@@ -152,7 +153,7 @@ export function mendGenerated(value: unknown, errors: readonly ErrorObject[], re
         setAt(value, tokens, regenerateWithin(branches[branchTurn++ % branches.length]!))
         changed = true
       }
-    } else if (REGENERATED.has(error.keyword) && isObject(error.parentSchema) && exceedsBudget(error.parentSchema) && tokens.length > 0) {
+    } else if (REGENERATED.has(error.keyword) && isPlainObject(error.parentSchema) && exceedsBudget(error.parentSchema) && tokens.length > 0) {
       // Beyond the generation budget: left out where it may be; if required, the body cannot be made.
       removals.push(tokens)
     } else if (REGENERATED.has(error.keyword) && regenerateWithin && budget > 0 && tokens.length > 0 && error.parentSchema && typeof error.parentSchema === 'object') {
@@ -170,15 +171,12 @@ export function mendGenerated(value: unknown, errors: readonly ErrorObject[], re
     const parent = valueAt(value, tokens.slice(0, -1))
     const last = tokens[tokens.length - 1]!
     if (Array.isArray(parent)) parent.splice(Number(last), 1)
-    else if (isObject(parent)) delete parent[last]
+    else if (isPlainObject(parent)) delete parent[last]
     changed = true
   }
   return changed
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 function compareLast(a: string[], b: string[]): number {
   return Number(a[a.length - 1]) - Number(b[b.length - 1]) || 0

@@ -5,6 +5,7 @@ import { StartupError, type Violation } from '../errors.js'
 import { nodeAt, pointerTokens } from '../spec/resolve-ref.js'
 import { walkSchemas } from '../spec/walk.js'
 import { type ExactLiterals, isAmbiguousInt64, isExactInt64Literal, isInt64Number } from './exact-integers.js'
+import { isPlainObject } from '../plain-object.js'
 
 export type { ErrorObject }
 export type Ajv = Ajv2020
@@ -132,7 +133,7 @@ export function findUnusablePatterns(document: Record<string, any>): string[] {
   walkSchemas(document, (schema, pointer) => {
     const sources = [
       ...(typeof schema.pattern === 'string' ? [{ source: schema.pattern, at: `${pointer}/pattern` }] : []),
-      ...(isObject(schema.patternProperties) ? Object.keys(schema.patternProperties).map((source) => ({ source, at: `${pointer}/patternProperties` })) : []),
+      ...(isPlainObject(schema.patternProperties) ? Object.keys(schema.patternProperties).map((source) => ({ source, at: `${pointer}/patternProperties` })) : []),
     ]
     for (const { source, at } of sources) {
       // The JavaScript engine answers fastest; RE2 is asked only about what it refuses.
@@ -151,9 +152,6 @@ function regexError(source: string): string {
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 /** Marks every int64 schema for the exact check. Examples are data and stay as written. */
 export function markExactIntegers(node: unknown): void {
