@@ -77,18 +77,23 @@ function build(op, oracle, seed) {
   const accept = success ? op.responses[success].media[0]?.type : undefined
   headers.accept = accept ?? '*/*'
 
-  addUnmetConditions(conditions, query, headers)
+  addUnmetConditions(conditions, query, headers, pathValues)
 
   const url = path + (query.length ? `?${query.join('&')}` : '')
   return { url, init: { method: op.method.toUpperCase(), headers, body: body.body }, bodyKind: body.kind }
 }
 
-/** What the path key asks for that no declared parameter gave: a query name (with its value, if any), a header. */
-function addUnmetConditions(conditions, query, headers) {
+/**
+ * What the path key asks for that no declared parameter gave: a query name (with its value, if any;
+ * `?lat={lat}` carries the path parameter `lat`), a header.
+ */
+function addUnmetConditions(conditions, query, headers, pathValues) {
   const sentQuery = new Set(query.map((item) => decodeURIComponent(item.split('=')[0])))
   const sentHeaders = new Set(Object.keys(headers).map((name) => name.toLowerCase()))
   for (const c of conditions) {
-    if (c.in === 'query' && !sentQuery.has(c.name)) query.push(encodeURIComponent(c.name) + (c.value === undefined ? '' : `=${encodeURIComponent(c.value)}`))
+    const carried = /^\{([^{}]+)\}$/.exec(c.value ?? '')?.[1]
+    const value = carried !== undefined && pathValues[carried] !== undefined ? `=${pathValues[carried]}` : c.value === undefined ? '' : `=${encodeURIComponent(c.value)}`
+    if (c.in === 'query' && !sentQuery.has(c.name)) query.push(encodeURIComponent(c.name) + value)
     if (c.in === 'header' && !sentHeaders.has(c.name.toLowerCase())) headers[c.name] = c.value ?? 'x'
   }
 }

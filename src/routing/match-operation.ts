@@ -44,6 +44,11 @@ interface Condition {
   /** The query parameter's name, or the header's in lower case, as the request is read. */
   key: string
   value?: string
+  /**
+   * The path parameter this query parameter carries: `/alerts?lat={lat}` (weatherbit, clicksend)
+   * declares `lat` in the path, and the request sends it as `?lat=…`.
+   */
+  param?: string
   /** For the 404 that names what was expected, in the description's own spelling. */
   label: string
 }
@@ -131,8 +136,10 @@ export function createRouter<T extends Routable>(operations: readonly T[]): Rout
  */
 export function matchOperation<T, R extends RouteRequest>(router: Router<T>, method: string, path: string, request?: R, accepts?: AcceptsMatch<T, R>): RouteMatch<T> {
   const endpoint = router.literal.get(path)
-  const direct = endpoint && operationAt(endpoint, method, request)
-  if (direct !== undefined) return { operation: direct, params: NO_PARAMS }
+  // Only a path key with a query part can give a literal path parameters (`/alerts?lat={lat}`).
+  const carried = endpoint?.guarded && {}
+  const direct = endpoint && operationAt(endpoint, method, request, carried || undefined)
+  if (direct !== undefined) return { operation: direct, params: carried || NO_PARAMS }
   const search: Search<T, R> = { method, request, accepts: request && accepts, params: {}, allowed: undefined, unmet: undefined }
   if (endpoint) noteMiss(endpoint, search)
   const operation = walk(router.tree, path.split('/'), 1, search)
@@ -157,7 +164,7 @@ interface Search<T, R> {
 
 function walk<T, R extends RouteRequest>(node: SegmentNode<T>, segments: string[], at: number, search: Search<T, R>): T | undefined {
   if (at === segments.length) {
-    const operation = operationAt(node, search.method, search.request)
+    const operation = operationAt(node, search.method, search.request, search.params)
     if (operation === undefined) noteMiss(node, search)
     return operation
   }
@@ -219,22 +226,29 @@ function resetParams(params: Record<string, string>, to: Record<string, string>)
 }
 
 /** The operation an endpoint has for the method (HEAD served by GET), conditions checked when there is a request. */
-function operationAt<T>(endpoint: Endpoint<T>, method: string, request: RouteRequest | undefined): T | undefined {
+function operationAt<T>(endpoint: Endpoint<T>, method: string, request: RouteRequest | undefined, params: Record<string, string> | undefined): T | undefined {
   const { byMethod, guarded } = endpoint
   const plain = byMethod && (byMethod.get(method) ?? headAsGet(byMethod, method))
   if (guarded === undefined) return plain
   const choice = guarded.get(method) ?? headAsGet(guarded, method)
   if (choice === undefined) return plain
   if (request === undefined) return plain ?? choice.candidates[0]!.operation
-  return chooseByConditions(choice, request) ?? plain
+  return chooseByConditions(choice, request, params ?? {}) ?? plain
 }
 
-/** The first candidate, most conditions first, whose conditions the request meets. */
-function chooseByConditions<T>(choice: Choice<T>, request: RouteRequest): T | undefined {
+/** The first candidate, most conditions first, whose conditions the request meets; the path parameters it carries go into `params`. */
+function chooseByConditions<T>(choice: Choice<T>, request: RouteRequest, params: Record<string, string>): T | undefined {
   const { byValue } = choice
   const candidates = byValue ? byValue.candidates.get(readCondition(byValue.in, byValue.key, request) ?? '') : choice.candidates
   if (candidates === undefined) return undefined
-  for (const candidate of candidates) if (meetsAll(candidate.conditions, request)) return candidate.operation
+  for (const candidate of candidates) {
+    if (!meetsAll(candidate.conditions, request)) continue
+    for (const { param, in: location, key } of candidate.conditions) {
+      // Path parameters are read percent-encoded, as they come in a path.
+      if (param !== undefined) params[param] = encodeURIComponent(readCondition(location, key, request)!)
+    }
+    return candidate.operation
+  }
   return undefined
 }
 
@@ -348,7 +362,10 @@ function fragmentLocation(name: string, value: string | undefined, declared: Rec
 
 function conditionOf(location: Condition['in'], name: string, value: string | undefined): Condition {
   const label = location === 'header' ? `header ${name}${value === undefined ? '' : `: ${value}`}` : `query parameter ${name}${value === undefined ? '' : `=${value}`}`
-  return { in: location, key: location === 'header' ? name.toLowerCase() : name, value, label }
+  const key = location === 'header' ? name.toLowerCase() : name
+  // `?lat={lat}`: any value, which is the path parameter's.
+  const param = location === 'query' ? /^\{([^{}]+)\}$/.exec(value ?? '')?.[1] : undefined
+  return param === undefined ? { in: location, key, value, label } : { in: location, key, param, label }
 }
 
 function decode(text: string): string {
