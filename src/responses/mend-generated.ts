@@ -177,6 +177,32 @@ export function mendGenerated(value: unknown, errors: readonly ErrorObject[], re
   return changed
 }
 
+/**
+ * The last resort where mending rounds did not meet the schema: every property whose value still
+ * breaks its schema is left out. A schema no value meets (vimeo: `type: array` beside an `enum` of
+ * strings; visualstudio: `type: integer` beside `enum: ["0 (User)"]`) is often that of an optional
+ * property; a required one is then generated again, and fails as before.
+ * @returns whether anything was left out
+ */
+export function leaveOutFailing(value: unknown, errors: readonly ErrorObject[]): boolean {
+  let changed = false
+  // Deepest first, so that leaving out a parent does not hide a child's path. What fails for the
+  // generation budget stays, so the answer names it (`generation_budget`).
+  const paths = errors
+    .filter((error) => !(isPlainObject(error.parentSchema) && exceedsBudget(error.parentSchema)))
+    .map((error) => pointerTokens(error.instancePath))
+    .filter((tokens) => tokens.length > 0)
+  paths.sort((a, b) => b.length - a.length)
+  for (const tokens of paths) {
+    const parent = valueAt(value, tokens.slice(0, -1))
+    const last = tokens[tokens.length - 1]!
+    if (isPlainObject(parent) && Object.hasOwn(parent, last)) {
+      delete parent[last]
+      changed = true
+    }
+  }
+  return changed
+}
 
 function compareLast(a: string[], b: string[]): number {
   return Number(a[a.length - 1]) - Number(b[b.length - 1]) || 0

@@ -4,7 +4,7 @@ import type { Logger } from '../log.js'
 import { type DeclaredMedia, type StaticBody, bodyProblems, schemaProblems } from './compile-responses.js'
 import type { Faker } from './fake.js'
 import type { ResponsePlan } from './select-response.js'
-import { mendGenerated } from './mend-generated.js'
+import { leaveOutFailing, mendGenerated } from './mend-generated.js'
 import { serializeBody } from './serialize-body.js'
 import { type TemplateRequest, pullsInStructure } from './templates.js'
 
@@ -78,9 +78,9 @@ function generateValid(code: string, media: DeclaredMedia, context: RenderContex
   for (let attempt = 0; attempt < attempts; attempt++) {
     value = context.faker(media.schemaPointer!)
     problems = bodyProblems(context, media, value)
-    for (let round = 0; problems.length > 0 && round < MENDING_ROUNDS && mendGenerated(value, errorsOf(context, media, value), context.faker); round++) {
-      problems = bodyProblems(context, media, value)
-    }
+    problems = mend(context, media, value, problems)
+    // What mending could not mend is left out where it may be, and what that leaves missing mended again.
+    if (problems.length > 0 && leaveOutFailing(value, errorsOf(context, media, value))) problems = mend(context, media, value, bodyProblems(context, media, value))
     if (problems.length === 0) return value
     const branch = fromOneBranch(context, media, value)
     if (branch !== undefined) return branch
@@ -90,6 +90,14 @@ function generateValid(code: string, media: DeclaredMedia, context: RenderContex
   context.unsatisfied.add(key)
   context.logger.warn(`no body generated for the ${code} response (${media.mediaType}, schema at #${media.schemaPointer}) meets its schema after ${GENERATION_ATTEMPTS} tries; the last one is served: ${problems.join('; ')}`)
   return value
+}
+
+/** Mending rounds over a generated value, in place, until it meets its schema or they run out: the problems left. */
+function mend(context: RenderContext, media: DeclaredMedia, value: unknown, problems: string[]): string[] {
+  for (let round = 0; problems.length > 0 && round < MENDING_ROUNDS && mendGenerated(value, errorsOf(context, media, value), context.faker); round++) {
+    problems = bodyProblems(context, media, value)
+  }
+  return problems
 }
 
 /** Each round mends one layer (leave out, then generate again what is then missing), so a few are needed. */
