@@ -44,6 +44,8 @@ function translateSchema(schema, version, seen) {
     }
   }
   delete schema.$schema
+  // Examples and extensions are data, which Ajv would scan for `$id`s (akeneo, box: "resolves to more than one schema").
+  for (const key of Object.keys(schema)) if (key === 'example' || key === 'examples' || key.startsWith('x-')) delete schema[key]
   if (version === '3.1' && typeof schema.$id === 'string' && !/^[a-z][a-z0-9+.-]*:/i.test(schema.$id) && !schema.$id.startsWith('#')) {
     // relative $ids would re-base the doc's local refs; keep the pointers working
     delete schema.$id
@@ -67,7 +69,11 @@ function translateDocument(doc, version) {
       return
     }
     for (const [key, value] of Object.entries(node)) {
-      if (key === 'example' || key === 'examples' || key.startsWith('x-')) continue
+      if (key === 'example' || key === 'examples' || key.startsWith('x-')) {
+        // Data, not schemas (the oracle never reads it), where Ajv would find `$id`s.
+        delete node[key]
+        continue
+      }
       if (key === 'schema') translateSchema(value, version, seen)
       else if ((key === 'schemas' || key === 'definitions') && isObject(value)) for (const s of Object.values(value)) translateSchema(s, version, seen)
       else walk(value, depth + 1)
