@@ -103,6 +103,15 @@ export const errors = {
 
   invalidAdminRequest: (message: string) => new MockError(400, 'invalid_admin_request', message),
 
+  /** A path under `/__mock` that is no admin route: the admin API's own words, not the description's. */
+  adminNotFound: (method: string, path: string, routes: readonly string[]) =>
+    new MockError(404, 'not_found', `The admin API has no route ${method} ${path}; its routes: ${routes.join(', ')}.`),
+
+  adminMethodNotAllowed: (method: string, path: string, allow: readonly string[]) =>
+    new MockError(405, 'method_not_allowed', `The admin route ${path} does not answer ${method}; it answers ${allow.join(', ')}.`, {
+      headers: { allow: allow.join(', ') },
+    }),
+
   /** More answers held (delayed or hanging) than the server keeps at once (#12): the client may retry. */
   tooManyHeld: (limit: number) =>
     new MockError(503, 'too_many_held', `The mock already holds ${limit} delayed or hanging answers; try again in a second.`, { headers: { 'retry-after': '1' } }),

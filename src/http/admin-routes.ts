@@ -1,7 +1,8 @@
 import { Hono } from 'hono'
 import { createTokenMatcher } from '../auth/check-security.js'
+import { ADMIN_PREFIX } from '../config.js'
 import type { MockControls } from '../controls.js'
-import { errors } from '../errors.js'
+import { type MockError, errors } from '../errors.js'
 import type { JournalFilter } from '../journal/journal.js'
 import type { Scenario } from '../responses/scenarios.js'
 import { incomingOf } from './middleware.js'
@@ -19,6 +20,23 @@ export interface AdminOptions {
   /** Host names besides loopback ones that may reach the admin API, and whose pages may change its state. */
   allowedHosts: readonly string[]
 }
+
+/** One route of the admin API, as `admin-openapi.yaml` declares it. */
+export interface AdminRoute {
+  method: string
+  path: string
+}
+
+/** Every admin route: the 405's `Allow`, the 404's list and the index page (`GET /`) read it. */
+export const ADMIN_ROUTES: readonly AdminRoute[] = [
+  { method: 'GET', path: `${ADMIN_PREFIX}/health` },
+  { method: 'GET', path: `${ADMIN_PREFIX}/scenario` },
+  { method: 'PUT', path: `${ADMIN_PREFIX}/scenario` },
+  { method: 'GET', path: `${ADMIN_PREFIX}/requests` },
+  { method: 'DELETE', path: `${ADMIN_PREFIX}/requests` },
+  { method: 'POST', path: `${ADMIN_PREFIX}/reset` },
+  { method: 'GET', path: `${ADMIN_PREFIX}/spec` },
+]
 
 /** `/__mock/*`: health, scenario, request journal, reset, spec. Admin calls are never journaled. */
 export function createAdminRoutes({ controls, adminToken, spec, operationCount, host, allowedHosts }: AdminOptions): Hono {
@@ -102,10 +120,26 @@ export function createAdminRoutes({ controls, adminToken, spec, operationCount, 
 
   admin.get('/spec', (c) => c.body(spec.text, 200, { 'content-type': spec.mediaType }))
 
+  // Reached only when no route above matched: a method the path does not take, or no such path.
   admin.all('*', (c) => {
-    throw errors.notFound(c.req.method, new URL(c.req.url).pathname)
+    throw missedAdminRoute(c.req.method, new URL(c.req.url).pathname)
   })
   return admin
+}
+
+/** Methods by admin path; HEAD wherever GET is, as Hono answers HEAD with the GET route. */
+const ADMIN_METHODS = new Map<string, string[]>()
+for (const { method, path } of ADMIN_ROUTES) {
+  const methods = ADMIN_METHODS.get(path) ?? []
+  methods.push(...(method === 'GET' ? ['GET', 'HEAD'] : [method]))
+  ADMIN_METHODS.set(path, methods)
+}
+
+/** 405 with `Allow` for an admin path asked with another method, else 404 listing the admin routes. */
+function missedAdminRoute(method: string, path: string): MockError {
+  const allow = ADMIN_METHODS.get(path)
+  if (allow) return errors.adminMethodNotAllowed(method, path, allow)
+  return errors.adminNotFound(method, path, ADMIN_ROUTES.map((route) => `${route.method} ${route.path}`))
 }
 
 /** `localhost`, `*.localhost`, 127.0.0.0/8 and ::1: names that only this machine answers to. */

@@ -51,5 +51,10 @@ describe('admin API, in process only', () => {
     expect(oracle.problems({ ...health, text: '{"status":"ok"}' })).not.toEqual([])
     expect(oracle.problems({ ...health, status: 500, text: '{"error":500,"message":"x"}' })).not.toEqual([])
     expect(oracle.problems({ method: 'GET', path: '/__mock/scenario', status: 401, headers: json, text: '{"error":401,"message":"x"}' })).not.toEqual([])
+    const wrongMethod = { method: 'PATCH', path: '/__mock/scenario', status: 405, text: '{"error":405,"message":"x"}' }
+    expect(oracle.problems({ ...wrongMethod, headers: new Headers({ 'content-type': 'application/json', allow: 'GET, HEAD, PUT' }) })).toEqual([])
+    expect(oracle.problems({ ...wrongMethod, headers: json })).not.toEqual([])
+    expect(oracle.problems({ ...wrongMethod, status: 404, headers: json })).not.toEqual([])
+    expect(oracle.problems({ method: 'GET', path: '/__mock/nope', status: 405, headers: json, text: '{"error":405,"message":"x"}' })).not.toEqual([])
   })
 })

@@ -490,19 +490,47 @@ export function describeAdminApi(transport: string, start: StartTarget): void {
     })
 
     describe('routes the admin API does not declare', () => {
-      it('an unknown path under /__mock answers 404 {error, message} and is not journaled', async () => {
+      it('an unknown path under /__mock answers 404 {error, message} listing the admin routes, and is not journaled (#13)', async () => {
         const target = await mockWith()
         const answer = await admin(target, 'GET', '/nope')
         expect(answer.status).toBe(404)
         expectErrorBody(answer.json, 404)
         expect(answer.json.message).toContain('/__mock/nope')
+        expect(answer.json.message).not.toContain('No operation in the description')
+        for (const route of ['GET /__mock/health', 'PUT /__mock/scenario', 'DELETE /__mock/requests', 'POST /__mock/reset', 'GET /__mock/spec']) expect(answer.json.message).toContain(route)
         expect(target.mock.requests()).toEqual([])
       })
 
-      it('an undeclared method on an admin path answers 404', async () => {
-        const answer = await admin(await mockWith(), 'PATCH', '/scenario', { body: '{"name":"error"}' })
-        expect(answer.status).toBe(404)
-        expectErrorBody(answer.json, 404)
+      it('an undeclared method on an admin path answers 405 with Allow, and is not journaled (#13)', async () => {
+        const target = await mockWith()
+        const answer = await admin(target, 'PATCH', '/scenario', { body: '{"name":"error"}' })
+        expect(answer.status).toBe(405)
+        expectErrorBody(answer.json, 405)
+        expect(answer.headers.get('allow')).toBe('GET, HEAD, PUT')
+        expect(answer.json.message).toContain('PATCH')
+        expect(answer.json.message).not.toContain('No operation in the description')
+        expect(target.mock.activeScenario()).toBe('default')
+        expect(target.mock.requests()).toEqual([])
+      })
+
+      it.each([
+        ['GET', '/reset', 'POST'],
+        ['POST', '/health', 'GET, HEAD'],
+        ['PUT', '/requests', 'GET, HEAD, DELETE'],
+        ['DELETE', '/spec', 'GET, HEAD'],
+      ])('%s /__mock%s answers 405 with Allow: %s (#13)', async (method, path, allow) => {
+        const answer = await admin(await mockWith(), method, path)
+        expect(answer.status).toBe(405)
+        expect(answer.headers.get('allow')).toBe(allow)
+      })
+
+      it('the admin token is asked before a wrong method or path is told (#13)', async () => {
+        const target = await mockWith({ adminToken: ADMIN_TOKEN })
+        expect((await admin(target, 'PATCH', '/scenario')).status).toBe(401)
+        expect((await admin(target, 'GET', '/nope')).status).toBe(401)
+        const authorization = `Bearer ${ADMIN_TOKEN}`
+        expect((await admin(target, 'PATCH', '/scenario', { headers: { authorization } })).status).toBe(405)
+        expect((await admin(target, 'GET', '/nope', { headers: { authorization } })).status).toBe(404)
       })
     })
 

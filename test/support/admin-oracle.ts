@@ -2,17 +2,17 @@
  * The admin API checked against its own description, `admin-openapi.yaml`, by the same oracle
  * approach as `oracle.ts`: Stoplight Prism reads the description (`getHttpOperationsFromSpec`) and
  * validates each response (`validateOutput`), sharing no code with the mock. Unlike `oracle.ts`,
- * every response header is handed to Prism (so declared headers such as `WWW-Authenticate` are
- * checked), and a status the operation does not declare is a problem in itself. A path the
- * description does not declare can only answer `components.responses.NotFound`.
+ * every response header is handed to Prism (so declared headers such as `WWW-Authenticate` and
+ * `Allow` are checked), and a status the operation does not declare is a problem in itself. What
+ * the description says in prose is added as operations before Prism reads it: another method on an
+ * admin path can only answer `components.responses.MethodNotAllowed`, any other path `NotFound`
+ * (each after the caller and token checks, so `Unauthorized` and `Forbidden` too).
  */
 import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import { getHttpOperationsFromSpec } from '@stoplight/prism-http'
 import { validateOutput } from '@stoplight/prism-http/dist/validator/index.js'
 import { parse as parseYaml } from 'yaml'
-
-type HttpOperation = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>[number]
 
 export const adminSpecPath = fileURLToPath(new URL('../../admin-openapi.yaml', import.meta.url))
 
@@ -31,30 +31,22 @@ export interface AdminOracle {
   problems(exchange: AdminExchange): string[]
 }
 
-export async function createAdminOracle(): Promise<AdminOracle> {
-  const operations = await getHttpOperationsFromSpec(adminSpecPath)
-  const document = parseYaml(await readFile(adminSpecPath, 'utf8')) as { components: { schemas: Record<string, unknown> } }
-  const errorSchema = document.components.schemas.Error
+type Paths = Record<string, Record<string, unknown>>
 
-  /** Any other path under /__mock, read as an operation that declares only the NotFound response. */
-  function notFoundOperation(exchange: AdminExchange): HttpOperation {
-    const contents = [{ id: 'not-found-json', mediaType: 'application/json', schema: errorSchema, examples: [], encodings: [] }]
-    return {
-      id: 'not-found',
-      method: exchange.method.toLowerCase(),
-      path: exchange.path,
-      servers: [],
-      request: {},
-      security: [],
-      responses: [{ id: 'not-found', code: '404', headers: [], contents }],
-    } as unknown as HttpOperation
-  }
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
+/** The path key the added operations for "any other path under /__mock" live under. */
+const ANY_OTHER_PATH = '/__mock/*'
+
+export async function createAdminOracle(): Promise<AdminOracle> {
+  const document = parseYaml(await readFile(adminSpecPath, 'utf8')) as { paths: Paths }
+  const operations = await getHttpOperationsFromSpec(withMisses(document))
+  const find = (method: string, path: string) => operations.find((o) => o.method === method && o.path === path)
 
   return {
     problems(exchange) {
-      const path = exchange.path.split('?')[0]
-      const declared = operations.find((o) => o.method === exchange.method.toLowerCase() && o.path === path)
-      const operation = declared ?? notFoundOperation(exchange)
+      const path = exchange.path.split('?')[0]!
+      const method = exchange.method.toLowerCase()
+      const operation = find(method, path) ?? find(method, ANY_OTHER_PATH)!
       const codes = operation.responses.map((r) => r.code)
       if (!codes.includes(String(exchange.status))) return [`${exchange.method} ${path} does not declare ${exchange.status} (declared: ${codes.join(', ')})`]
       const headers = Object.fromEntries(exchange.headers)
@@ -71,4 +63,22 @@ export async function createAdminOracle(): Promise<AdminOracle> {
       return outcome.left.map((d) => `${(d.path ?? []).join('.') || 'response'}: ${d.message}`)
     },
   }
+}
+
+/** The description with an operation for every method a path leaves out (HEAD is GET's) and for any other path. */
+function withMisses(document: { paths: Paths }): object {
+  const copy = structuredClone(document)
+  const miss = (code: string, response: string) => ({
+    security: [],
+    responses: {
+      [code]: { $ref: `#/components/responses/${response}` },
+      '401': { $ref: '#/components/responses/Unauthorized' },
+      '403': { $ref: '#/components/responses/Forbidden' },
+    },
+  })
+  for (const item of Object.values(copy.paths)) {
+    for (const method of METHODS) if (!(method in item) && !(method === 'head' && 'get' in item)) item[method] = miss('405', 'MethodNotAllowed')
+  }
+  copy.paths[ANY_OTHER_PATH] = Object.fromEntries(METHODS.map((method) => [method, miss('404', 'NotFound')]))
+  return copy
 }
