@@ -1,10 +1,11 @@
-import { Hono } from 'hono'
+import { type Context, Hono, type MiddlewareHandler } from 'hono'
 import { createTokenMatcher } from '../auth/check-security.js'
 import { ADMIN_PREFIX } from '../config.js'
 import type { MockControls } from '../controls.js'
 import { type MockError, errors } from '../errors.js'
 import type { JournalFilter } from '../journal/journal.js'
 import type { Scenario } from '../responses/scenarios.js'
+import { corsForAdmin } from './cors.js'
 import { incomingOf } from './middleware.js'
 import { readBody } from './read-body.js'
 
@@ -19,6 +20,8 @@ export interface AdminOptions {
   host: string
   /** Host names besides loopback ones that may reach the admin API, and whose pages may change its state. */
   allowedHosts: readonly string[]
+  /** Answer CORS for pages of the origins the admin API trusts (`--no-cors` turns it off with the rest). */
+  cors: boolean
 }
 
 /** One route of the admin API, as `admin-openapi.yaml` declares it. */
@@ -39,13 +42,16 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
 ]
 
 /** `/__mock/*`: health, scenario, request journal, reset, spec. Admin calls are never journaled. */
-export function createAdminRoutes({ controls, adminToken, spec, operationCount, host, allowedHosts }: AdminOptions): Hono {
+export function createAdminRoutes({ controls, adminToken, spec, operationCount, host, allowedHosts, cors }: AdminOptions): Hono {
   const admin = new Hono()
   const accept = adminToken === undefined ? undefined : createTokenMatcher([adminToken])
   const allowed = new Set(allowedHosts.map((name) => name.toLowerCase()))
   const onLoopback = isLoopbackName(host)
+  const isTrusted = (origin: string, c: Context) => isTrustedOrigin(origin, hostNameOf(requestHost(c)), allowed)
+  const adminCors: MiddlewareHandler = cors ? corsForAdmin(isTrusted) : (_c, next) => next()
 
-  admin.get('/health', (c) =>
+  // Health answers everyone, before the checks below; a page it trusts may read it too.
+  admin.get('/health', adminCors, (c) =>
     c.json({ status: 'ok', operations: operationCount, scenario: controls.activeScenario().name }),
   )
 
@@ -57,15 +63,13 @@ export function createAdminRoutes({ controls, adminToken, spec, operationCount, 
    * and from a browser (any `Origin`) a body that is not JSON.
    */
   admin.use('*', async function checkAdminCaller(c, next) {
-    // In process (app.request()) a request has no Host header: its URL says the same.
-    const hostName = hostNameOf(c.req.header('host') ?? new URL(c.req.url).host)
+    const hostName = hostNameOf(requestHost(c))
     if (onLoopback && !isLoopbackName(hostName) && !allowed.has(hostName)) {
       throw errors.adminForbidden(`The admin API of a mock on ${host} answers only loopback host names; "${hostName}" is not one (allow it with --allowed-hosts).`)
     }
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.req.method !== 'OPTIONS') {
       const origin = c.req.header('origin')
-      const originHost = origin === undefined || origin === 'null' ? origin : hostNameOf(origin.replace(/^[a-z][a-z0-9+.-]*:\/\//i, ''))
-      if (originHost !== undefined && originHost !== hostName && !isLoopbackName(originHost ?? '') && !allowed.has(originHost ?? '')) {
+      if (origin !== undefined && !isTrustedOrigin(origin, hostName, allowed)) {
         throw errors.adminForbidden(`The admin API does not change state for a page of another site (Origin ${origin}); allow it with --allowed-hosts.`)
       }
       // A page may send text/plain or a form without asking first (no preflight); JSON it may not.
@@ -76,6 +80,9 @@ export function createAdminRoutes({ controls, adminToken, spec, operationCount, 
     }
     return next()
   })
+
+  // After the caller checks, before the token: a browser sends its preflight without credentials.
+  admin.use('*', adminCors)
 
   admin.use('*', async function checkAdminToken(c, next) {
     if (!accept) return next()
@@ -140,6 +147,21 @@ function missedAdminRoute(method: string, path: string): MockError {
   const allow = ADMIN_METHODS.get(path)
   if (allow) return errors.adminMethodNotAllowed(method, path, allow)
   return errors.adminNotFound(method, path, ADMIN_ROUTES.map((route) => `${route.method} ${route.path}`))
+}
+
+/** The request's `Host`; in process (app.request()) a request has none, and its URL says the same. */
+function requestHost(c: Context): string {
+  return c.req.header('host') ?? new URL(c.req.url).host
+}
+
+/**
+ * A page the developer's own tools serve: of the host the mock is reached by, of a loopback name,
+ * or of a host given with `--allowed-hosts`. Such a page may change the admin API's state, and
+ * read its answers through CORS; a page of any other site may do neither.
+ */
+function isTrustedOrigin(origin: string, hostName: string, allowed: ReadonlySet<string>): boolean {
+  const originHost = origin === 'null' ? origin : hostNameOf(origin.replace(/^[a-z][a-z0-9+.-]*:\/\//i, ''))
+  return originHost === hostName || isLoopbackName(originHost) || allowed.has(originHost)
 }
 
 /** `localhost`, `*.localhost`, 127.0.0.0/8 and ::1: names that only this machine answers to. */

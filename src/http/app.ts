@@ -17,7 +17,7 @@ import { NO_PARAMS, matchOperation } from '../routing/match-operation.js'
 import { type BodyOutcome, selectMediaType, validateBody } from '../validation/validate-body.js'
 import { validateParameters } from '../validation/validate-params.js'
 import { createAdminRoutes } from './admin-routes.js'
-import { corsForOperations } from './cors.js'
+import { corsForMockRequests } from './cors.js'
 import { NetworkFault, answerWithFault, drawDelay, waitBeforeAnswering } from './faults.js'
 import { incomingOf, toRequestData } from './middleware.js'
 import { readBody } from './read-body.js'
@@ -54,9 +54,9 @@ export function createApp(engine: Engine, controls: MockControls, closing: Abort
   const app = new Hono<Env>()
   if (engine.options.admin) {
     const adminToken = engine.options.adminToken
-    app.route(ADMIN_PREFIX, createAdminRoutes({ controls, adminToken, spec: engine.source, operationCount: engine.operations.length, host: engine.options.host, allowedHosts: engine.options.allowedHosts }))
+    app.route(ADMIN_PREFIX, createAdminRoutes({ controls, adminToken, spec: engine.source, operationCount: engine.operations.length, host: engine.options.host, allowedHosts: engine.options.allowedHosts, cors: engine.options.cors }))
   }
-  const cors = engine.options.cors ? corsForOperations(engine.router) : undefined
+  const cors = engine.options.cors ? corsForMockRequests() : undefined
   /** Answers waiting on a delay or a `hang` fault right now. */
   let held = 0
 

@@ -1,42 +1,53 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { cors } from 'hono/cors'
-import { isMockError } from '../errors.js'
-import type { Routable, Router } from '../routing/match-operation.js'
-import { matchOperation } from '../routing/match-operation.js'
+import { errors } from '../errors.js'
 
 /** Headers a browser client may read: the ones the mock's answers carry beyond the CORS-safelisted. */
 const EXPOSED = ['WWW-Authenticate', 'Allow', 'Location', 'X-Mock-Error', 'X-Mock-Scenario', 'X-Mock-Session', 'Retry-After']
 
 /**
- * CORS for frontends on another origin: the request's Origin is reflected (with credentials), and
- * a preflight is answered only for an operation the description declares; a preflight for an
- * unknown path or method falls through to the usual 404 / 405.
+ * CORS for frontends on another origin: the request's Origin is reflected (with credentials), on
+ * every answer, 404 and 405 included, and every preflight is answered 204, whatever its path and
+ * method. A browser sends the actual request only after a preflight with an ok status: a preflight
+ * answered 404 left the page an opaque CORS error, where the actual request now shows the mock's
+ * own 404 or 405 and the message that says why. `http/app.ts` calls it only for a request with an Origin.
  */
-export function corsForOperations(router: Router<Routable>): MiddlewareHandler {
-  const applyCors = cors({
+export function corsForMockRequests(): MiddlewareHandler {
+  return cors({
     origin: (origin) => origin,
     credentials: true,
     exposeHeaders: EXPOSED,
     maxAge: 600,
     allowMethods: ['GET', 'HEAD', 'PUT', 'POST', 'DELETE', 'PATCH', 'OPTIONS'],
   })
-  return async function corsForDeclaredOperations(c, next) {
-    if (!c.req.header('origin')) return next()
-    if (isPreflight(c) && !isDeclared(router, c)) return next()
-    return applyCors(c, next)
+}
+
+/**
+ * CORS for the admin API, for the pages it trusts (`isTrusted`: the mock's own host, loopback names,
+ * `--allowed-hosts`), so that a frontend on another port can switch scenarios and read the journal.
+ * A page of another site gets no CORS headers, so its browser shows it nothing, and its preflight
+ * is refused with a 403 that says why. The admin token is not asked of a preflight (a browser sends
+ * none with it), only of the request that follows.
+ */
+export function corsForAdmin(isTrusted: (origin: string, c: Context) => boolean): MiddlewareHandler {
+  const applyCors = cors({
+    origin: (origin) => origin,
+    credentials: true,
+    exposeHeaders: EXPOSED,
+    maxAge: 600,
+    allowMethods: ['GET', 'HEAD', 'PUT', 'POST', 'DELETE'],
+  })
+  return async function corsForTrustedPages(c, next) {
+    const origin = c.req.header('origin')
+    if (origin === undefined) return next()
+    if (isTrusted(origin, c)) return applyCors(c, next)
+    if (isPreflight(c)) {
+      throw errors.adminForbidden(`The admin API answers pages of the mock's own host, of loopback names and of --allowed-hosts only; Origin ${origin} is none of these.`)
+    }
+    return next()
   }
 }
 
 function isPreflight(c: Context): boolean {
   return c.req.method === 'OPTIONS' && c.req.header('access-control-request-method') !== undefined
-}
-
-function isDeclared(router: Router<Routable>, c: Context): boolean {
-  try {
-    matchOperation(router, c.req.header('access-control-request-method')!.toUpperCase(), new URL(c.req.url).pathname)
-    return true
-  } catch (error) {
-    if (isMockError(error)) return false
-    throw error
-  }
 }
