@@ -16,10 +16,11 @@ import type { TemplateRequest } from '../responses/templates.js'
 import { NO_PARAMS, matchOperation } from '../routing/match-operation.js'
 import { type BodyOutcome, selectMediaType, validateBody } from '../validation/validate-body.js'
 import { validateParameters } from '../validation/validate-params.js'
-import { createAdminRoutes } from './admin-routes.js'
+import { ADMIN_ROUTES, createAdminRoutes } from './admin-routes.js'
 import { corsForMockRequests } from './cors.js'
 import { NetworkFault, answerWithFault, drawDelay, waitBeforeAnswering } from './faults.js'
 import { incomingOf, toRequestData } from './middleware.js'
+import { createOwnPages } from './own-pages.js'
 import { readBody } from './read-body.js'
 
 /** What one request learns on its way through the pipeline; the journal reads it at the end. */
@@ -45,7 +46,8 @@ const ANSWERS_NOT_VIOLATIONS = new Set<MockError['kind']>(['forced_by_scenario',
 /**
  * The request pipeline, in the one place its order is written:
  * match operation → choose scenario → check auth → validate parameters and body → choose response
- * → render → (delay, fault) → record in journal.
+ * → render → (delay, fault) → record in journal. A miss (404) at `/` or `/favicon.ico` is answered by
+ * the mock's own pages instead, unjournaled (`own-pages.ts`).
  * @note The described API is served by one handler that runs these steps as plain calls: as a chain
  * of Hono middleware (CORS, journal, delay, handler) the same work cost about a quarter more CPU per
  * request (issue #4). Hono routes the admin API and shapes the app; CORS runs only when an Origin asks.
@@ -57,6 +59,7 @@ export function createApp(engine: Engine, controls: MockControls, closing: Abort
     app.route(ADMIN_PREFIX, createAdminRoutes({ controls, adminToken, spec: engine.source, operationCount: engine.operations.length, host: engine.options.host, allowedHosts: engine.options.allowedHosts, cors: engine.options.cors }))
   }
   const cors = engine.options.cors ? corsForMockRequests() : undefined
+  const answerOwnPage = createOwnPages(engine, engine.options.admin ? ADMIN_ROUTES : [])
   /** Answers waiting on a delay or a `hang` fault right now. */
   let held = 0
 
@@ -76,6 +79,9 @@ export function createApp(engine: Engine, controls: MockControls, closing: Abort
     try {
       response = await answerMockRequest(c, exchange)
     } catch (error) {
+      // Only once routing has missed does the mock look for a page of its own (`GET /`, the favicon).
+      const own = isMockError(error) && error.kind === 'not_found' ? answerOwnPage(exchange.request, error) : undefined
+      if (own) return own
       exchange.error = error
       response = renderFailure(error, exchange)
     }

@@ -81,7 +81,9 @@ function checkAnswer(sent: Sent, answer: Answer): void {
   }
   const pathname = new URL(`http://mock${sent.path}`).pathname
   const isPreflight = sent.method === 'OPTIONS' && answer.status === 204
-  if (!pathname.startsWith('/__mock') && !isPreflight) {
+  // The Plant Store declares no `/`: a 200 there is the mock's own index (#13), as /__mock is its admin API.
+  const isIndex = pathname === '/' && answer.status === 200
+  if (!pathname.startsWith('/__mock') && !isPreflight && !isIndex) {
     expect(oracle.problems({ method: sent.method, path: pathname, status: answer.status, contentType: answer.contentType, text: answer.text }), where).toEqual([])
   }
 }

@@ -1,11 +1,13 @@
 /**
- * What a browser meets at the mock (#13): CORS on the described API's misses, and the admin API
- * driven from a page of another origin. One
+ * What a browser meets at the mock (#13): the index at `GET /`, the favicon it asks for by itself,
+ * CORS on the described API's misses, and the admin API driven from a page of another origin. One
  * suite that every transport runs: `test/http/browser.test.ts` through `createApp().request()`,
  * `test/client/browser.test.ts` over a socket with `node:http` (which sends `Origin` and `Host` as given).
  */
+import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { AppOptions, MockHandle, RequestLine } from '../../src/index.js'
+import { expectErrorBody } from './cases.js'
 
 export interface BrowserAnswer {
   status: number
@@ -23,9 +25,17 @@ export interface BrowserTarget {
 
 export type StartBrowserTarget = (options: AppOptions) => Promise<BrowserTarget>
 
+const specs = {
+  indexPage: fileURLToPath(new URL('../specs/index-page.yaml', import.meta.url)),
+  rootAndFavicon: fileURLToPath(new URL('../specs/root-and-favicon.yaml', import.meta.url)),
+}
+
+/** What Chrome and Firefox send when the address is typed in. */
+const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8'
 const PAGE = 'http://localhost:5173'
 const OTHER_SITE = 'https://evil.example'
 const ADMIN_TOKEN = 'admin-s3cret'
+const ADMIN_ROUTES = ['GET /__mock/health', 'GET /__mock/scenario', 'PUT /__mock/scenario', 'GET /__mock/requests', 'DELETE /__mock/requests', 'POST /__mock/reset', 'GET /__mock/spec']
 
 const preflight = (method: string, headers: Record<string, string> = {}) => ({ origin: PAGE, 'access-control-request-method': method, ...headers })
 
@@ -49,6 +59,112 @@ export function describeBrowserCases(transport: string, start: StartBrowserTarge
   function expectNoCors(answer: BrowserAnswer): void {
     expect(answer.headers.get('access-control-allow-origin')).toBeNull()
   }
+
+  describe(`GET / without a declared root ${transport}`, () => {
+    it('answers JSON listing the operations served and the admin routes, to a client that prefers no HTML (#13)', async () => {
+      const target = await mockWith()
+      for (const accept of [undefined, '*/*', 'application/json']) {
+        const answer = await target.send('GET', '/', accept ? { accept } : {})
+        expect(answer.status, String(accept)).toBe(200)
+        expect(answer.headers.get('content-type')).toMatch(/^application\/json/)
+        expect(answer.headers.get('vary')).toMatch(/accept/i)
+        const index = JSON.parse(answer.text)
+        expect(index).toMatchObject({ title: 'Plant Store', version: '1.0.0', operations: [{ method: 'POST', path: '/plants', operationId: 'addPlant' }] })
+        expect(index.message).toContain('declares no GET /')
+        expect(index.admin.map((r: { method: string; path: string }) => `${r.method} ${r.path}`)).toEqual(ADMIN_ROUTES)
+      }
+    })
+
+    it('answers HTML to a browser, with the operations and the admin routes (#13)', async () => {
+      const answer = await (await mockWith()).send('GET', '/', { accept: BROWSER_ACCEPT })
+      expect(answer.status).toBe(200)
+      expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8')
+      expect(answer.text).toMatch(/^<!doctype html>/)
+      expect(answer.text).toContain('<td>POST</td><td>/plants</td><td>addPlant</td>')
+      expect(answer.text).toContain('<a href="/__mock/requests">/__mock/requests</a>')
+      expect(answer.text).toContain('POST /__mock/reset')
+    })
+
+    it('escapes the description in HTML and leaves out an operationId the description does not give (#13)', async () => {
+      const target = await mockWith({ spec: specs.indexPage })
+      const html = (await target.send('GET', '/', { accept: BROWSER_ACCEPT })).text
+      expect(html).toContain('<title>Things &#60;b&#62;&#38; Co&#60;/b&#62; 2.0.0</title>')
+      expect(html).not.toContain('<b>')
+      expect(html).toContain('<td>GET</td><td>/things/{id}</td><td>getThing</td>')
+      const index = JSON.parse((await target.send('GET', '/')).text)
+      expect(index.operations).toEqual([
+        { method: 'GET', path: '/things/{id}', operationId: 'getThing' },
+        { method: 'POST', path: '/things' },
+      ])
+    })
+
+    it('answers HEAD / as GET / without the body, for both media types (#13)', async () => {
+      const target = await mockWith()
+      for (const accept of ['application/json', BROWSER_ACCEPT]) {
+        const get = await target.send('GET', '/', { accept })
+        const head = await target.send('HEAD', '/', { accept })
+        expect(head.status).toBe(200)
+        expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'))
+        expect(head.text).toBe('')
+      }
+    })
+
+    it('lists no admin routes with the admin API off (#13)', async () => {
+      const target = await mockWith({ admin: false })
+      expect(JSON.parse((await target.send('GET', '/')).text)).not.toHaveProperty('admin')
+      expect((await target.send('GET', '/', { accept: BROWSER_ACCEPT })).text).not.toContain('/__mock')
+    })
+
+    it('is neither journaled nor logged, like the admin API (#13)', async () => {
+      const target = await mockWith()
+      await target.send('GET', '/')
+      await target.send('HEAD', '/', { accept: BROWSER_ACCEPT })
+      expect(target.mock.requests()).toEqual([])
+      expect(target.logged).toEqual([])
+    })
+
+    it('another method on / is the usual 404, journaled (#13)', async () => {
+      const target = await mockWith()
+      const answer = await target.send('POST', '/', { 'content-type': 'application/json' }, '{}')
+      expect(answer.status).toBe(404)
+      expect(JSON.parse(answer.text).message).toContain('No operation in the description matches POST /')
+      expect(target.mock.requests()).toMatchObject([{ method: 'POST', path: '/', status: 404 }])
+    })
+  })
+
+  describe(`/favicon.ico without a declared one ${transport}`, () => {
+    it('answers 404 with the Error body, kept out of the journal and the request log (#13)', async () => {
+      const target = await mockWith()
+      for (const method of ['GET', 'HEAD']) {
+        const answer = await target.send(method, '/favicon.ico')
+        expect(answer.status).toBe(404)
+        if (method === 'GET') expectErrorBody(JSON.parse(answer.text), 404)
+      }
+      expect(target.mock.requests()).toEqual([])
+      expect(target.logged).toEqual([])
+      // The same miss elsewhere is journaled and logged as before.
+      await target.send('GET', '/favicon.png')
+      expect(target.mock.requests()).toMatchObject([{ path: '/favicon.png', status: 404 }])
+      expect(target.logged).toMatchObject([{ path: '/favicon.png', status: 404 }])
+    })
+  })
+
+  describe(`a description that declares / and /favicon.ico ${transport}`, () => {
+    it('serves both as declared, journaled and logged (#13)', async () => {
+      const target = await mockWith({ spec: specs.rootAndFavicon })
+      const root = await target.send('GET', '/', { accept: BROWSER_ACCEPT })
+      expect(root.status).toBe(200)
+      expect(JSON.parse(root.text)).toEqual({ mine: true })
+      const icon = await target.send('GET', '/favicon.ico')
+      expect(icon.status).toBe(200)
+      expect(icon.headers.get('content-type')).toMatch(/^image\/x-icon/)
+      expect(target.mock.requests().map((entry) => [entry.operation, entry.status])).toEqual([
+        ['getRoot', 200],
+        ['getFavicon', 200],
+      ])
+      expect(target.logged).toHaveLength(2)
+    })
+  })
 
   describe(`CORS on the described API's misses ${transport}`, () => {
     it('answers the preflight of an unknown path 204 with CORS headers, then the request 404 with them (#13)', async () => {
