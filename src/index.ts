@@ -10,6 +10,8 @@ import { watchSources } from './watch.js'
 
 export type { MockOptions } from './config.js'
 export { StartupError } from './errors.js'
+/** What `app.request()` rejects with when a scenario's fault (`reset`, `empty`, `hang`) sends no response; see its class. */
+export { NetworkFault } from './http/faults.js'
 export type { JournalEntry, JournalFilter } from './journal/journal.js'
 export type { Logger, RequestLine } from './log.js'
 

@@ -22,6 +22,10 @@ export function waitBeforeAnswering(ms: number, c: Context, closing: AbortSignal
  * A fault that leaves no response at all. It travels out of the app as a rejection, as a network
  * error makes `fetch` reject: under `app.request()` the promise rejects with it, and over a socket
  * the connection is already reset or closed when it is thrown.
+ * @example
+ * const app = await createApp({ scenario: 'flaky-network' }) // addPlant: { fault: reset }
+ * const sent = app.request('/plants', { method: 'POST', headers: { authorization: 'Bearer t' } })
+ * await expect(sent).rejects.toBeInstanceOf(NetworkFault) // and .fault === 'reset'
  */
 export class NetworkFault extends Error {
   constructor(readonly fault: Exclude<Fault, 'malformed'>) {
