@@ -12,8 +12,13 @@ export interface ListeningServer {
   close(): Promise<void>
 }
 
-/** How long `close()` waits for in-flight requests before cutting connections. */
-const CLOSE_GRACE_MS = 10_000
+/**
+ * How long `close()` waits for in-flight requests before cutting connections. Shorter than the 10 s
+ * `docker stop` (and Kubernetes) wait between SIGTERM and SIGKILL: at 10 s the two raced, and a
+ * container that lost was killed (exit 137) instead of closing its connections and exiting 0.
+ * Delayed and hanging answers end at once on close, so only requests still arriving wait this long.
+ */
+export const CLOSE_GRACE_MS = 8_000
 
 /**
  * Bounds on what one client may hold of the server (#5). A client that breaks one is cut off; the

@@ -1,8 +1,9 @@
-import { cpSync, readFileSync, symlinkSync } from 'node:fs'
+import { cpSync, readFileSync, readdirSync, symlinkSync } from 'node:fs'
 import { join, posix } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parse as parseYaml } from 'yaml'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CLOSE_GRACE_MS } from '../../src/server.js'
 import { root, start, startedUrl, stopProcesses, within } from '../support/processes.js'
 import { removeTempDirs, tempDirSync } from '../support/temp-dirs.js'
 
@@ -169,13 +170,89 @@ describe('the Docker image entrypoint, run as the container runs it', () => {
   })
 })
 
+describe('the Docker image build and stop', () => {
+  const buildStageName = /--from=(\S+)/.exec(all('COPY').find((i) => i.args.includes('--from='))!.args)![1]!
+  const buildStage = stages.find((stage) => stage.name === buildStageName)!
+  const buildRuns = buildStage.instructions.filter((i) => i.keyword === 'RUN').map((i) => i.args)
+
+  it('installs in the build stage only what the build needs: the production dependencies, TypeScript and @types/* (#13)', async () => {
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> }
+    // Every install in the build stage runs after keep-build-dependencies.mjs has trimmed package.json.
+    const installs = buildRuns.filter((run) => /\bnpm (ci|install|i)\b/.test(run))
+    expect(installs.length).toBeGreaterThan(0)
+    for (const run of installs) expect(run).toMatch(/^node keep-build-dependencies\.mjs && npm install\b/)
+    expect(buildStage.instructions.some((i) => i.keyword === 'COPY' && i.args.split(/\s+/).includes('scripts/keep-build-dependencies.mjs'))).toBe(true)
+
+    const dir = tempDirSync('mock-build-stage-')
+    cpSync(join(root, 'package.json'), join(dir, 'package.json'))
+    // The script as the build stage runs it: in WORKDIR, on the package.json copied there.
+    const trimming = start(process.execPath, [join(root, 'scripts/keep-build-dependencies.mjs')], { cwd: dir, env: { PATH: process.env.PATH ?? '' } })
+    expect(await within(10_000, 'keep-build-dependencies.mjs', trimming.exited)).toBe(0)
+    const trimmed = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as typeof manifest
+    expect(Object.keys(trimmed.devDependencies).sort()).toEqual(Object.keys(manifest.devDependencies).filter((name) => name === 'typescript' || name.startsWith('@types/')).sort())
+    expect(trimmed.devDependencies.typescript).toBe(manifest.devDependencies.typescript)
+    for (const tool of ['vitest', '@stoplight/prism-cli', 'autocannon', 'fast-check']) expect(trimmed.devDependencies).not.toHaveProperty(tool)
+    expect(trimmed.dependencies).toEqual(manifest.dependencies)
+    // What src/ imports the build must find installed: every bare import is a production dependency.
+    for (const name of importedPackages(join(root, 'src'))) expect(Object.keys(trimmed.dependencies), name).toContain(name)
+  })
+
+  it('carries the licence: LICENSE in the final stage, and the licence label (#13)', () => {
+    const license = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { license: string }).license
+    expect(readFileSync(join(app, 'LICENSE'), 'utf8')).toBe(readFileSync(join(root, 'LICENSE'), 'utf8'))
+    expect(all('LABEL').map((i) => i.args).join(' ')).toContain(`org.opencontainers.image.licenses="${license}"`)
+  })
+
+  it('drains in-flight requests for less than the 10 s docker stop waits before SIGKILL (#13)', () => {
+    expect(last('STOPSIGNAL')).toBeUndefined()
+    expect(CLOSE_GRACE_MS).toBeLessThan(DOCKER_STOP_GRACE_MS)
+  })
+})
+
+/** `docker stop`'s wait between SIGTERM and SIGKILL, unless `--time` (or compose's `stop_grace_period`) says otherwise. */
+const DOCKER_STOP_GRACE_MS = 10_000
+
+/** The packages `src/` imports by name (`hono/cors` → `hono`, `@scope/x/y` → `@scope/x`), `node:` modules aside. */
+function importedPackages(dir: string): Set<string> {
+  const names = new Set<string>()
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.ts')) continue
+    const text = readFileSync(join(entry.parentPath, entry.name), 'utf8')
+    for (const [, specifier] of text.matchAll(/(?:from|import\(|require\()\s*'([^'.][^']*)'/g)) {
+      if (specifier!.startsWith('node:')) continue
+      const parts = specifier!.split('/')
+      names.add(specifier!.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!)
+    }
+  }
+  return names
+}
+
 describe('docker-compose.yml', () => {
+  const text = readFileSync(join(root, 'docker-compose.yml'), 'utf8')
+  const compose = parseYaml(text) as { services: Record<string, any> }
+  const [mockName, mock] = Object.entries(compose.services).find(([, service]) => service.build === '.')!
+
   it('builds the mock from this folder and starts the consumer only once the mock is healthy #6', () => {
-    const compose = parseYaml(readFileSync(join(root, 'docker-compose.yml'), 'utf8')) as { services: Record<string, any> }
-    const [mockName, mock] = Object.entries(compose.services).find(([, service]) => service.build === '.')!
     const consumers = Object.values(compose.services).filter((service) => service.depends_on?.[mockName]?.condition === 'service_healthy')
-    expect(mock.ports).toContain('4010:4010')
     expect(consumers).toHaveLength(1)
     expect(consumers[0].environment.API_URL).toBe(`http://${mockName}:4010`)
   })
+
+  it('publishes no port of the mock on the host, and shows how to in a comment (#13)', () => {
+    expect(mock.ports).toBeUndefined()
+    expect(text).toMatch(/^ {4}# ports:\n {4}# {3}- "(127\.0\.0\.1:)?4010:4010"$/m)
+  })
+
+  it('gives the mock no shorter stop grace period than its drain (#13)', () => {
+    const grace = mock.stop_grace_period === undefined ? DOCKER_STOP_GRACE_MS : parseDuration(String(mock.stop_grace_period))
+    expect(CLOSE_GRACE_MS).toBeLessThan(grace)
+  })
 })
+
+/** Compose durations as this file may write them: `15s`, `1m30s`, `500ms`. */
+function parseDuration(text: string): number {
+  const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
+  let total = 0
+  for (const [, value, unit] of text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)) total += Number(value) * units[unit!]!
+  return total
+}

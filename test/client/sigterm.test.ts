@@ -100,7 +100,7 @@ describe('SIGTERM under load', () => {
       else expect(body.error, kind).toBe(400)
     })
     expect(await within(5000, 'exit after the last response', mock.exited)).toBe(0)
-    // Well within the 10 s grace: the last upload ends ~0.4 s after the signal, the last delay ~1.1 s.
+    // Well within the 8 s grace (CLOSE_GRACE_MS): the last upload ends ~0.4 s after the signal, the last delay ~1.1 s.
     expect(performance.now() - sentAt).toBeLessThan(5000)
   })
 })
