@@ -6,6 +6,8 @@ import {
   compilePattern,
   findUnusablePatterns,
   compileAt,
+  compileOnFirstUse,
+  compileValidatorNow,
   createAjv,
   decodePointer,
   markExactIntegers,
@@ -239,6 +241,28 @@ describe('compileAt', () => {
 
   it('decodes pointers for messages', () => {
     expect(decodePointer('/paths/~1plants~1{id}/get/a~0b')).toBe('paths > /plants/{id} > get > a~b')
+  })
+})
+
+describe('compileOnFirstUse and compileValidatorNow (#11, #12)', () => {
+  const document = { components: { schemas: { Name: { type: 'string' } } } }
+
+  it('compiles once, on the first call or when told to compile now, whichever comes first', () => {
+    const ajv = createAjv().addSchema(structuredClone(document), 'mock:spec')
+    let compiles = 0
+    const validate = compileOnFirstUse(() => (compiles++, compileAt(ajv, '/components/schemas/Name')))
+    expect(compiles).toBe(0)
+    compileValidatorNow(validate)
+    expect(compiles).toBe(1)
+    expect(validate('x')).toBe(true)
+    expect(validate(1)).toBe(false)
+    compileValidatorNow(validate)
+    expect(compiles).toBe(1)
+  })
+
+  it('leaves a validator it did not make as it is', () => {
+    const ajv = createAjv().addSchema(structuredClone(document), 'mock:spec')
+    expect(() => compileValidatorNow(compileAt(ajv, '/components/schemas/Name'))).not.toThrow()
   })
 })
 
