@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { StartupError } from './errors.js'
 import { DEFAULT_JOURNAL_BYTES } from './journal/journal.js'
+import { GENERATION_BUDGET } from './responses/generation-budget.js'
 import type { LogFormat } from './log.js'
 
 /** The package root: where the embedded `openapi.yaml` and `fixtures/` live (one level above `src/` or `dist/`). */
@@ -48,6 +49,17 @@ export interface MockOptions {
   journalSize?: number
   /** Bytes the journal keeps at most (body copies, headers...); the oldest are dropped (`--journal-bytes`). @default 64 MiB */
   journalBytes?: number
+  /**
+   * Largest generated body, serialised, in bytes (`--generation-bytes`). A schema whose string or
+   * list alone needs more is warned about at start-up; a response whose generated body is larger is
+   * answered 500 naming its schema. @default 1048576 (1 MiB)
+   */
+  generationBytes?: number
+  /**
+   * Longest time generating one body may take, mending included, in milliseconds (`--generation-ms`).
+   * Generation is stopped there and the response answered 500 naming its schema. @default 5000
+   */
+  generationMs?: number
   /** Serve the admin API under `/__mock`. @default true */
   admin?: boolean
   /** Bearer token the admin API requires (all routes but `/__mock/health`). @default none: open */
@@ -111,6 +123,8 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     journalSize = 1000,
     maxDepth = 256,
     journalBytes = DEFAULT_JOURNAL_BYTES,
+    generationBytes = GENERATION_BUDGET.bytes,
+    generationMs = GENERATION_BUDGET.ms,
     admin = true,
     adminToken,
     cors = true,
@@ -142,6 +156,12 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
   if (!Number.isSafeInteger(journalBytes) || journalBytes < 1) {
     throw new StartupError(`journal bytes must be a positive number of bytes, got ${journalBytes}.`)
   }
+  if (!Number.isSafeInteger(generationBytes) || generationBytes < 1) {
+    throw new StartupError(`generation bytes must be a positive number of bytes, got ${generationBytes}.`)
+  }
+  if (!Number.isSafeInteger(generationMs) || generationMs < 1) {
+    throw new StartupError(`generation ms must be a positive whole number of milliseconds, got ${generationMs}.`)
+  }
   if (adminToken !== undefined && (adminToken.length === 0 || /\s/.test(adminToken))) {
     throw new StartupError('the admin token must be non-empty and contain no white space.')
   }
@@ -160,6 +180,8 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     delay: parseDelay(delay),
     journalSize,
     journalBytes,
+    generationBytes,
+    generationMs,
     maxDepth,
     admin,
     adminToken,

@@ -8,6 +8,7 @@ import type { Logger } from './log.js'
 import { type ResponseSet, compileResponses } from './responses/compile-responses.js'
 import { type Faker, createFaker } from './responses/fake.js'
 import { type FixtureSet, loadFixtures } from './responses/fixtures.js'
+import { compileBudgetWarnings } from './responses/generation-budget.js'
 import type { ErrorContext } from './responses/render-error.js'
 import { loadScenarios } from './responses/load-scenarios.js'
 import { type Scenario, builtInScenarios, indexScenarios } from './responses/scenarios.js'
@@ -90,7 +91,12 @@ export async function createEngine(input: MockOptions, logger: Logger): Promise<
   if (!scenarios.has(options.scenario)) {
     throw new StartupError(`There is no scenario "${options.scenario}" to start with; known scenarios: ${[...scenarios.keys()].join(', ')}.`)
   }
-  const faker = createFaker(views.response, options.seed)
+  const budget = { bytes: options.generationBytes, ms: options.generationMs }
+  const faker = createFaker(views.response, options.seed, budget)
+  // Told against this app's own budget, which loadSpec does not know. The walk that names the
+  // schemas by pointer runs only for a description that has one (GitHub's took 130 ms).
+  const budgetWarnings = faker.beyondBudget ? compileBudgetWarnings(views.response, budget) : []
+  for (const warning of budgetWarnings) logger.warn(`${spec.path}: ${warning}`)
   const errorSchema = nodeAt(document, '/components/schemas/Error')
   const validateError = errorSchema ? compileAt(ajv, '/components/schemas/Error') : undefined
   return {
@@ -99,7 +105,7 @@ export async function createEngine(input: MockOptions, logger: Logger): Promise<
     operations,
     router: createRouter(operations),
     faker,
-    errorContext: { document: views.response, logger, faker, validateError, unsatisfied: new Set(), beyondBudget: spec.beyondGenerationBudget === true, explain: explainer(spec, views.response) },
+    errorContext: { document: views.response, logger, faker, validateError, unsatisfied: new Set(), budget, beyondBudget: budgetWarnings.length > 0, explain: explainer(spec, views.response) },
     logger,
     scenarios,
     redaction: redactionOf(document.components?.securitySchemes),

@@ -121,7 +121,10 @@ export const errors = {
 
   internal: () => new MockError(500, 'internal', 'The mock server failed unexpectedly; see its log.'),
 
-  /** A response whose schema asks for more than generation may make (`GENERATION_BUDGET`): named, never a crash (#12). */
+  /**
+   * A response whose schema asks for more than the app's generation budget allows (bytes, or
+   * milliseconds of generation): named, never a crash (#12). `problems` say which.
+   */
   generationBudget: (code: string, schemaPointer: string, problems: readonly string[]) =>
     new MockError(
       500,

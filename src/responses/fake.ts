@@ -1,36 +1,65 @@
 import { createGeneratorSync } from 'json-schema-faker'
 import { derefSchema, nodeAt } from '../spec/resolve-ref.js'
-import { withinBudget } from './generation-budget.js'
+import { type GenerationBudget, GENERATION_BUDGET, exceedsBudget, withinBudget } from './generation-budget.js'
+import type { Deadline } from './generation-deadline.js'
 
 /**
  * Generates values for schemas of the description, in a sequence that the seed fixes: the schema at
  * a JSON pointer, or a schema object of the description (its `$ref`s resolve in the description).
+ * Given a deadline, generation stops with its error once the deadline has passed.
  */
-export type Faker = (schema: string | object) => unknown
+export interface Faker {
+  (schema: string | object, deadline?: Deadline): unknown
+  /**
+   * Some object of the description asks for more than the budget could hold (`exceedsBudget`):
+   * found while preparing the copy, so that a description without one pays for no walk of its own.
+   */
+  readonly beyondBudget: boolean
+}
 
 /**
  * A generator over a copy of the description prepared once for json-schema-faker (see
- * `prepareForGeneration`). Give it the response view of the description (`deriveReadWriteViews`),
- * so that writeOnly properties are never generated.
+ * `prepareForGeneration`), within the app's generation budget. Give it the response view of the
+ * description (`deriveReadWriteViews`), so that writeOnly properties are never generated.
  */
-export function createFaker(document: unknown, seed: number): Faker {
+export function createFaker(document: unknown, seed: number, budget: GenerationBudget = GENERATION_BUDGET): Faker {
   // Prepared at start-up, not on the first generated body: for a large description that took
   // 300 ms, and a first request must answer within 50 ms (#11).
-  return createGenerator(document, seed)
+  return createGenerator(document, seed, budget)
 }
 
-function createGenerator(document: unknown, seed: number): Faker {
-  const prepared = prepareForGeneration(document)
+function createGenerator(document: unknown, seed: number, budget: GenerationBudget): Faker {
+  let beyondBudget = false
+  const prepared = prepareForGeneration(document, budget, () => (beyondBudget = true))
   // A schema object of the description (one a validator's error names) is generated from its prepared copy.
   const copies = copiesOf(document, prepared)
+  // The deadline of the value being generated. Generation is synchronous and this faker is its
+  // app's own, so one slot is enough, and another app's budget never reaches it.
+  let current: Deadline | undefined
   const generator = createGeneratorSync({
     seed,
     // Every optional field appears, and no field the schema does not declare.
     alwaysFakeOptionals: true,
     fillProperties: false,
     refResolver: (ref: string) => (nodeAt(prepared, ref.replace(/^#/, '')) ?? {}) as never,
+    // json-schema-faker 0.6.3 takes no random function (it makes its own from the seed), but calls
+    // this on every value it makes (each item, property and nested value): the deadline is checked
+    // here. One value is finished first: a long string, at most the byte budget. The value is
+    // returned as it is, so the seeded sequence is unchanged.
+    outputTransform: (value: unknown) => {
+      current?.tick()
+      return value
+    },
   })
-  return (schema) => generator.generate(typeof schema === 'string' ? { $ref: `#${schema}` } : ((copies.get(schema) ?? withinBudget({ ...schema })) as never))
+  const fake = (schema: string | object, deadline?: Deadline) => {
+    current = deadline
+    try {
+      return generator.generate(typeof schema === 'string' ? { $ref: `#${schema}` } : ((copies.get(schema) ?? withinBudget({ ...schema }, budget)) as never))
+    } finally {
+      current = undefined
+    }
+  }
+  return Object.assign(fake, { beyondBudget })
 }
 
 /** Each object of the description mapped to its counterpart in the prepared copy (same structure). */
@@ -78,12 +107,14 @@ const FORMAT_ALIASES: Record<string, string> = {
  * - `format: byte` is not known to it and `duration` can come out wrong: a pattern stands in;
  * - a discriminator is not known to it: each branch of the oneOf/anyOf gets the tag it is mapped to;
  * - a large `maxItems` made lists of up to that many items: lists hold a few;
- * - what asks for more than `GENERATION_BUDGET` is cut to it.
+ * - what asks for more than the generation budget could hold is left out (`beyondBudget` is told
+ *   of it), and long strings are cut (`withinBudget`).
  */
-export function prepareForGeneration(document: unknown): unknown {
+export function prepareForGeneration(document: unknown, budget: GenerationBudget = GENERATION_BUDGET, beyondBudget?: () => void): unknown {
   const prepared = structuredClone(document)
   visitSchemas(prepared, (schema) => {
-    withinBudget(schema)
+    if (beyondBudget && exceedsBudget(schema, budget)) beyondBudget()
+    withinBudget(schema, budget)
     completeNumericBounds(schema)
     // A list may hold up to maxItems, but a few items show its shape as well as fifty, at a fraction of the work.
     if (typeof schema.maxItems === 'number' && schema.maxItems > Math.max(schema.minItems ?? 0, FEW_ITEMS)) schema.maxItems = Math.max(schema.minItems ?? 0, FEW_ITEMS)

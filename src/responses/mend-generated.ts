@@ -2,7 +2,7 @@ import type { ErrorObject } from 'ajv'
 import { pointerTokens } from '../spec/resolve-ref.js'
 import { createRequire } from 'node:module'
 import { compilePattern } from '../validation/create-ajv.js'
-import { exceedsBudget } from './generation-budget.js'
+import { type GenerationBudget, GENERATION_BUDGET, exceedsBudget } from './generation-budget.js'
 import { isPlainObject } from '../plain-object.js'
 
 /**
@@ -51,8 +51,8 @@ const REGENERATED = new Set(['type', 'enum', 'const', 'minLength', 'maxLength', 
  * its format that fits its length bounds, or (json-schema-faker's own pattern reader misses much,
  * `\u000A`, nested groups) a string its pattern matches, made with randexp.
  */
-function stringFor(error: ErrorObject, schema: Record<string, any> | undefined): string | undefined {
-  if (!isPlainObject(schema) || exceedsBudget(schema)) return undefined
+function stringFor(error: ErrorObject, schema: Record<string, any> | undefined, budget: GenerationBudget): string | undefined {
+  if (!isPlainObject(schema) || exceedsBudget(schema, budget)) return undefined
   if (!['format', 'minLength', 'maxLength', 'pattern'].includes(error.keyword)) return undefined
   // A sample of the format that the pattern matches too (loket.nl: an upper-case uuid), where both are given.
   const pattern = typeof schema.pattern === 'string' ? compilePattern(schema.pattern, 'u') : undefined
@@ -108,20 +108,22 @@ export type Regenerate = (schema: object) => unknown
  *   or enum, is generated again from its own schema (its depth counts from there); a format json-
  *   schema-faker does not know gets a sample of that format.
  * - A property the schema does not declare is left out.
+ * - A value whose schema asks for more than the generation budget could hold is left out where it
+ *   may be, never made again.
  * @returns whether anything changed (then the value is worth validating again)
  */
-export function mendGenerated(value: unknown, errors: readonly ErrorObject[], regenerate?: Regenerate): boolean {
+export function mendGenerated(value: unknown, errors: readonly ErrorObject[], regenerate?: Regenerate, budget: GenerationBudget = GENERATION_BUDGET): boolean {
   let changed = false
   // A schema no finite value meets (a required property that recurses) would otherwise grow the body each round.
-  let budget = MAX_REGENERATIONS
-  const regenerateWithin: Regenerate | undefined = regenerate && ((schema) => (budget-- > 0 ? regenerate(schema) : undefined))
+  let regenerations = MAX_REGENERATIONS
+  const regenerateWithin: Regenerate | undefined = regenerate && ((schema) => (regenerations-- > 0 ? regenerate(schema) : undefined))
   const removals: string[][] = []
   for (const error of errors) {
     const tokens = pointerTokens(error.instancePath)
     const current = valueAt(value, tokens)
     const params = error.params as Record<string, any>
     // A string is mended in place, in a list or not: a format sample, or a string its pattern matches.
-    const text = typeof current === 'string' && tokens.length > 0 ? stringFor(error, error.parentSchema) : undefined
+    const text = typeof current === 'string' && tokens.length > 0 ? stringFor(error, error.parentSchema, budget) : undefined
     if (text !== undefined) {
       if (text !== current) {
         setAt(value, tokens, text)
@@ -137,7 +139,7 @@ export function mendGenerated(value: unknown, errors: readonly ErrorObject[], re
       removals.push([...tokens, String(params.additionalProperty ?? params.unevaluatedProperty)])
     } else if (error.keyword === 'required' && isPlainObject(current)) {
       const schema = error.parentSchema?.properties?.[params.missingProperty]
-      if (regenerateWithin && budget > 0 && schema !== undefined && typeof schema === 'object') {
+      if (regenerateWithin && regenerations > 0 && schema !== undefined && typeof schema === 'object') {
         defineOwn(current, String(params.missingProperty), regenerateWithin(schema))
         changed = true
       }
@@ -145,7 +147,7 @@ export function mendGenerated(value: unknown, errors: readonly ErrorObject[], re
       const bound = params.format === 'int32' ? 2 ** 31 - 1 : Number.MAX_SAFE_INTEGER
       setAt(value, tokens, Math.max(-bound, Math.min(bound, Math.trunc(current))))
       changed = tokens.length > 0
-    } else if ((error.keyword === 'oneOf' || error.keyword === 'anyOf') && current !== null && tokens.length > 0 && Array.isArray(error.schema) && error.schema.length > 0 && regenerateWithin && budget > 0) {
+    } else if ((error.keyword === 'oneOf' || error.keyword === 'anyOf') && current !== null && tokens.length > 0 && Array.isArray(error.schema) && error.schema.length > 0 && regenerateWithin && regenerations > 0) {
       // Overlapping branches (a value matches two) or none matched: generated again from one branch,
       // a different one each round, until the whole meets its schema.
       const branches = error.schema.filter((b: unknown) => typeof b === 'object' && b !== null)
@@ -153,10 +155,10 @@ export function mendGenerated(value: unknown, errors: readonly ErrorObject[], re
         setAt(value, tokens, regenerateWithin(branches[branchTurn++ % branches.length]!))
         changed = true
       }
-    } else if (REGENERATED.has(error.keyword) && isPlainObject(error.parentSchema) && exceedsBudget(error.parentSchema) && tokens.length > 0) {
+    } else if (REGENERATED.has(error.keyword) && isPlainObject(error.parentSchema) && exceedsBudget(error.parentSchema, budget) && tokens.length > 0) {
       // Beyond the generation budget: left out where it may be; if required, the body cannot be made.
       removals.push(tokens)
-    } else if (REGENERATED.has(error.keyword) && regenerateWithin && budget > 0 && tokens.length > 0 && error.parentSchema && typeof error.parentSchema === 'object') {
+    } else if (REGENERATED.has(error.keyword) && regenerateWithin && regenerations > 0 && tokens.length > 0 && error.parentSchema && typeof error.parentSchema === 'object') {
       setAt(value, tokens, regenerateWithin(error.parentSchema))
       changed = true
     }
@@ -184,12 +186,12 @@ export function mendGenerated(value: unknown, errors: readonly ErrorObject[], re
  * property; a required one is then generated again, and fails as before.
  * @returns whether anything was left out
  */
-export function leaveOutFailing(value: unknown, errors: readonly ErrorObject[]): boolean {
+export function leaveOutFailing(value: unknown, errors: readonly ErrorObject[], budget: GenerationBudget = GENERATION_BUDGET): boolean {
   let changed = false
   // Deepest first, so that leaving out a parent does not hide a child's path. What fails for the
   // generation budget stays, so the answer names it (`generation_budget`).
   const paths = errors
-    .filter((error) => !(isPlainObject(error.parentSchema) && exceedsBudget(error.parentSchema)))
+    .filter((error) => !(isPlainObject(error.parentSchema) && exceedsBudget(error.parentSchema, budget)))
     .map((error) => pointerTokens(error.instancePath))
     .filter((tokens) => tokens.length > 0)
   paths.sort((a, b) => b.length - a.length)

@@ -3,9 +3,12 @@ import { errors } from '../errors.js'
 import type { Logger } from '../log.js'
 import { type DeclaredMedia, type StaticBody, bodyProblems, schemaProblems } from './compile-responses.js'
 import type { Faker } from './fake.js'
+import type { GenerationBudget } from './generation-budget.js'
+import { type Deadline, isDeadlinePassed, startDeadline } from './generation-deadline.js'
 import type { ResponsePlan } from './select-response.js'
 import { leaveOutFailing, mendGenerated } from './mend-generated.js'
 import { serializeBody } from './serialize-body.js'
+import { compileValidatorNow } from '../validation/create-ajv.js'
 import { type TemplateRequest, pullsInStructure } from './templates.js'
 
 export interface RenderedResponse {
@@ -22,7 +25,9 @@ export interface RenderContext {
   faker: Faker
   /** Schemas no generated body could meet, already warned about. */
   unsatisfied: Set<string>
-  /** The description has schemas that ask for more than the generation budget (warned about at start-up). */
+  /** What generating one body may spend: this app's own (`generationBytes`, `generationMs`). */
+  budget: GenerationBudget
+  /** The description has schemas that ask for more than the generation budget could hold (warned about at start-up). */
   beyondBudget: boolean
   /** A validator of the schema at a pointer whose errors carry their schemas (`verbose`), made on first use. */
   explain: (schemaPointer: string) => ValidateFunction
@@ -47,7 +52,20 @@ export function renderResponse(plan: ResponsePlan, context: RenderContext, reque
   }
   if (!media.schemaPointer) return { status, headers, body: null }
   const body = serializeBody(media.kind, generateValid(response.code, media, context), media.xml)
-  return body === undefined ? { status, headers, body: null } : { status, contentType: media.contentType, headers, body }
+  if (body === undefined) return { status, headers, body: null }
+  return { status, contentType: media.contentType, headers, body: withinBytes(response.code, media, context, body) }
+}
+
+/**
+ * A generated body larger than the byte budget is refused whole, naming its schema: lists nested in
+ * lists pass every start-up check and can still multiply past it.
+ */
+function withinBytes(code: string, media: DeclaredMedia, context: RenderContext, body: string): string {
+  const limit = context.budget.bytes
+  // n UTF-16 units are n to 3n bytes of UTF-8: only a body near the budget is measured.
+  if (body.length * 3 <= limit) return body
+  if (body.length <= limit && Buffer.byteLength(body) <= limit) return body
+  throw errors.generationBudget(code, media.schemaPointer!, [`the generated body is larger than the ${limit} bytes the budget allows (--generation-bytes raises it)`])
 }
 
 /** A template that renders outside its schema (say, echoing a field the request lacks) yields to a generated body. */
@@ -60,7 +78,24 @@ function renderTemplate(code: string, media: DeclaredMedia, body: StaticBody, co
     : schemaProblems(media, value)
   if (problems.length === 0) return JSON.stringify(value)
   context.logger.warn(`the fixture "${body.name}" (${code}) rendered a body that breaks its schema (${problems.join('; ')}); a generated body is served instead`)
-  return JSON.stringify(generateValid(code, media, context))
+  return withinBytes(code, media, context, JSON.stringify(generateValid(code, media, context)))
+}
+
+/**
+ * Generation runs within the time budget: json-schema-faker and the mending rounds stop once it has
+ * passed, and the response is answered 500 naming its schema, so that no one response keeps the
+ * server from answering others for longer than the budget.
+ */
+function generateValid(code: string, media: DeclaredMedia, context: RenderContext): unknown {
+  // Validators compile on their first use: start-up work done late, which the deadline does not count.
+  if (media.validate) compileValidatorNow(media.validate)
+  const deadline = startDeadline(context.budget.ms)
+  try {
+    return generateMended(code, media, context, deadline)
+  } catch (error) {
+    if (!isDeadlinePassed(error)) throw error
+    throw errors.generationBudget(code, media.schemaPointer!, [`generating it took longer than the ${deadline.ms} ms the budget allows (--generation-ms raises it)`])
+  }
 }
 
 /**
@@ -69,21 +104,22 @@ function renderTemplate(code: string, media: DeclaredMedia, body: StaticBody, co
  * errors say how (`mendGenerated`), and regenerated a few times. A schema that still cannot be
  * met is warned about once, naming it, and the last body is served.
  */
-function generateValid(code: string, media: DeclaredMedia, context: RenderContext): unknown {
+function generateMended(code: string, media: DeclaredMedia, context: RenderContext, deadline: Deadline): unknown {
   const key = `${media.schemaPointer} ${media.mediaType}`
   // A schema known to be beyond reach gets one mended body, and no time spent on more.
   const attempts = context.unsatisfied.has(key) ? 1 : GENERATION_ATTEMPTS
   let value: unknown
   let problems: string[] = []
   for (let attempt = 0; attempt < attempts; attempt++) {
-    value = context.faker(media.schemaPointer!)
+    value = context.faker(media.schemaPointer!, deadline)
     problems = bodyProblems(context, media, value)
-    problems = mend(context, media, value, problems)
+    problems = mend(context, media, value, problems, deadline)
     // What mending could not mend is left out where it may be, and what that leaves missing mended again.
-    if (problems.length > 0 && leaveOutFailing(value, errorsOf(context, media, value))) problems = mend(context, media, value, bodyProblems(context, media, value))
+    if (problems.length > 0 && leaveOutFailing(value, errorsOf(context, media, value, deadline), context.budget)) problems = mend(context, media, value, bodyProblems(context, media, value), deadline)
     if (problems.length === 0) return value
-    const branch = fromOneBranch(context, media, value)
+    const branch = fromOneBranch(context, media, value, deadline)
     if (branch !== undefined) return branch
+    deadline.check()
   }
   if (problems.some((p) => BUDGET_PROBLEM.test(p)) && context.beyondBudget) throw errors.generationBudget(code, media.schemaPointer!, problems)
   if (context.unsatisfied.has(key)) return value
@@ -93,8 +129,10 @@ function generateValid(code: string, media: DeclaredMedia, context: RenderContex
 }
 
 /** Mending rounds over a generated value, in place, until it meets its schema or they run out: the problems left. */
-function mend(context: RenderContext, media: DeclaredMedia, value: unknown, problems: string[]): string[] {
-  for (let round = 0; problems.length > 0 && round < MENDING_ROUNDS && mendGenerated(value, errorsOf(context, media, value), context.faker); round++) {
+function mend(context: RenderContext, media: DeclaredMedia, value: unknown, problems: string[], deadline: Deadline): string[] {
+  const regenerate = (schema: object) => context.faker(schema, deadline)
+  for (let round = 0; problems.length > 0 && round < MENDING_ROUNDS && mendGenerated(value, errorsOf(context, media, value, deadline), regenerate, context.budget); round++) {
+    deadline.check()
     problems = bodyProblems(context, media, value)
   }
   return problems
@@ -103,25 +141,26 @@ function mend(context: RenderContext, media: DeclaredMedia, value: unknown, prob
 /** Each round mends one layer (leave out, then generate again what is then missing), so a few are needed. */
 const MENDING_ROUNDS = 6
 
-/** Problems a body cut to the generation budget has: too short, too few, a pattern left out. */
+/** Problems a body has where its prepared schema left out what the budget cannot hold (`withinBudget`): too short, too few, no pattern. */
 const BUDGET_PROBLEM = /must NOT have fewer than|must match pattern/
 
 /**
  * A body whose own schema is a `oneOf` whose branches overlap (`[string, Pet, string]`: a string
  * matches two) is generated from each branch in turn, until one gives a body that meets the whole.
  */
-function fromOneBranch(context: RenderContext, media: DeclaredMedia, value: unknown): unknown {
-  const root = errorsOf(context, media, value).find((e) => e.instancePath === '' && (e.keyword === 'oneOf' || e.keyword === 'anyOf'))
+function fromOneBranch(context: RenderContext, media: DeclaredMedia, value: unknown, deadline: Deadline): unknown {
+  const root = errorsOf(context, media, value, deadline).find((e) => e.instancePath === '' && (e.keyword === 'oneOf' || e.keyword === 'anyOf'))
   const branches: unknown[] = Array.isArray(root?.schema) ? root.schema : []
   for (const branch of branches) {
     if (typeof branch !== 'object' || branch === null) continue
-    const candidate = context.faker(branch)
+    const candidate = context.faker(branch, deadline)
     if (bodyProblems(context, media, candidate).length === 0) return candidate
   }
   return undefined
 }
 
-function errorsOf(context: RenderContext, media: DeclaredMedia, value: unknown): readonly ErrorObject[] {
-  const explain = context.explain(media.schemaPointer!)
+function errorsOf(context: RenderContext, media: DeclaredMedia, value: unknown, deadline: Deadline): readonly ErrorObject[] {
+  // Made, and compiled, when a first body needs mending: not generation, so not counted.
+  const explain = deadline.excluding(() => context.explain(media.schemaPointer!))
   return explain(value) ? [] : (explain.errors ?? [])
 }

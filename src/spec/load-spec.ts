@@ -407,7 +407,7 @@ function describeNotes(notes: Notes, version: OpenApiVersion | '2.0'): string[] 
     if (what === 'stray-id') {
       warnings.push(`a schema's "$id" is named by no $ref, or by one that an earlier schema answers (${where}): it is ignored, so that $refs inside it resolve in the description.`)
     } else if (what.startsWith('budget:')) {
-      warnings.push(`a schema asks for ${what.slice('budget:'.length)} (${where}), more than a generated body may hold (${GENERATION_BUDGET.chars} characters, ${GENERATION_BUDGET.items} items): a response that needs it is answered 500 naming its schema unless a fixture or an example serves it.`)
+      // Told by createEngine instead, against the app's own generation budget (compileBudgetWarnings).
     } else if (what.startsWith('malformed:')) {
       warnings.push(`the schema keyword "${what.slice('malformed:'.length)}" has a value of the wrong kind (${where}); it is mended where its meaning is plain, else ignored.`)
     } else if (version === '3.1') {

@@ -39,6 +39,11 @@ describe('resolveOptions: defaults', () => {
     })
   })
 
+  it('gives generation a budget of 1 MiB and 5 seconds a body (#12)', () => {
+    expect(resolveOptions({})).toMatchObject({ generationBytes: 1048576, generationMs: 5000 })
+    expect(resolveOptions({ generationBytes: 2048, generationMs: 1 })).toMatchObject({ generationBytes: 2048, generationMs: 1 })
+  })
+
   it('picks a random seed that is a whole number', () => {
     const { seed } = resolveOptions()
     expect(Number.isSafeInteger(seed)).toBe(true)
@@ -110,6 +115,15 @@ describe('resolveOptions: checks', () => {
   it('refuses a body limit below one byte or not whole', () => {
     for (const maxBodyBytes of [0, -1, 1.5, Number.POSITIVE_INFINITY]) {
       expect(() => resolveOptions({ maxBodyBytes }), String(maxBodyBytes)).toThrow(StartupError)
+    }
+  })
+
+  it('refuses a generation budget below one byte or one millisecond, or not whole, naming the option (#12)', () => {
+    for (const generationBytes of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => resolveOptions({ generationBytes }), String(generationBytes)).toThrow(`generation bytes must be a positive number of bytes, got ${generationBytes}.`)
+    }
+    for (const generationMs of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => resolveOptions({ generationMs }), String(generationMs)).toThrow(`generation ms must be a positive whole number of milliseconds, got ${generationMs}.`)
     }
   })
 

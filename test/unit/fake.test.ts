@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createFaker } from '../../src/responses/fake.js'
+import { isDeadlinePassed, startDeadline } from '../../src/responses/generation-deadline.js'
 import { findUndeclaredFields } from '../../src/responses/undeclared-fields.js'
 import { compileAt } from '../../src/validation/create-ajv.js'
 import { ajvFor } from './_build.js'
@@ -156,5 +157,45 @@ describe('generation preparation (#7)', () => {
     const before = structuredClone(document)
     createFaker(document, SEED)('/components/schemas/Subject')
     expect(document).toEqual(before)
+  })
+})
+
+describe('the generation deadline (#12)', () => {
+  const level = (items: object) => ({ type: 'array', minItems: 20, items })
+  const document = { openapi: '3.0.3', components: { schemas: { ...structuredClone(shared), Cube: level(level(level({ type: 'integer' }))), Subject: shared.Node } } }
+
+  it('stops generating, with the deadline’s own error, once the deadline has passed', () => {
+    const fake = createFaker(document, SEED)
+    const deadline = startDeadline(1000)
+    vi.spyOn(performance, 'now').mockReturnValue(Number.MAX_SAFE_INTEGER)
+    try {
+      let thrown: unknown
+      try {
+        fake('/components/schemas/Cube', deadline)
+      } catch (error) {
+        thrown = error
+      }
+      expect(isDeadlinePassed(thrown)).toBe(true)
+    } finally {
+      vi.restoreAllMocks()
+    }
+  })
+
+  it('generates the same values with a deadline as without: the seeded sequence is unchanged', () => {
+    const plain = createFaker(document, SEED)
+    const timed = createFaker(document, SEED)
+    for (let i = 0; i < 5; i++) expect(timed('/components/schemas/Subject', startDeadline(60_000))).toEqual(plain('/components/schemas/Subject'))
+    expect(timed('/components/schemas/Cube', startDeadline(60_000))).toEqual(plain('/components/schemas/Cube'))
+  })
+
+  it('forgets a deadline once its value is made: the next value without one is never stopped', () => {
+    const fake = createFaker(document, SEED)
+    fake('/components/schemas/Subject', startDeadline(1000))
+    vi.spyOn(performance, 'now').mockReturnValue(Number.MAX_SAFE_INTEGER)
+    try {
+      expect(() => fake('/components/schemas/Cube')).not.toThrow()
+    } finally {
+      vi.restoreAllMocks()
+    }
   })
 })
