@@ -25,6 +25,10 @@ Options:
   --delay <ms|min-max> latency added to every answer, e.g. 200 or 100-500     [default: 0]
   --journal-size <n>   requests kept in the journal (oldest dropped)          [default: 1000]
   --journal-bytes <s>  bytes the journal keeps, e.g. 64mb (oldest dropped)  [default: 64mb]
+  --generation-bytes <s>  largest generated body, e.g. 2mb; a larger one is
+                       answered 500 naming its schema          [default: 1mb]
+  --generation-ms <ms> longest time generating one body may take; past it,
+                       it is stopped and answered 500         [default: 5000]
   --admin-token <t>    require "Authorization: Bearer <t>" on /__mock/* (health excepted)
   --no-admin           do not serve the admin API under /__mock
   --no-cors, --cors=false   no CORS headers, no preflight answers           [default: on]
@@ -79,6 +83,8 @@ function parseCommandLine(argv: string[]): MockOptions | 'help' | 'version' {
       delay: { type: 'string' },
       'journal-size': { type: 'string' },
       'journal-bytes': { type: 'string' },
+      'generation-bytes': { type: 'string' },
+      'generation-ms': { type: 'string' },
       'max-depth': { type: 'string' },
       'admin-token': { type: 'string' },
       admin: { type: 'boolean' },
@@ -112,6 +118,8 @@ function parseCommandLine(argv: string[]): MockOptions | 'help' | 'version' {
     delay: values.delay,
     journalSize: values['journal-size'] === undefined ? undefined : wholeNumber('--journal-size', values['journal-size']),
     journalBytes: values['journal-bytes'] === undefined ? undefined : parseByteSize(values['journal-bytes']),
+    generationBytes: values['generation-bytes'] === undefined ? undefined : parseByteSize(values['generation-bytes']),
+    generationMs: values['generation-ms'] === undefined ? undefined : wholeNumber('--generation-ms', values['generation-ms']),
     maxDepth: values['max-depth'] === undefined ? undefined : wholeNumber('--max-depth', values['max-depth']),
     adminToken: values['admin-token'],
     admin: values.admin,

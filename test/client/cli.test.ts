@@ -242,3 +242,56 @@ describe('plant-store-mock CLI', () => {
     })
   })
 })
+
+describe('plant-store-mock CLI: the generation budget (#12)', () => {
+  const budgetSpec = specFile('generation-budget-options.yaml')
+  const textPointer = '#/paths/~1text/get/responses/200/content/application~1json/schema'
+  const get = async (url: string, path: string) => {
+    const res = await fetch(`${url}${path}`, { signal: AbortSignal.timeout(10_000) })
+    return { status: res.status, body: (await res.json()) as { message?: string } }
+  }
+
+  it('lists --generation-bytes and --generation-ms in --help, within 80 columns', async () => {
+    const { stdout } = await runCli(['--help'])
+    const lines = stdout.split('\n').filter((line, index, all) => /--generation-/.test(line) || /--generation-/.test(all[index - 1] ?? ''))
+    expect(lines).toHaveLength(4)
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80)
+  })
+
+  it('reads --generation-bytes as a size: 1kb puts a 2,000-character string beyond it, 4kb serves it', async () => {
+    const small = startCli(['--spec', budgetSpec, '--port', '0', '--quiet', '--generation-bytes', '1kb'])
+    const large = startCli(['--spec', budgetSpec, '--port', '0', '--quiet', '--generation-bytes', '4kb'])
+    const [smallUrl, largeUrl] = await Promise.all([startedUrl(small), startedUrl(large)])
+    expect(small.stderr()).toContain(`a schema asks for minLength 2000 (at ${textPointer}/properties/data)`)
+    expect(small.stderr()).toContain('(1024 bytes; --generation-bytes raises it)')
+    expect(large.stderr()).not.toContain('a schema asks for')
+    const refused = await get(smallUrl, '/text')
+    expect(refused.status).toBe(500)
+    expect(refused.body.message).toContain(textPointer)
+    expect((await get(largeUrl, '/text')).status).toBe(200)
+  })
+
+  it('reads --generation-ms as milliseconds: 1 stops nested lists with 500, and the next request is answered', async () => {
+    const cli = startCli(['--spec', budgetSpec, '--port', '0', '--quiet', '--generation-ms', '1', '--generation-bytes', '16mb'])
+    const url = await startedUrl(cli)
+    const refused = await get(url, '/cube')
+    expect(refused.status).toBe(500)
+    expect(refused.body.message).toContain('took longer than the 1 ms the budget allows (--generation-ms raises it)')
+    expect(await get(url, '/plant')).toEqual({ status: 200, body: { name: 'Fern' } })
+  })
+
+  it('exits 1 naming the flag or the option when a budget is not a positive whole number', async () => {
+    const cases: Array<[string[], string]> = [
+      [['--generation-ms', 'soon'], '--generation-ms takes a whole number, got "soon"'],
+      [['--generation-ms', '0'], 'generation ms must be a positive whole number of milliseconds, got 0.'],
+      [['--generation-bytes', 'lots'], '"lots" is not a size'],
+      [['--generation-bytes', '0'], 'generation bytes must be a positive number of bytes, got 0.'],
+    ]
+    for (const [args, message] of cases) {
+      const { code, stderr } = await runCli(['--port', '0', ...args])
+      expect(code, args.join(' ')).toBe(1)
+      expect(stderr, args.join(' ')).toContain(message)
+      expect(stderr).not.toMatch(STACK_LINE)
+    }
+  })
+})
