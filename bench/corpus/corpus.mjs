@@ -41,7 +41,14 @@ export const SOURCES = {
 }
 
 const STARTUP_LIMIT_MS = 120_000
-const DESCRIPTION_LIMIT_MS = 300_000
+/**
+ * Once started, a description hangs when no operation is answered for this long (the child gives up
+ * on one request after 20 s). A fixed total limit judged the size of a description, not a hang:
+ * graph-beta's 22,000 operations need more than 300 s at a few ms each.
+ */
+const STALL_LIMIT_MS = 60_000
+/** And whatever the progress, one description ends within this. */
+const DESCRIPTION_LIMIT_MS = 1_800_000
 const log = (message) => process.stderr.write(`[corpus] ${message}\n`)
 
 // ---------------------------------------------------------------------------------------------
@@ -223,6 +230,7 @@ function runOne(entry, { seed, maxOps, dist }) {
       settled = true
       clearTimeout(startTimer)
       clearTimeout(totalTimer)
+      clearTimeout(stallTimer)
       record.durationMs = Date.now() - started
       resolveRecord(record)
     }
@@ -235,9 +243,15 @@ function runOne(entry, { seed, maxOps, dist }) {
     }
     const startTimer = setTimeout(() => phase === 'start-up' && kill(`no start-up within ${STARTUP_LIMIT_MS / 1000} s`), STARTUP_LIMIT_MS)
     const totalTimer = setTimeout(() => kill(`not finished within ${DESCRIPTION_LIMIT_MS / 1000} s`), DESCRIPTION_LIMIT_MS)
+    let stallTimer
+    const watchProgress = () => {
+      clearTimeout(stallTimer)
+      stallTimer = setTimeout(() => kill(`no operation answered within ${STALL_LIMIT_MS / 1000} s`), STALL_LIMIT_MS)
+    }
     childProcess.on('message', (m) => {
       switch (m.type) {
         case 'started':
+          watchProgress()
           phase = 'requests'
           record.outcome = 'started'
           Object.assign(record, { startMs: Math.round(m.startMs), rssMB: Math.round(m.rssMB), warnings: m.warnings, firstWarning: m.firstWarning })
@@ -253,6 +267,7 @@ function runOne(entry, { seed, maxOps, dist }) {
           record.crash = { phase: 'start-up', message: m.message, stack: m.stack }
           break
         case 'progress':
+          watchProgress()
           record.current = m.op
           break
         case 'done':

@@ -69,8 +69,10 @@ function translateDocument(doc, version) {
       return
     }
     for (const [key, value] of Object.entries(node)) {
-      if (key === 'example' || key === 'examples' || key.startsWith('x-')) {
-        // Data, not schemas (the oracle never reads it), where Ajv would find `$id`s.
+      if (key.startsWith('x-')) continue
+      if (key === 'example' || key === 'examples') {
+        // Data, not schemas (the oracle never reads it), where Ajv would find `$id`s. (A parameter
+        // or response named `x-…` is kept: names in components look like extensions.)
         delete node[key]
         continue
       }
