@@ -114,7 +114,8 @@ const FORMAT_ALIASES: Record<string, string> = {
  */
 export function prepareForGeneration(document: unknown, budget: GenerationBudget = GENERATION_BUDGET, beyondBudget?: () => void): unknown {
   const prepared = structuredClone(document)
-  visitSchemas(prepared, (schema) => {
+  visitSchemas(prepared, (schema, isNameMap) => {
+    if (!isNameMap) dropExtensions(schema)
     if (beyondBudget && exceedsBudget(schema, budget)) beyondBudget()
     withinBudget(schema, budget)
     completeNumericBounds(schema)
@@ -167,13 +168,36 @@ function tagDiscriminatedBranches(document: unknown, schema: Record<string, any>
   }
 }
 
-/** Every object of the description that could be a schema; examples are data and are skipped. */
-function visitSchemas(node: unknown, visit: (schema: Record<string, any>) => void): void {
+/** Keys whose objects map names to things: there, a name may be `example` or start with `x-` (a property `x-ratelimit`). */
+const NAME_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependentSchemas', 'schemas', 'parameters', 'responses', 'requestBodies', 'headers', 'securitySchemes', 'links', 'callbacks', 'pathItems', 'content', 'encoding', 'mapping'])
+
+/** OpenAPI's words beside a schema's keywords, which json-schema-faker does not know. */
+const ANNOTATIONS = ['xml', 'externalDocs', 'example', 'nullable']
+
+/**
+ * json-schema-faker takes the words it does not know, in an object schema without `properties`, for
+ * properties: `{ type: object, xml: {…}, nullable: true }` came out as `{"xml": {…}, "nullable":
+ * true}`, and files.com's extension `x-object-type: { type: hash }` threw "unknown primitive hash"
+ * (14 operations answered 500). Extensions and OpenAPI's annotations are left out of the copy it
+ * reads, and an object schema without properties gets an empty list of them.
+ */
+function dropExtensions(schema: Record<string, any>): void {
+  for (const key of Object.keys(schema)) if (key.startsWith('x-') || ANNOTATIONS.includes(key)) delete schema[key]
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type]
+  if (types.includes('object') && schema.properties === undefined) schema.properties = {}
+}
+
+/**
+ * Every object of the description that could be a schema; examples are data and are skipped.
+ * `isNameMap`: the object maps names to things (`properties`, `schemas`...), so its keys are names,
+ * not keywords; the things it maps are not name maps, whatever their names (a property `links`).
+ */
+function visitSchemas(node: unknown, visit: (schema: Record<string, any>, isNameMap: boolean) => void, isNameMap = false): void {
   if (typeof node !== 'object' || node === null) return
   if (Array.isArray(node)) return node.forEach((item) => visitSchemas(item, visit))
   const schema = node as Record<string, any>
-  visit(schema)
+  visit(schema, isNameMap)
   for (const [key, value] of Object.entries(schema)) {
-    if (key !== 'example' && key !== 'examples') visitSchemas(value, visit)
+    if (key !== 'example' && key !== 'examples') visitSchemas(value, visit, !isNameMap && NAME_MAPS.has(key))
   }
 }
