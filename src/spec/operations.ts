@@ -217,7 +217,8 @@ function describeContent(document: any, content: Record<string, any> | undefined
   return Object.entries(content ?? {}).map(([mediaType, media]) => {
     const at = `${pointer}${pointerOf(mediaType)}`
     return {
-      mediaType,
+      // An empty key (spoonacular.com's request bodies) names no type: read as any.
+      mediaType: mediaType.trim() === '' ? '*/*' : mediaType,
       schemaPointer: media?.schema ? `${at}/schema` : undefined,
       examples: describeExamples(document, media ?? {}, at),
     }
