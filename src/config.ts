@@ -60,6 +60,11 @@ export interface MockOptions {
    * Generation is stopped there and the response answered 500 naming its schema. @default 5000
    */
   generationMs?: number
+  /**
+   * Generated bodies carry every optional property (true), or only the required ones (false), at
+   * every depth (`--json-schema-faker-fillProperties=false`). @default true
+   */
+  fillProperties?: boolean
   /** Serve the admin API under `/__mock`. @default true */
   admin?: boolean
   /** Bearer token the admin API requires (all routes but `/__mock/health`). @default none: open */
@@ -125,6 +130,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     journalBytes = DEFAULT_JOURNAL_BYTES,
     generationBytes = GENERATION_BUDGET.bytes,
     generationMs = GENERATION_BUDGET.ms,
+    fillProperties = true,
     admin = true,
     adminToken,
     cors = true,
@@ -182,6 +188,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     journalBytes,
     generationBytes,
     generationMs,
+    fillProperties,
     maxDepth,
     admin,
     adminToken,

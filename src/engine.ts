@@ -92,7 +92,7 @@ export async function createEngine(input: MockOptions, logger: Logger): Promise<
     throw new StartupError(`There is no scenario "${options.scenario}" to start with; known scenarios: ${[...scenarios.keys()].join(', ')}.`)
   }
   const budget = { bytes: options.generationBytes, ms: options.generationMs }
-  const faker = createFaker(views.response, options.seed, budget)
+  const faker = createFaker(views.response, options.seed, budget, { fillProperties: options.fillProperties })
   // Told against this app's own budget, which loadSpec does not know. The walk that names the
   // schemas by pointer runs only for a description that has one (GitHub's took 130 ms).
   const budgetWarnings = faker.beyondBudget ? compileBudgetWarnings(views.response, budget) : []

@@ -17,18 +17,27 @@ export interface Faker {
   readonly beyondBudget: boolean
 }
 
+/** How generated bodies are filled, per app. */
+export interface FakerOptions {
+  /**
+   * Every optional property of an object appears (true), or only its required ones (false: the
+   * mock's `fillProperties`, Prism's `--json-schema-faker-fillProperties=false`). @default true
+   */
+  fillProperties?: boolean
+}
+
 /**
  * A generator over a copy of the description prepared once for json-schema-faker (see
  * `prepareForGeneration`), within the app's generation budget. Give it the response view of the
  * description (`deriveReadWriteViews`), so that writeOnly properties are never generated.
  */
-export function createFaker(document: unknown, seed: number, budget: GenerationBudget = GENERATION_BUDGET): Faker {
+export function createFaker(document: unknown, seed: number, budget: GenerationBudget = GENERATION_BUDGET, options: FakerOptions = {}): Faker {
   // Prepared at start-up, not on the first generated body: for a large description that took
   // 300 ms, and a first request must answer within 50 ms (#11).
-  return createGenerator(document, seed, budget)
+  return createGenerator(document, seed, budget, options.fillProperties ?? true)
 }
 
-function createGenerator(document: unknown, seed: number, budget: GenerationBudget): Faker {
+function createGenerator(document: unknown, seed: number, budget: GenerationBudget, fillProperties: boolean): Faker {
   let beyondBudget = false
   const prepared = prepareForGeneration(document, budget, () => (beyondBudget = true))
   // A schema object of the description (one a validator's error names) is generated from its prepared copy.
@@ -38,9 +47,13 @@ function createGenerator(document: unknown, seed: number, budget: GenerationBudg
   let current: Deadline | undefined
   const generator = createGeneratorSync({
     seed,
-    // Every optional field appears, and no field the schema does not declare.
-    alwaysFakeOptionals: true,
-    fillProperties: false,
+    // Every optional field appears (or, told so, none does), and never a field the schema does not
+    // declare. A probability of 0, not json-schema-faker's 0.5: optional fields are left out so that
+    // bodies show the least a client must handle, every time. json-schema-faker's own
+    // `fillProperties` is left at its default (true): false would still put a skeleton of each
+    // optional object, its required fields, in the body.
+    alwaysFakeOptionals: fillProperties,
+    optionalsProbability: fillProperties ? 1 : 0,
     refResolver: (ref: string) => (nodeAt(prepared, ref.replace(/^#/, '')) ?? {}) as never,
     // json-schema-faker 0.6.3 takes no random function (it makes its own from the seed), but calls
     // this on every value it makes (each item, property and nested value): the deadline is checked

@@ -199,3 +199,42 @@ describe('the generation deadline (#12)', () => {
     }
   })
 })
+
+describe('fillProperties: every optional property, or only the required ones (#13)', () => {
+  const Order = {
+    type: 'object',
+    required: ['id', 'customer'],
+    properties: {
+      id: { type: 'integer' },
+      note: { type: 'string' },
+      customer: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, email: { type: 'string', format: 'email' } } },
+      shipping: { type: 'object', required: ['city'], properties: { city: { type: 'string' }, zip: { type: 'string' } } },
+      lines: { type: 'array', items: { type: 'object', required: ['sku'], properties: { sku: { type: 'string' }, gift: { type: 'boolean' } } } },
+    },
+  }
+  const document = documentWith('order', Order)
+  const generate = (options?: { fillProperties?: boolean }) => {
+    const fake = createFaker(document, SEED, undefined, options)
+    return Array.from({ length: 10 }, () => fake('/components/schemas/Subject') as Record<string, any>)
+  }
+
+  it('puts every optional property in a generated body by default', () => {
+    for (const body of generate()) {
+      expect(Object.keys(body).sort()).toEqual(['customer', 'id', 'lines', 'note', 'shipping'])
+      expect(Object.keys(body.customer).sort()).toEqual(['email', 'name'])
+    }
+  })
+
+  it('puts only required properties in a generated body with fillProperties false, at every depth, and the body still validates', () => {
+    const validate = compileAt(ajvFor(document), '/components/schemas/Subject')
+    for (const body of generate({ fillProperties: false })) {
+      expect(Object.keys(body).sort()).toEqual(['customer', 'id'])
+      expect(Object.keys(body.customer)).toEqual(['name'])
+      expect(validate(body)).toBe(true)
+    }
+  })
+
+  it('leaves the default sequence as it was: fillProperties true generates what no option does', () => {
+    expect(generate({ fillProperties: true })).toEqual(generate())
+  })
+})
