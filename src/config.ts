@@ -65,6 +65,11 @@ export interface MockOptions {
    * every depth (`--json-schema-faker-fillProperties=false`). @default true
    */
   fillProperties?: boolean
+  /**
+   * Serve none of the description's examples, as Prism's `--ignoreExamples`: a response that has one
+   * gets a generated body (seeded by `seed`) instead. Fixtures are still served. @default false
+   */
+  ignoreExamples?: boolean
   /** Serve the admin API under `/__mock`. @default true */
   admin?: boolean
   /** Bearer token the admin API requires (all routes but `/__mock/health`). @default none: open */
@@ -131,6 +136,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     generationBytes = GENERATION_BUDGET.bytes,
     generationMs = GENERATION_BUDGET.ms,
     fillProperties = true,
+    ignoreExamples = false,
     admin = true,
     adminToken,
     cors = true,
@@ -189,6 +195,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     generationBytes,
     generationMs,
     fillProperties,
+    ignoreExamples,
     maxDepth,
     admin,
     adminToken,

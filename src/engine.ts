@@ -143,7 +143,7 @@ function compileOperation(description: OperationDescription, index: number, cont
     parameterLocations: /[?#]/.test(description.path) ? Object.fromEntries(description.parameters.map((p) => [p.name, p.in])) : undefined,
     parameters: compileParameters(coercingAjv, description.parameters),
     body: description.requestBody ? compileBody(requestAjv, description.requestBody, coercingAjv, { maxDepth: options.maxDepth }) : undefined,
-    responses: compileResponses({ document, ajv, logger }, description, fixtures.get(description.fixtureKey)),
+    responses: compileResponses({ document, ajv, logger, ignoreExamples: options.ignoreExamples }, description, fixtures.get(description.fixtureKey)),
   }
 }
 

@@ -68,6 +68,8 @@ interface CompileContext {
   document: unknown
   ajv: Ajv
   logger: Logger
+  /** Read no example of the description (`ignoreExamples`): those responses are generated, or served from fixtures. */
+  ignoreExamples?: boolean
 }
 
 export function compileResponses(context: CompileContext, operation: OperationDescription, fixtures: readonly Fixture[] = []): ResponseSet {
@@ -119,6 +121,7 @@ function compileMedia(context: CompileContext, label: string, content: MediaType
     xml: kind === 'xml' && content.schemaPointer ? xmlNamesOf(document, content.schemaPointer) : undefined,
     bodies: new Map(),
   }
+  if (context.ignoreExamples) return media
   for (const { name, value } of content.examples) {
     const problems = exampleProblems(context, media, value)
     const text = problems.length ? undefined : serializeBody(kind, value, media.xml)
