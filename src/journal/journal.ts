@@ -80,6 +80,9 @@ export function createJournal(capacity: number, redaction: Redaction = { headers
   const toEntry = (record: Stored) => entryOf(record, redaction)
   // Oldest first; records before `first` are dropped (and unset), the array is compacted now and then.
   let records: Array<Stored | undefined> = []
+  // Each record's size, beside it rather than in it: one more field on the record, whose spread
+  // copies some fifteen, doubled the cost of recording a request (1.0 → 2.1 µs, #12).
+  let sizes: number[] = []
   let first = 0
   let bytes = 0
   let nextId = 1
@@ -90,17 +93,19 @@ export function createJournal(capacity: number, redaction: Redaction = { headers
   const dropOldest = () => {
     const keep = Math.min(capacity, records.length - first)
     while (records.length - first > keep || (bytes > maxBytes && records.length - first > 1)) {
-      bytes -= records[first]!.size
+      bytes -= sizes[first]!
       records[first++] = undefined
     }
     records = records.slice(first)
+    sizes = sizes.slice(first)
     first = 0
   }
   return {
     recordRequest(record) {
       if (capacity === 0) return
       const size = sizeOf(record)
-      records.push({ ...record, body: record.body && copyBody(record.body), id: nextId++, size })
+      records.push({ ...record, body: record.body && copyBody(record.body), id: nextId++ })
+      sizes.push(size)
       bytes += size
       if (records.length - first > 2 * capacity || bytes > maxBytes) dropOldest()
     },
@@ -118,9 +123,12 @@ export function createJournal(capacity: number, redaction: Redaction = { headers
       return { entries }
     },
     clearRequests(filter = {}) {
-      records = filter.session === undefined ? [] : kept().filter((r) => r.session !== filter.session)
+      const from = Math.max(first, records.length - capacity)
+      const keep = (_: unknown, i: number) => i >= from && filter.session !== undefined && records[i]!.session !== filter.session
+      sizes = sizes.filter(keep)
+      records = records.filter(keep)
       first = 0
-      bytes = (records as Stored[]).reduce((sum, r) => sum + r.size, 0)
+      bytes = sizes.reduce((sum, size) => sum + size, 0)
     },
   }
 }
@@ -128,7 +136,7 @@ export function createJournal(capacity: number, redaction: Redaction = { headers
 /** What a record's headers count for in the byte budget (see `sizeOf`). */
 const HEADER_ALLOWANCE = 1024
 
-type Stored = RequestRecord & { id: number; size: number }
+type Stored = RequestRecord & { id: number }
 
 /**
  * What a record holds, roughly, in bytes: its body copy, path, query and violations, and a fixed
@@ -165,7 +173,7 @@ function matches(record: RequestRecord, filter: JournalFilter): boolean {
 function entryOf(record: Stored, redaction: Redaction): JournalEntry {
   const headers: Record<string, string> = {}
   for (const [name, value] of entriesOf(record.headers)) headers[name] = REDACTED.has(name) || redaction.headers.has(name) ? '[redacted]' : value
-  const { body, id, time, violations, query, size: _size, ...rest } = record
+  const { body, id, time, violations, query, ...rest } = record
   const entry: JournalEntry = { id, time: new Date(time).toISOString(), ...rest, query: redactQuery(query, redaction), violations: violations.map((v) => ({ ...v })), headers }
   if (body) {
     entry.body = new TextDecoder().decode(body)
