@@ -96,6 +96,8 @@ export interface MockOptions {
    * pages may change its state (`--allowed-hosts`). @default []
    */
   allowedHosts?: string[]
+  /** validate every response before it is sent; a violation answers 500 (Prism's --errors) @default false */
+  errors?: boolean
 }
 
 export interface Delay {
@@ -145,6 +147,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     watch = false,
     allowRefOutside = [],
     allowedHosts = [],
+    errors = false,
   } = options
   const specPath = resolve(spec)
   const fixtures = options.fixtures ? resolve(options.fixtures) : defaultFixtures(specPath)
@@ -205,6 +208,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     watch,
     allowRefOutside: allowRefOutside.map((folder) => resolve(folder)),
     allowedHosts: allowedHosts.map((name) => name.trim().toLowerCase()).filter(Boolean),
+    errors,
   }
 }
 
