@@ -42,7 +42,7 @@ describe('plant-store-mock CLI', () => {
     it('prints the usage and exits 0 with --help', async () => {
       const { code, stdout, stderr } = await runCli(['--help'])
       expect(code).toBe(0)
-      expect(stdout).toContain('Usage: plant-store-mock [options]')
+      expect(stdout).toContain('Usage: plant-store-mock [mock] [<description>] [options]')
       expect(stdout).toContain('--spec <file>')
       expect(stderr).toBe('')
     })

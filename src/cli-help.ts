@@ -1,0 +1,85 @@
+/**
+ * The text of `--help`. Every line fits 80 columns (a test checks it), and Prism's flags sit
+ * beside ours under the heading of what they do, since they are ours too.
+ */
+export const CLI_HELP = `Usage: plant-store-mock [mock] [<description>] [options]
+
+Serves an API description as a contract-checking mock: OpenAPI 3.1, OpenAPI
+3.0 or Swagger 2.0, in YAML or JSON (default: the embedded Plant Store).
+Prism's command line works as it is: "prism mock api.yaml -p 4010 -d" becomes
+"plant-store-mock mock api.yaml -p 4010 -d"; the word "mock" is optional.
+
+The description and its bodies:
+  <description>        description to serve, as a file           [env MOCK_SPEC]
+  --spec <file>        the same, as a flag
+  --fixtures <dir>     fixture folder (<operationId>/<status>[.<name>].json)
+                       [env MOCK_FIXTURES, default: embedded fixtures/ for the
+                       embedded description, else fixtures/ beside it]
+  -d, --dynamic        generate every body with json-schema-faker, ignoring
+                       fixtures and examples
+  --ignoreExamples     generate the bodies the description has examples for
+                       (fixtures are still served)
+  --seed <seed>        seed for generated bodies: a whole number, or any text
+                       (hashed to one); same seed, same bodies [default: random]
+  --json-schema-faker-fillProperties <true|false>
+                       false: generated bodies carry only required properties
+                       (true: every declared property)           [default: true]
+  --scenario <name>    scenario at start: default, error, unauthorized,
+                       dynamic, or one of fixtures/scenarios.yaml
+                                           [env MOCK_SCENARIO, default: default]
+  --watch              reload the description, fixtures and scenarios when they
+                       change; a broken edit keeps the last good one serving
+  --allow-ref-outside <dir>  a folder outside the description's own that its
+                       $refs may read; repeat for more [default: its own only]
+
+Listening:
+  -p, --port <n>       port; 0 picks a free one        [env PORT, default: 4010]
+  -h, --host <addr>    address to listen on       [env HOST, default: 127.0.0.1]
+  --cors [true|false]  CORS headers and preflight answers; --cors false,
+                       --cors=false or --no-cors turns them off    [default: on]
+  -m, --multiprocess   accepted for Prism's sake; one process answers here
+
+Checks and limits:
+  --token <t>          accept only this bearer token / API key; repeat for
+                       more                                       [default: any]
+  --errors             check every response before it is sent; one that breaks
+                       the description answers 500                [default: off]
+  --max-body <size>    largest request body, e.g. 1048576, 512kb, 1mb
+                                                                  [default: 1mb]
+  --max-depth <n>      deepest nesting of a JSON request body     [default: 256]
+  --delay <ms|min-max> latency added to every answer, e.g. 200 or 100-500
+                                                                    [default: 0]
+  --generation-bytes <size>  largest generated body, e.g. 2mb; a larger one is
+                       answered 500 naming its schema             [default: 1mb]
+  --generation-ms <ms> longest time generating one body may take; past it,
+                       it is stopped and answered 500            [default: 5000]
+
+Admin API (/__mock) and journal:
+  --admin-token <t>    require "Authorization: Bearer <t>" on /__mock/*
+                       (health excepted)                         [default: none]
+  --no-admin           do not serve the admin API under /__mock
+  --allowed-hosts <a,b>  host names besides loopback ones that may use the
+                       admin API of a mock on loopback           [default: none]
+  --journal-size <n>   requests kept in the journal (oldest dropped)
+                                                                 [default: 1000]
+  --journal-bytes <size>  bytes the journal keeps (oldest dropped)
+                                                                 [default: 64mb]
+
+Logs:
+  --log-format <f>     text, or json (one object per line)
+                                            [env MOCK_LOG_FORMAT, default: text]
+  --quiet              no request lines (the start line, warnings and errors
+                       are still printed)
+  --debug              log stacks of unexpected errors
+  -v, --verboseLevel <level>  Prism's levels: trace, debug (both: --debug),
+                       info (the default), warn (--quiet), error (no warnings
+                       either), fatal (no errors met while serving), silent
+                       (nothing, not even the start line, but a failure to
+                       start)
+
+  --help               show this help
+  --version            show the version
+
+Prism's "proxy" command is not built yet. Flags win over environment variables.
+
+`

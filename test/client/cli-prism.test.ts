@@ -1,0 +1,174 @@
+import net from 'node:net'
+import { fileURLToPath } from 'node:url'
+import { afterEach, describe, expect, it } from 'vitest'
+import { runCli, startCli, startedUrl, stopProcesses, within } from '../support/processes.js'
+
+/**
+ * Prism's command line, run as a user runs it (#13): `node dist/cli.js` with Prism's arguments,
+ * each server on port 0 (or on a port just handed out by the OS), each child killed after its test.
+ */
+afterEach(stopProcesses)
+
+const specFile = (name: string) => fileURLToPath(new URL(`../specs/${name}`, import.meta.url))
+const library = specFile('library.yaml')
+/** A stack trace line, as Node prints them. */
+const STACK_LINE = /^\s+at .+/m
+
+async function getBooks(url: string, path = '/books', headers: Record<string, string> = {}) {
+  const res = await fetch(`${url}${path}`, { headers: { 'x-library-key': 'k', ...headers }, signal: AbortSignal.timeout(5000) })
+  return { status: res.status, headers: res.headers, body: (await res.json()) as any }
+}
+
+/** A port the OS just handed out and that nothing holds now. */
+async function freePort(): Promise<number> {
+  const server = net.createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as net.AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+/** Exit code 1 and one paragraph on stderr, without a stack trace: what every refusal looks like. */
+function expectOneParagraphRefusal({ code, stdout, stderr }: { code: number | string; stdout: string; stderr: string }) {
+  expect(code).toBe(1)
+  expect(stdout).toBe('')
+  expect(stderr).toMatch(/^\[mock\] error: /)
+  expect(stderr.trim().split('\n')).toHaveLength(1)
+  expect(stderr).not.toMatch(STACK_LINE)
+}
+
+describe('Prism’s command line, unchanged (#13)', () => {
+  it('serves the description given after the word "mock"', async () => {
+    const cli = startCli(['mock', library, '-p', '0', '-h', '127.0.0.1'])
+    const url = await startedUrl(cli)
+    expect(cli.stdout()).toContain('Library 2.0.0 mock listening')
+    expect((await getBooks(url)).status).toBe(200)
+  })
+
+  it('serves the description given alone, without the word "mock"', async () => {
+    const cli = startCli([library, '-p', '0'])
+    const url = await startedUrl(cli)
+    expect((await getBooks(url)).status).toBe(200)
+  })
+
+  it('runs Prism’s full command line: no request lines at -v warn, no CORS headers with --cors false, generated bodies with -d', async () => {
+    const cli = startCli(['mock', library, '-p', '0', '-d', '--seed', 'abc', '--cors', 'false', '--errors', '-m', '-v', 'warn'])
+    const url = await startedUrl(cli)
+    const { status, headers, body } = await getBooks(url, '/books', { origin: 'http://app.localhost' })
+    expect(status).toBe(200)
+    expect(headers.get('access-control-allow-origin')).toBeNull()
+    expect(body).not.toEqual([expect.objectContaining({ title: 'The Left Hand of Darkness' }), expect.anything()])
+    cli.child.kill('SIGTERM')
+    expect(await within(5000, 'the exit after SIGTERM', cli.exited)).toBe(0)
+    expect(cli.stdout()).toContain('mock listening on')
+    expect(cli.stdout()).not.toMatch(/GET \/books 200/)
+  })
+
+  it('generates the same bodies for the same text seed, run after run', async () => {
+    const runs = [startCli(['mock', library, '-p', '0', '-d', '--seed', 'my seed']), startCli(['mock', library, '-p', '0', '-d', '--seed', 'my seed'])]
+    const urls = await Promise.all(runs.map((run) => startedUrl(run)))
+    const [first, second] = await Promise.all(urls.map(async (url) => [await getBooks(url, '/books/1'), await getBooks(url, '/books/2')].map((r) => r.body)))
+    expect(second).toEqual(first)
+  })
+
+  it('generates only required properties with --json-schema-faker-fillProperties false', async () => {
+    const cli = startCli(['mock', library, '-p', '0', '-d', '--json-schema-faker-fillProperties', 'false'])
+    const url = await startedUrl(cli)
+    const { body } = await getBooks(url, '/books/42')
+    expect(Object.keys(body).sort()).toEqual(['id', 'subtitle', 'title'])
+  })
+
+  it('generates the bodies the description has examples for with --ignoreExamples', async () => {
+    const plain = startCli(['mock', library, '-p', '0'])
+    const ignoring = startCli(['mock', library, '-p', '0', '--ignoreExamples'])
+    const [plainUrl, ignoringUrl] = await Promise.all([startedUrl(plain), startedUrl(ignoring)])
+    expect((await getBooks(plainUrl)).body[0]).toMatchObject({ title: 'The Left Hand of Darkness' })
+    expect((await getBooks(ignoringUrl)).body[0]?.title).not.toBe('The Left Hand of Darkness')
+  })
+
+  it('prints nothing at all with -v silent, and serves', async () => {
+    const port = await freePort()
+    const cli = startCli(['mock', library, '-p', String(port), '-v', 'silent'])
+    let status = 0
+    // Bounded: up to 100 tries, each answered at once or refused at once while the mock starts.
+    for (let attempt = 0; attempt < 100 && status !== 200; attempt++) {
+      status = await getBooks(`http://127.0.0.1:${port}`).then((r) => r.status, () => new Promise<number>((resolve) => setTimeout(() => resolve(0), 100)))
+    }
+    expect(status).toBe(200)
+    cli.child.kill('SIGTERM')
+    expect(await within(5000, 'the exit after SIGTERM', cli.exited)).toBe(0)
+    expect(cli.stdout() + cli.stderr()).toBe('')
+  })
+
+  it('still says why it did not start with -v silent', async () => {
+    const missing = specFile('no-such-description.yaml')
+    const result = await runCli(['mock', missing, '-p', '0', '-v', 'silent'])
+    expectOneParagraphRefusal(result)
+    expect(result.stderr).toContain(missing)
+  })
+})
+
+describe('refusals name what the user wrote (#13)', () => {
+  it('suggests --port for --prot', async () => {
+    const result = await runCli(['mock', library, '--prot', '4010'])
+    expectOneParagraphRefusal(result)
+    expect(result.stderr).toContain('Unknown option --prot. Did you mean --port?')
+  })
+
+  it('refuses two descriptions', async () => {
+    const result = await runCli(['mock', library, specFile('minimal.json')])
+    expectOneParagraphRefusal(result)
+    expect(result.stderr).toContain('The mock serves one description, and got 2')
+  })
+
+  it('refuses an argument and a --spec that differ', async () => {
+    const result = await runCli([library, '--spec', specFile('minimal.json')])
+    expectOneParagraphRefusal(result)
+    expect(result.stderr).toContain('Two descriptions')
+  })
+
+  it('refuses Prism’s proxy command, saying it is not built and what to run instead', async () => {
+    const result = await runCli(['proxy', library, 'http://127.0.0.1:9', '-p', '0'])
+    expectOneParagraphRefusal(result)
+    expect(result.stderr).toContain('Proxy mode (Prism\'s "proxy" command) is not built yet')
+    expect(result.stderr).toContain('plant-store-mock mock <description>')
+  })
+
+  it.each([
+    [{ PORT: 'abc' }, 'The environment variable PORT takes a whole number, got "abc".'],
+    [{ MOCK_LOG_FORMAT: 'xml' }, 'The environment variable MOCK_LOG_FORMAT takes "text" or "json", got "xml".'],
+    [{ MOCK_SCENARIO: 'nope', PORT: '0' }, 'That value comes from the environment variable MOCK_SCENARIO.'],
+    [{ MOCK_SPEC: specFile('no-such-description.yaml'), PORT: '0' }, 'That value comes from the environment variable MOCK_SPEC.'],
+    [{ MOCK_FIXTURES: specFile('no-such-folder'), PORT: '0' }, 'That value comes from the environment variable MOCK_FIXTURES.'],
+  ])('names the environment variable, not a flag, for %j', async (env, message) => {
+    const result = await runCli([], env)
+    expectOneParagraphRefusal(result)
+    expect(result.stderr).toContain(message)
+    expect(result.stderr).not.toMatch(/--port takes|--log-format takes/)
+  })
+
+  it('names PORT when the port it sets is in use', async () => {
+    const holder = net.createServer()
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve))
+    try {
+      const { port } = holder.address() as net.AddressInfo
+      const result = await runCli([], { PORT: String(port) })
+      expectOneParagraphRefusal(result)
+      expect(result.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use`)
+      expect(result.stderr).toContain('That value comes from the environment variable PORT.')
+    } finally {
+      await new Promise((resolve) => holder.close(resolve))
+    }
+  })
+})
+
+describe('--help (#13)', () => {
+  it('fits 80 columns, names Swagger 2.0 and shows Prism’s form', async () => {
+    const { code, stdout, stderr } = await runCli(['--help'])
+    expect(code).toBe(0)
+    expect(stderr).toBe('')
+    for (const line of stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80)
+    expect(stdout).toContain('Swagger 2.0')
+    expect(stdout).toContain('Usage: plant-store-mock [mock] [<description>] [options]')
+  })
+})
