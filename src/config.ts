@@ -12,6 +12,9 @@ const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 /** The reserved prefix of the admin API, as WireMock reserves `/__admin`. Described in `admin-openapi.yaml`. */
 export const ADMIN_PREFIX = '/__mock'
 
+/** How requests are validated (see `MockOptions.validate`). */
+export type ValidationMode = 'strict' | 'report' | 'off'
+
 /** Everything the mock can be told. CLI flags and environment variables map onto these fields one to one. */
 export interface MockOptions {
   /**
@@ -45,6 +48,13 @@ export interface MockOptions {
   delay?: number | string
   /** Deepest nesting of arrays and objects a JSON request body may have; deeper gets 400 before parsing (`--max-depth`). @default 256 */
   maxDepth?: number
+  /**
+   * What a request that breaks the description gets (`--validate`): `strict` answers its violations
+   * (400 or 422); `report` answers as if it were valid and reports them (`X-Mock-Violations`, the log
+   * line, the journal); `off` looks for none (security still applies). `Prefer: validate=` sets it
+   * for one request. @default 'strict'
+   */
+  validate?: ValidationMode
   /** Requests kept in the journal; the oldest are dropped. @default 1000 */
   journalSize?: number
   /** Bytes the journal keeps at most (body copies, headers...); the oldest are dropped (`--journal-bytes`). @default 64 MiB */
@@ -134,6 +144,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     delay = 0,
     journalSize = 1000,
     maxDepth = 256,
+    validate = 'strict',
     journalBytes = DEFAULT_JOURNAL_BYTES,
     generationBytes = GENERATION_BUDGET.bytes,
     generationMs = GENERATION_BUDGET.ms,
@@ -203,6 +214,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     admin,
     adminToken,
     cors,
+    validate: checkValidationMode(validate),
     logFormat: checkLogFormat(logFormat),
     quiet,
     watch,
@@ -210,6 +222,12 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     allowedHosts: allowedHosts.map((name) => name.trim().toLowerCase()).filter(Boolean),
     errors,
   }
+}
+
+/** `--validate` and `validate` take these three words only. */
+export function checkValidationMode(mode: string): ValidationMode {
+  if (mode !== 'strict' && mode !== 'report' && mode !== 'off') throw new StartupError(`validate must be "strict", "report" or "off", got "${mode}".`)
+  return mode
 }
 
 /** `--log-format` and `logFormat` take these two words only. */

@@ -127,6 +127,13 @@ describe('resolveOptions: checks', () => {
     }
   })
 
+  it('validates requests strictly by default, and takes report and off; another word is refused naming the three (#13)', () => {
+    expect(resolveOptions().validate).toBe('strict')
+    expect(resolveOptions({ validate: 'report' }).validate).toBe('report')
+    expect(resolveOptions({ validate: 'off' }).validate).toBe('off')
+    expect(() => resolveOptions({ validate: 'lenient' as never })).toThrow('validate must be "strict", "report" or "off", got "lenient".')
+  })
+
   it('refuses an empty token', () => {
     expect(() => resolveOptions({ tokens: ['ok', ''] })).toThrow(StartupError)
   })
