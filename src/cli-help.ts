@@ -44,6 +44,10 @@ Checks and limits:
                        more                                       [default: any]
   --errors             check every response before it is sent; one that breaks
                        the description answers 500                [default: off]
+  --validate <mode>    what a request that breaks the description gets: strict
+                       (400 or 422), report (answered as valid, the violations
+                       in X-Mock-Violations), off (not validated; security
+                       still applies)                          [default: strict]
   --max-body <size>    largest request body, e.g. 1048576, 512kb, 1mb
                                                                   [default: 1mb]
   --max-depth <n>      deepest nesting of a JSON request body     [default: 256]

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import { type ParseArgsConfig, parseArgs } from 'node:util'
 import { closestWord } from './closest-word.js'
-import { type MockOptions, parseByteSize } from './config.js'
+import { type MockOptions, type ValidationMode, parseByteSize } from './config.js'
 import { StartupError } from './errors.js'
 import { VERBOSE_LEVELS, type VerboseLevel, isVerboseLevel, optionsForLevel } from './verbose-level.js'
 
@@ -65,6 +65,7 @@ const FLAGS = {
   admin: { type: 'boolean' },
   cors: { type: 'boolean' },
   errors: { type: 'boolean' },
+  validate: { type: 'string' },
   'json-schema-faker-fillProperties': { type: 'boolean' },
   'json-schema-faker-fill-properties': { type: 'boolean' },
   ignoreExamples: { type: 'boolean' },
@@ -130,6 +131,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     admin: values.admin,
     cors: values.cors,
     errors: values.errors,
+    validate: readOptional('--validate', values.validate, readValidationMode),
     logFormat,
     quiet: values.quiet || byLevel.quiet,
     watch: values.watch,
@@ -265,6 +267,12 @@ function readPort(source: string, text: string): number {
 function readLogFormat(source: string, text: string): 'text' | 'json' {
   if (text !== 'text' && text !== 'json') throw new CommandLineError('cli_bad_value', `${source} takes "text" or "json", got "${text}".`)
   return text
+}
+
+function readValidationMode(source: string, text: string): ValidationMode {
+  if (text === 'strict' || text === 'report' || text === 'off') return text
+  const guess = closestWord(text, ['strict', 'report', 'off'])
+  throw new CommandLineError('cli_bad_value', `${source} takes strict, report or off, got "${text}".${guess ? ` Did you mean ${guess}?` : ''}`)
 }
 
 function wholeNumber(source: string, text: string): number {

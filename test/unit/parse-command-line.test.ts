@@ -109,6 +109,13 @@ describe('Prism’s flags, with Prism’s meaning #13', () => {
     expect(optionsOf([]).errors).toBeUndefined()
   })
 
+  it('reads --validate strict, report or off as the validate option, and refuses another word, guessing the one meant', () => {
+    expect(optionsOf(['--validate', 'report']).validate).toBe('report')
+    expect(optionsOf(['--validate=off']).validate).toBe('off')
+    expect(optionsOf([]).validate).toBeUndefined()
+    expect(refusal(['--validate', 'reprot'])).toEqual({ code: 'cli_bad_value', message: '--validate takes strict, report or off, got "reprot". Did you mean report?' })
+  })
+
   it.each([
     [['--json-schema-faker-fillProperties=false']],
     [['--json-schema-faker-fillProperties', 'false']],
@@ -251,7 +258,7 @@ describe('--help #13', () => {
   })
 
   it('lists every flag the parser takes, Prism’s among them', () => {
-    for (const flag of ['--spec', '--fixtures', '--port', '--host', '--dynamic', '--seed', '--token', '--max-body', '--scenario', '--delay', '--journal-size', '--journal-bytes', '--generation-bytes', '--generation-ms', '--max-depth', '--admin-token', '--no-admin', '--cors', '--errors', '--json-schema-faker-fillProperties', '--ignoreExamples', '--multiprocess', '--verboseLevel', '--debug', '--log-format', '--quiet', '--watch', '--allow-ref-outside', '--allowed-hosts', '--help', '--version']) {
+    for (const flag of ['--spec', '--fixtures', '--port', '--host', '--dynamic', '--seed', '--token', '--max-body', '--scenario', '--delay', '--journal-size', '--journal-bytes', '--generation-bytes', '--generation-ms', '--max-depth', '--admin-token', '--no-admin', '--cors', '--errors', '--validate', '--json-schema-faker-fillProperties', '--ignoreExamples', '--multiprocess', '--verboseLevel', '--debug', '--log-format', '--quiet', '--watch', '--allow-ref-outside', '--allowed-hosts', '--help', '--version']) {
       expect(CLI_HELP).toContain(flag)
     }
   })
