@@ -5,7 +5,6 @@ import { parse as parseYaml } from 'yaml'
 import { StartupError } from '../errors.js'
 import { nodeAt } from './resolve-ref.js'
 import { walkSchemas } from './walk.js'
-import { GENERATION_BUDGET, exceedsBudget } from '../responses/generation-budget.js'
 
 export type OpenApiVersion = '3.0' | '3.1'
 
@@ -16,8 +15,6 @@ export interface SpecDocument {
   document: Record<string, any>
   /** Problems the description has but the mock can serve around, one line each with where they are. */
   warnings?: string[]
-  /** Some schema asks for more than generation may make (`GENERATION_BUDGET`). */
-  beyondGenerationBudget?: boolean
 }
 
 /**
@@ -138,10 +135,9 @@ export async function loadSpec(path: string, { allowRefOutside = [] }: { allowRe
   if (version === '2.0') document = await convertSwagger2(path, document)
   const notes = normalizeSchemas(document)
   const warnings = describeNotes(notes, version)
-  const beyondGenerationBudget = [...notes.keys()].some((what) => what.startsWith('budget:'))
   if (!document.paths && !document.webhooks) warnings.push('the description declares no paths: the mock serves only its admin API.')
   else if (!document.paths) warnings.push('the description declares only webhooks and no paths: the mock serves only its admin API.')
-  return { path, version: version === '3.1' ? '3.1' : '3.0', document, warnings, beyondGenerationBudget }
+  return { path, version: version === '3.1' ? '3.1' : '3.0', document, warnings }
 }
 
 /**
@@ -259,8 +255,6 @@ function normalizeSchemas(document: Record<string, any>): Notes {
       }
     }
     mendKeywords(schema, (keyword) => note(`malformed:${keyword}`, pointer))
-    const excess = exceedsBudget(schema)
-    if (excess) note(`budget:${excess}`, pointer)
     if (typeof schema.$id === 'string') identified.push({ schema, pointer })
   })
   dropStrayIds(document, identified, (pointer) => note('stray-id', pointer))
@@ -406,8 +400,6 @@ function describeNotes(notes: Notes, version: OpenApiVersion | '2.0'): string[] 
     const where = `at ${shown}${pointers.length > MAX_POINTERS_NOTED ? ' and more' : ''}`
     if (what === 'stray-id') {
       warnings.push(`a schema's "$id" is named by no $ref, or by one that an earlier schema answers (${where}): it is ignored, so that $refs inside it resolve in the description.`)
-    } else if (what.startsWith('budget:')) {
-      // Told by createEngine instead, against the app's own generation budget (compileBudgetWarnings).
     } else if (what.startsWith('malformed:')) {
       warnings.push(`the schema keyword "${what.slice('malformed:'.length)}" has a value of the wrong kind (${where}); it is mended where its meaning is plain, else ignored.`)
     } else if (version === '3.1') {
