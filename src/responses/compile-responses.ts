@@ -1,9 +1,9 @@
 import type { ValidateFunction } from 'ajv'
-import { StartupError } from '../errors.js'
+import { StartupError, type Violation } from '../errors.js'
 import type { Logger } from '../log.js'
 import type { MediaTypeDescription, OperationDescription, ResponseDescription } from '../spec/operations.js'
 import { derefSchema, nodeAt } from '../spec/resolve-ref.js'
-import { type Ajv, compileAt, compileOnFirstUse, schemaRootOf, toViolations } from '../validation/create-ajv.js'
+import { type Ajv, compileAt, compileOnFirstUse, fieldPath, schemaRootOf, toViolations } from '../validation/create-ajv.js'
 import type { Fixture } from './fixtures.js'
 import { type BodyTemplate, compileTemplate } from './templates.js'
 import { findUndeclaredFields } from './undeclared-fields.js'
@@ -54,6 +54,11 @@ export interface DeclaredResponse {
   media?: DeclaredMedia[]
   /** Header values known at start-up, sent with every answer of this response (today: a declared `Location`). */
   headers?: Record<string, string>
+  /**
+   * How every answer of this response breaks its declaration whatever its body, known at start-up:
+   * a `Location` the mock made up that breaks the header's schema. Reported with each answer.
+   */
+  violations?: readonly Violation[]
 }
 
 export interface ResponseSet {
@@ -82,6 +87,7 @@ function compileResponse(context: CompileContext, operation: OperationDescriptio
   const label = `${operation.id} ${response.code}`
   const media = jsonFirst(response.content).map((content) => compileMedia(context, label, content))
   const preferred = media[0]
+  const headers = locationHeader(context.document, response)
   return {
     code: response.code,
     mediaType: preferred?.mediaType,
@@ -89,7 +95,30 @@ function compileResponse(context: CompileContext, operation: OperationDescriptio
     validate: preferred?.validate,
     bodies: preferred?.bodies ?? new Map(),
     media,
-    headers: locationHeader(context.document, response),
+    headers,
+    violations: headers ? headerViolations(context, response, headers) : undefined,
+  }
+}
+
+/** The sent headers that break their declared schema: checked once, here, since their values never change. */
+function headerViolations(context: CompileContext, response: ResponseDescription, headers: Record<string, string>): Violation[] | undefined {
+  const violations: Violation[] = []
+  for (const declared of response.headers) {
+    const name = declared.name.toLowerCase()
+    const value = headers[name]
+    if (value === undefined || !declared.schemaPointer) continue
+    const validate = compileHeaderSchema(context.ajv, declared.schemaPointer)
+    if (validate && !validate(value)) violations.push(...toViolations(fieldPath('header', name), validate.errors))
+  }
+  return violations.length ? violations : undefined
+}
+
+/** A header schema Ajv cannot compile judges nothing: the header has been sent unjudged until now, and must not stop start-up. */
+function compileHeaderSchema(ajv: Ajv, pointer: string): ValidateFunction | undefined {
+  try {
+    return compileAt(ajv, pointer)
+  } catch {
+    return undefined
   }
 }
 
@@ -281,7 +310,7 @@ export function schemaProblems(response: BodySchema, value: unknown): string[] {
   return toViolations('body', response.validate.errors).map((v) => `${v.path} ${v.message}`)
 }
 
-/** Every way a body breaks its response schema, including fields the schema does not declare. */
+/** Every way a body breaks its response schema, including fields the schema does not declare, as sentences. */
 export function bodyProblems(
   context: { document: unknown },
   response: BodySchema,
@@ -289,14 +318,17 @@ export function bodyProblems(
   /** JSON pointers whose values are only known per request (template slots): not judged now. */
   unknownAt: readonly string[] = [],
 ): string[] {
+  return bodyViolations(context, response, value, unknownAt).map((v) => `${v.path} ${v.message}`)
+}
+
+/** Every way a body breaks its response schema, including fields the schema does not declare (see `bodyProblems`). */
+export function bodyViolations(context: { document: unknown }, response: BodySchema, value: unknown, unknownAt: readonly string[] = []): Violation[] {
   if (!response.validate) return []
   const errors = response.validate(value) ? [] : (response.validate.errors ?? []).filter((e) => !unknownAt.some((slot) => isAtOrUnder(e.instancePath, slot)))
   const violations = toViolations('body', errors)
   const undeclared = findUndeclaredFields(context.document, nodeAt(context.document, response.schemaPointer!), value)
-  return [
-    ...violations.map((v) => `${v.path} ${v.message}`),
-    ...undeclared.map((path) => `body${path} is not declared by the schema`),
-  ]
+  for (const path of undeclared) violations.push({ path: `body${path}`, message: 'is not declared by the schema' })
+  return violations
 }
 
 function isAtOrUnder(pointer: string, slot: string): boolean {

@@ -1,12 +1,14 @@
 import type { ValidateFunction } from 'ajv'
-import type { MockError } from '../errors.js'
+import type { MockError, Violation } from '../errors.js'
 import { type ResponseSet, defaultBodyOf, findResponse, mediaOf } from './compile-responses.js'
-import { type RenderContext, renderResponse } from './render-response.js'
+import { type RenderContext, renderDeclared } from './render-response.js'
 
 export interface RenderedError {
   status: number
   headers: Record<string, string>
   body: string | null
+  /** How the declared body served in place of `{error, message}` breaks its schema, when the mock knows it does (see `RenderedResponse`). */
+  violations?: readonly Violation[]
 }
 
 export interface ErrorContext extends RenderContext {
@@ -36,9 +38,9 @@ export function renderError(error: MockError, responses: ResponseSet | undefined
   const served = json ?? media[0]!
   const body = defaultBodyOf(served)
   const source = body ? { kind: 'static' as const, body } : served.generatable ? { kind: 'generated' as const } : { kind: 'empty' as const }
-  const rendered = renderResponse({ status, response: declared, media: served, source }, context)
+  const rendered = renderDeclared({ status, response: declared, media: served, source }, declared, context)
   const described: Record<string, string> = rendered.contentType ? { 'content-type': rendered.contentType } : {}
-  return { status, headers: { ...headers, ...described, 'x-mock-error': asHeader(error.message) }, body: rendered.body }
+  return { status, headers: { ...headers, ...described, 'x-mock-error': asHeader(error.message) }, body: rendered.body, violations: rendered.violations }
 }
 
 /** Header values must be one line of visible ASCII. */

@@ -1,7 +1,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv'
-import { errors } from '../errors.js'
+import { type Violation, errors } from '../errors.js'
 import type { Logger } from '../log.js'
-import { type DeclaredMedia, type StaticBody, bodyProblems, schemaProblems } from './compile-responses.js'
+import { type DeclaredMedia, type DeclaredResponse, type StaticBody, bodyViolations, schemaProblems } from './compile-responses.js'
 import type { Faker } from './fake.js'
 import type { GenerationBudget } from './generation-budget.js'
 import { type Deadline, isDeadlinePassed, startDeadline } from './generation-deadline.js'
@@ -17,6 +17,12 @@ export interface RenderedResponse {
   /** Declared headers the response carries besides Content-Type. */
   headers?: Record<string, string>
   body: string | null
+  /**
+   * How this answer breaks the operation's declared response, when the mock knows it does: set only
+   * then. Nothing is validated again to find out: what is known comes from start-up (a made-up
+   * header) or from the checks rendering makes anyway (a generated body no mending could fix).
+   */
+  violations?: readonly Violation[]
 }
 
 export interface RenderContext {
@@ -38,22 +44,47 @@ const GENERATION_ATTEMPTS = 5
 /**
  * Turns a plan into bytes. Static bodies were serialised at start-up; templated fixtures are
  * filled from the request; generated ones are made here, and written as the chosen media type asks
- * (JSON, XML, or text). Whatever is made per request is checked against its schema before it is served.
+ * (JSON, XML, or text). Whatever is made per request is checked against its schema before it is served;
+ * what still breaks it is told in `violations`, with what start-up knew of the response (see `DeclaredResponse.violations`).
  */
 export function renderResponse(plan: ResponsePlan, context: RenderContext, request?: TemplateRequest): RenderedResponse {
-  const { status, response, media, source } = plan
-  const headers = response?.headers
-  if (!response || !media) return { status, headers, body: null }
+  const { response } = plan
+  // The one status not taken from the description: 204 for an operation that declares no final response.
+  if (!response) return { status: plan.status, body: null, violations: NO_DECLARED_RESPONSE }
+  const rendered = renderDeclared(plan, response, context, request)
+  if (!response.violations) return rendered
+  return { ...rendered, violations: rendered.violations ? [...response.violations, ...rendered.violations] : response.violations }
+}
+
+const NO_DECLARED_RESPONSE: readonly Violation[] = Object.freeze([{ path: 'status', message: 'is 204, which the operation does not declare (it declares no final response)' }])
+
+/** A declared response as the plan says, with only what its body breaks: its headers, which the caller may not send, are not judged. */
+export function renderDeclared(plan: ResponsePlan, response: DeclaredResponse, context: RenderContext, request?: TemplateRequest): RenderedResponse {
+  const { status, media, source } = plan
+  const headers = response.headers
+  if (!media) return { status, headers, body: null }
   // Declared content that nothing can fill (no schema, no example) still comes as what was declared.
   if (source.kind === 'empty') return { status, contentType: media.contentType, headers, body: serializeBody(media.kind, media.kind === 'text' ? '' : {}, media.xml) ?? '' }
   if (source.kind === 'static') {
-    const body = source.body.template && request ? renderTemplate(response.code, media, source.body, context, request) : source.body.json
-    return { status, contentType: media.contentType, headers, body }
+    if (!source.body.template || !request) return { status, contentType: media.contentType, headers, body: source.body.json }
+    return renderTemplate({ status, contentType: media.contentType, headers, body: null }, response.code, media, source.body, context, request)
   }
   if (!media.schemaPointer) return { status, headers, body: null }
-  const body = serializeBody(media.kind, generateValid(response.code, media, context), media.xml)
+  const generated = generateValid(response.code, media, context)
+  const broken = generated instanceof BrokenBody ? generated : undefined
+  const body = serializeBody(media.kind, broken ? broken.value : generated, media.xml)
   if (body === undefined) return { status, headers, body: null }
-  return { status, contentType: media.contentType, headers, body: withinBytes(response.code, media, context, body) }
+  const rendered: RenderedResponse = { status, contentType: media.contentType, headers, body: withinBytes(response.code, media, context, body) }
+  if (broken) rendered.violations = broken.violations
+  return rendered
+}
+
+/** A generated body that no mending made meet its schema, served with how it breaks it. Only a failure allocates one. */
+class BrokenBody {
+  constructor(
+    readonly value: unknown,
+    readonly violations: readonly Violation[],
+  ) {}
 }
 
 /**
@@ -69,16 +100,23 @@ function withinBytes(code: string, media: DeclaredMedia, context: RenderContext,
 }
 
 /** A template that renders outside its schema (say, echoing a field the request lacks) yields to a generated body. */
-function renderTemplate(code: string, media: DeclaredMedia, body: StaticBody, context: RenderContext, request: TemplateRequest): string {
+function renderTemplate(rendered: RenderedResponse, code: string, media: DeclaredMedia, body: StaticBody, context: RenderContext, request: TemplateRequest): RenderedResponse {
   const template = body.template!
   const value = template.render(request)
   // The template's own fields were checked at start-up; only an object a placeholder pulled in can add undeclared ones.
   const problems = pullsInStructure(template, value)
-    ? bodyProblems(context, media, value)
+    ? bodyViolations(context, media, value).map((v) => `${v.path} ${v.message}`)
     : schemaProblems(media, value)
-  if (problems.length === 0) return JSON.stringify(value)
+  if (problems.length === 0) {
+    rendered.body = JSON.stringify(value)
+    return rendered
+  }
   context.logger.warn(`the fixture "${body.name}" (${code}) rendered a body that breaks its schema (${problems.join('; ')}); a generated body is served instead`)
-  return withinBytes(code, media, context, JSON.stringify(generateValid(code, media, context)))
+  const generated = generateValid(code, media, context)
+  const broken = generated instanceof BrokenBody ? generated : undefined
+  rendered.body = withinBytes(code, media, context, JSON.stringify(broken ? broken.value : generated))
+  if (broken) rendered.violations = broken.violations
+  return rendered
 }
 
 /**
@@ -86,7 +124,7 @@ function renderTemplate(code: string, media: DeclaredMedia, body: StaticBody, co
  * passed, and the response is answered 500 naming its schema, so that no one response keeps the
  * server from answering others for longer than the budget.
  */
-function generateValid(code: string, media: DeclaredMedia, context: RenderContext): unknown {
+function generateValid(code: string, media: DeclaredMedia, context: RenderContext): unknown | BrokenBody {
   // Validators compile on their first use: start-up work done late, which the deadline does not count.
   if (media.validate) compileValidatorNow(media.validate)
   const deadline = startDeadline(context.budget.ms)
@@ -102,38 +140,39 @@ function generateValid(code: string, media: DeclaredMedia, context: RenderContex
  * json-schema-faker is not exact at every edge (large bounds, some patterns, `null` where recursion
  * stops, formats it does not know), so each body is checked against its schema, mended where the
  * errors say how (`mendGenerated`), and regenerated a few times. A schema that still cannot be
- * met is warned about once, naming it, and the last body is served.
+ * met is warned about once, naming it, and the last body is served, as a `BrokenBody` that says how it breaks it.
  */
-function generateMended(code: string, media: DeclaredMedia, context: RenderContext, deadline: Deadline): unknown {
+function generateMended(code: string, media: DeclaredMedia, context: RenderContext, deadline: Deadline): unknown | BrokenBody {
   const key = `${media.schemaPointer} ${media.mediaType}`
   // A schema known to be beyond reach gets one mended body, and no time spent on more.
   const attempts = context.unsatisfied.has(key) ? 1 : GENERATION_ATTEMPTS
   let value: unknown
-  let problems: string[] = []
+  let problems: Violation[] = []
   for (let attempt = 0; attempt < attempts; attempt++) {
     value = context.faker(media.schemaPointer!, deadline)
-    problems = bodyProblems(context, media, value)
+    problems = bodyViolations(context, media, value)
     problems = mend(context, media, value, problems, deadline)
     // What mending could not mend is left out where it may be, and what that leaves missing mended again.
-    if (problems.length > 0 && leaveOutFailing(value, errorsOf(context, media, value, deadline), context.budget)) problems = mend(context, media, value, bodyProblems(context, media, value), deadline)
+    if (problems.length > 0 && leaveOutFailing(value, errorsOf(context, media, value, deadline), context.budget)) problems = mend(context, media, value, bodyViolations(context, media, value), deadline)
     if (problems.length === 0) return value
     const branch = fromOneBranch(context, media, value, deadline)
     if (branch !== undefined) return branch
     deadline.check()
   }
-  if (problems.some((p) => BUDGET_PROBLEM.test(p)) && context.beyondBudget) throw errors.generationBudget(code, media.schemaPointer!, problems)
-  if (context.unsatisfied.has(key)) return value
+  const sentences = problems.map((v) => `${v.path} ${v.message}`)
+  if (sentences.some((p) => BUDGET_PROBLEM.test(p)) && context.beyondBudget) throw errors.generationBudget(code, media.schemaPointer!, sentences)
+  if (context.unsatisfied.has(key)) return new BrokenBody(value, problems)
   context.unsatisfied.add(key)
-  context.logger.warn(`no body generated for the ${code} response (${media.mediaType}, schema at #${media.schemaPointer}) meets its schema after ${GENERATION_ATTEMPTS} tries; the last one is served: ${problems.join('; ')}`)
-  return value
+  context.logger.warn(`no body generated for the ${code} response (${media.mediaType}, schema at #${media.schemaPointer}) meets its schema after ${GENERATION_ATTEMPTS} tries; the last one is served: ${sentences.join('; ')}`)
+  return new BrokenBody(value, problems)
 }
 
 /** Mending rounds over a generated value, in place, until it meets its schema or they run out: the problems left. */
-function mend(context: RenderContext, media: DeclaredMedia, value: unknown, problems: string[], deadline: Deadline): string[] {
+function mend(context: RenderContext, media: DeclaredMedia, value: unknown, problems: Violation[], deadline: Deadline): Violation[] {
   const regenerate = (schema: object) => context.faker(schema, deadline)
   for (let round = 0; problems.length > 0 && round < MENDING_ROUNDS && mendGenerated(value, errorsOf(context, media, value, deadline), regenerate, context.budget); round++) {
     deadline.check()
-    problems = bodyProblems(context, media, value)
+    problems = bodyViolations(context, media, value)
   }
   return problems
 }
@@ -154,7 +193,7 @@ function fromOneBranch(context: RenderContext, media: DeclaredMedia, value: unkn
   for (const branch of branches) {
     if (typeof branch !== 'object' || branch === null) continue
     const candidate = context.faker(branch, deadline)
-    if (bodyProblems(context, media, candidate).length === 0) return candidate
+    if (bodyViolations(context, media, candidate).length === 0) return candidate
   }
   return undefined
 }

@@ -1,0 +1,83 @@
+/**
+ * What rendering knows an answer breaks (`src/responses/render-response.ts`, #13): told in
+ * `violations`, from start-up (a made-up header, an undeclared 204) or from the checks a generated
+ * body gets anyway; a body checked at start-up is served with none, and nothing is validated twice.
+ */
+import { describe, expect, it } from 'vitest'
+import { silentLogger } from '../../src/log.js'
+import type { DeclaredResponse } from '../../src/responses/compile-responses.js'
+import { createFaker } from '../../src/responses/fake.js'
+import { GENERATION_BUDGET } from '../../src/responses/generation-budget.js'
+import { type RenderContext, renderDeclared, renderResponse } from '../../src/responses/render-response.js'
+import type { ResponsePlan } from '../../src/responses/select-response.js'
+import { selectResponse } from '../../src/responses/select-response.js'
+import { compileAt, createAjv, addDescriptionSchema } from '../../src/validation/create-ajv.js'
+import { documentWithResponses, jsonResponse, responsesOf } from './_build.js'
+
+const recursive = { type: 'object', required: ['child'], properties: { child: { $ref: '#/components/schemas/Node' } } }
+
+function contextFor(document: Record<string, any>): RenderContext {
+  return {
+    document,
+    logger: silentLogger,
+    faker: createFaker(document, 1),
+    unsatisfied: new Set(),
+    budget: GENERATION_BUDGET,
+    beyondBudget: false,
+    explain: (pointer) => compileAt(addDescriptionSchema(createAjv({ verbose: true }), document), pointer),
+  }
+}
+
+function planFor(document: Record<string, any>, prefer = {}): ResponsePlan {
+  return selectResponse({ id: 'addThing', responses: responsesOf(document) }, prefer, { dynamic: false })
+}
+
+describe('renderResponse: violations', () => {
+  it('tells that an operation without a final response answers a 204 it does not declare', () => {
+    const rendered = renderResponse({ status: 204, source: { kind: 'empty' } }, contextFor(documentWithResponses({})))
+    expect(rendered).toEqual({ status: 204, body: null, violations: [{ path: 'status', message: 'is 204, which the operation does not declare (it declares no final response)' }] })
+  })
+
+  it('serves a body checked at start-up with no violations at all', () => {
+    const document = documentWithResponses({ '200': jsonResponse({ type: 'object' }, { example: { ok: true } }) })
+    const rendered = renderResponse(planFor(document), contextFor(document))
+    expect(rendered).toEqual({ status: 200, contentType: 'application/json', headers: undefined, body: '{"ok":true}' })
+  })
+
+  it('serves a generated body that meets its schema with no violations', () => {
+    const document = documentWithResponses({ '200': jsonResponse({ type: 'object', required: ['id'], properties: { id: { type: 'integer' } } }) })
+    const rendered = renderResponse(planFor(document), contextFor(document))
+    expect(rendered).not.toHaveProperty('violations')
+  })
+
+  it('tells how a generated body that no mending could fix breaks its schema, every time it is served', () => {
+    const document = documentWithResponses({ '200': jsonResponse({ $ref: '#/components/schemas/Node' }) }, { Node: recursive })
+    const context = contextFor(document)
+    for (let i = 0; i < 2; i++) {
+      const rendered = renderResponse(planFor(document), context)
+      expect(rendered.violations, `answer ${i + 1}`).toEqual([{ path: `body${'.child'.repeat(20)}`, message: 'is required' }])
+    }
+  })
+
+  it('tells what start-up found of a response’s made-up Location, with whatever its body breaks', () => {
+    const created = { ...jsonResponse({ type: 'object' }, { example: {} }), headers: { Location: { schema: { type: 'string', pattern: '^/things/\\d+$' } } } }
+    const document = documentWithResponses({ '201': created })
+    const plan = planFor(document)
+    expect((plan.response as DeclaredResponse).violations).toEqual([{ path: 'header.location', message: 'must match pattern "^/things/\\d+$"' }])
+    const rendered = renderResponse(plan, contextFor(document))
+    expect(rendered.headers).toEqual({ location: '/' })
+    expect(rendered.violations).toEqual([{ path: 'header.location', message: 'must match pattern "^/things/\\d+$"' }])
+  })
+
+  it('leaves the headers out of renderDeclared, whose caller does not send them', () => {
+    const created = { ...jsonResponse({ type: 'object' }, { example: {} }), headers: { Location: { schema: { type: 'string', pattern: '^/x$' } } } }
+    const document = documentWithResponses({ '201': created })
+    const plan = planFor(document)
+    expect(renderDeclared(plan, plan.response!, contextFor(document))).not.toHaveProperty('violations')
+  })
+
+  it('finds no violation in a Location that meets its schema', () => {
+    const created = { ...jsonResponse({ type: 'object' }, { example: {} }), headers: { Location: { schema: { type: 'string', example: '/things/1' } } } }
+    expect(planFor(documentWithResponses({ '201': created })).response!.violations).toBeUndefined()
+  })
+})
