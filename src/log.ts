@@ -23,7 +23,10 @@ export interface RequestLine {
   scenario: string
   session?: string
   fault?: string
+  /** The request's; with a 2xx or 3xx, violations the mock answered past (`--validate report`). */
   violations: readonly Violation[]
+  /** How the answer broke the operation's declared response, when the mock knows it did. */
+  responseViolations?: readonly Violation[]
   /** The message of the error the mock answered with, if it answered one. */
   error?: string
 }
@@ -129,14 +132,26 @@ function listenForErrors(stream: NodeJS.WritableStream): void {
 
 const textPrefix = { info: '[mock] ', warn: '[mock] warning: ', error: '[mock] error: ' }
 
-/** `[mock] POST /plants 400 1.8 ms scenario=default: body.name must be a string` */
+/**
+ * `[mock] POST /plants 400 1.8 ms scenario=default: body.name must be a string`; a violation answered
+ * past or a response that breaks its declaration: `... 200 ... scenario=default: request breaks the description: ...`.
+ */
 export function formatRequestText(line: RequestLine): string {
   let text = `[mock] ${line.method} ${line.path} ${line.status} ${formatMs(line.durationMs)} ms scenario=${line.scenario}`
   if (line.session !== undefined) text += ` session=${line.session}`
   if (line.fault !== undefined) text += ` fault=${line.fault}`
-  const problem = line.status >= 400 && line.status < 500 ? firstProblem(line) : undefined
+  const answered = line.status >= 400 && line.status < 500
+  const problem = answered ? firstProblem(line) : line.violations.length ? `request breaks the description: ${describe(line.violations)}` : undefined
   if (problem) text += `: ${problem}`
+  if (line.responseViolations?.length) text += `${problem ? ';' : ':'} response breaks the description: ${describe(line.responseViolations)}`
   return `${clean(text)}\n`
+}
+
+/** The first violation, and how many more: a line stays a line. */
+function describe(violations: readonly Violation[]): string {
+  const [first] = violations
+  const more = violations.length - 1
+  return `${first!.path} ${first!.message}${more ? ` (and ${more} more)` : ''}`
 }
 
 /** One JSON object and a newline; the fields of the text line, every violation, never headers or bodies. */
@@ -155,6 +170,7 @@ export function formatRequestJson(line: RequestLine): string {
     fault: line.fault,
     error: line.error,
     violations: line.violations.length ? line.violations : undefined,
+    responseViolations: line.responseViolations?.length ? line.responseViolations : undefined,
   })}\n`
 }
 

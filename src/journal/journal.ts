@@ -20,9 +20,14 @@ export interface JournalEntry {
   status: number
   scenario: string
   session?: string
-  /** Valid means no violation of the description (security, media type, size, parameters, body). */
+  /**
+   * Valid means no violation of the description (security, media type, size, parameters, body), whether
+   * the mock answered it (strict) or answered past it (`--validate report`).
+   */
   valid: boolean
   violations: Violation[]
+  /** How the answer broke the operation's declared response (`body.id`, `status`, `header.location`); absent when it did not, as far as the mock knows. */
+  responseViolations?: Violation[]
   fault?: string
   durationMs: number
 }
@@ -147,6 +152,7 @@ type Stored = RequestRecord & { id: number }
 function sizeOf(record: RequestRecord): number {
   let size = HEADER_ALLOWANCE + record.path.length + record.query.length + Math.min(record.body?.byteLength ?? 0, BODY_LIMIT)
   for (const violation of record.violations) size += violation.path.length + violation.message.length + 32
+  if (record.responseViolations) for (const violation of record.responseViolations) size += violation.path.length + violation.message.length + 32
   return size
 }
 
@@ -173,8 +179,9 @@ function matches(record: RequestRecord, filter: JournalFilter): boolean {
 function entryOf(record: Stored, redaction: Redaction): JournalEntry {
   const headers: Record<string, string> = {}
   for (const [name, value] of entriesOf(record.headers)) headers[name] = REDACTED.has(name) || redaction.headers.has(name) ? '[redacted]' : value
-  const { body, id, time, violations, query, ...rest } = record
+  const { body, id, time, violations, responseViolations, query, ...rest } = record
   const entry: JournalEntry = { id, time: new Date(time).toISOString(), ...rest, query: redactQuery(query, redaction), violations: violations.map((v) => ({ ...v })), headers }
+  if (responseViolations) entry.responseViolations = responseViolations.map((v) => ({ ...v }))
   if (body) {
     entry.body = new TextDecoder().decode(body)
     if ((body as { truncated?: boolean }).truncated) entry.bodyTruncated = true

@@ -133,6 +133,25 @@ describe('createJournal: what an entry keeps', () => {
     expect(journal.listRequests()[0]!.body).toBe('{"name":"Fern"}')
   })
 
+  it('lists responseViolations only for an answer that broke its declaration, as copies (#13)', () => {
+    const journal = createJournal(10)
+    const responseViolations = [{ path: 'body.id', message: 'is required' }]
+    journal.recordRequest(record({ responseViolations }))
+    journal.recordRequest(record())
+    const [broken, fine] = journal.listRequests()
+    expect(broken!.responseViolations).toEqual(responseViolations)
+    broken!.responseViolations![0]!.message = 'changed'
+    expect(journal.listRequests()[0]!.responseViolations).toEqual(responseViolations)
+    expect(fine).not.toHaveProperty('responseViolations')
+  })
+
+  it('counts responseViolations in the byte budget (#13)', () => {
+    const heavy = [{ path: 'body', message: 'x'.repeat(400) }]
+    const journal = createJournal(1000, undefined, 20 * KIB)
+    for (let n = 1; n <= 100; n++) journal.recordRequest(record({ query: `n=${n}`, responseViolations: heavy }))
+    expect(journal.listRequests().length).toBeLessThan(15)
+  })
+
   it('keeps the status, scenario, session, outcome and violations as recorded', () => {
     const journal = createJournal(10)
     const violations = [{ path: 'body.name', message: 'is required' }]

@@ -40,10 +40,29 @@ describe('request lines', () => {
     expect(formatRequestText(line({ status: 500, error: 'The mock server failed unexpectedly; see its log.' }))).not.toContain('failed')
   })
 
+  it('names a violation answered past with its 2xx, and how many more there are (#13)', () => {
+    const violations = [{ path: 'query.limit', message: 'must be >= 1' }, { path: 'body.id', message: 'is required' }]
+    expect(formatRequestText(line({ violations }))).toBe('[mock] POST /plants 200 1.2 ms scenario=default: request breaks the description: query.limit must be >= 1 (and 1 more)\n')
+  })
+
+  it('names how an answer breaks its declaration, after a violation of the request if there is one (#13)', () => {
+    const responseViolations = [{ path: 'header.location', message: 'must match pattern "^/a$"' }]
+    expect(formatRequestText(line({ status: 201, responseViolations }))).toBe('[mock] POST /plants 201 1.2 ms scenario=default: response breaks the description: header.location must match pattern "^/a$"\n')
+    expect(formatRequestText(line({ status: 500, responseViolations, violations: [{ path: 'query.n', message: 'must be an integer' }], error: 'The 201 response...' }))).toBe(
+      '[mock] POST /plants 500 1.2 ms scenario=default: request breaks the description: query.n must be an integer; response breaks the description: header.location must match pattern "^/a$"\n',
+    )
+  })
+
   it('escapes control characters so that a request cannot forge a second line #6', () => {
     const text = formatRequestText(line({ status: 400, violations: [{ path: 'body.x', message: 'bad\n[mock] GET / 200' }] }))
     expect(text.split('\n')).toHaveLength(2)
     expect(text).toContain('bad\\u000a[mock]')
+  })
+
+  it('writes the response’s violations beside the request’s in a JSON line, and neither when there are none (#13)', () => {
+    const responseViolations = [{ path: 'status', message: 'is 204' }]
+    expect(JSON.parse(formatRequestJson(line({ status: 204, responseViolations })))).toMatchObject({ status: 204, responseViolations })
+    expect(JSON.parse(formatRequestJson(line()))).not.toHaveProperty('responseViolations')
   })
 
   it('writes one JSON object per line with every violation and no header or body #6', () => {

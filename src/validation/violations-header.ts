@@ -1,0 +1,81 @@
+import type { Violation } from '../errors.js'
+
+/** The response header that reports violations the mock answered past (`--validate report`, a response that breaks its schema). */
+export const VIOLATIONS_HEADER = 'x-mock-violations'
+
+/** Longest `X-Mock-Violations` value, in characters: a header, not a report (the journal keeps every violation). */
+export const MAX_VIOLATIONS_HEADER = 2048
+
+/** One violation as the header lists it: `{"location":"request.query","pointer":"/limit","message":"must be an integer"}`. */
+export interface LocatedViolation {
+  /** `request.` or `response.` followed by the first segment of the violation's path: `body`, `query`, `header`, `status`... */
+  location: string
+  /** JSON pointer within that location (`""` for the whole of it). */
+  pointer: string
+  message: string
+}
+
+/**
+ * The `X-Mock-Violations` value: a compact JSON list, request violations first, as visible ASCII
+ * (other characters escaped as `\uXXXX`, so it stays JSON). Beyond `MAX_VIOLATIONS_HEADER`, whole
+ * entries are left out and a last one says how many.
+ */
+export function renderViolationsHeader(request: readonly Violation[] = [], response: readonly Violation[] = []): string {
+  const located = [...request.map((v) => locateViolation('request', v)), ...response.map((v) => locateViolation('response', v))]
+  const parts: string[] = []
+  // Room kept for the closing bracket and the "N more" entry.
+  let length = 2 + 100
+  for (const violation of located) {
+    const part = asciiJson(violation)
+    if (length + part.length + 1 > MAX_VIOLATIONS_HEADER) break
+    parts.push(part)
+    length += part.length + 1
+  }
+  const left = located.length - parts.length
+  if (left > 0) parts.push(asciiJson({ location: '', pointer: '', message: `${left} more violation${left === 1 ? '' : 's'}; the journal lists them all` }))
+  return `[${parts.join(',')}]`
+}
+
+/**
+ * A violation's path (`body.pot.size`, `body[0]`, `header["x-id"]`, as `fieldPath` writes them) as a
+ * location and a JSON pointer. A path written some other way keeps its remainder as one token.
+ */
+export function locateViolation(side: 'request' | 'response', { path, message }: Violation): LocatedViolation {
+  const root = /^[A-Za-z]+/.exec(path)?.[0] ?? ''
+  return { location: `${side}.${root}`, pointer: pointerOf(path.slice(root.length)), message }
+}
+
+/** `.pot.size` → `/pot/size`, `[0]` → `/0`, `["a.b"]` → `/a.b` (`~` and `/` escaped). */
+function pointerOf(rest: string): string {
+  let pointer = ''
+  let at = 0
+  // Bounded by the path's length: every step consumes at least one character.
+  while (at < rest.length) {
+    const step = STEP.exec(rest.slice(at))
+    if (!step) return `${pointer}/${escapeToken(rest.slice(at))}`
+    const token = step[1] ?? step[2] ?? parseQuoted(step[3]!)
+    pointer += `/${escapeToken(token)}`
+    at += step[0].length
+  }
+  return pointer
+}
+
+/** `.name` (up to the next `.` or `[`), `[12]`, or `["any \"text\""]`. */
+const STEP = /^(?:\.([^.[]+)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\])/
+
+function parseQuoted(text: string): string {
+  try {
+    return JSON.parse(text) as string
+  } catch {
+    return text
+  }
+}
+
+function escapeToken(token: string): string {
+  return token.replace(/~/g, '~0').replace(/\//g, '~1')
+}
+
+/** JSON with every character outside visible ASCII and space escaped: a header value must be one line of those. */
+function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
