@@ -1,4 +1,4 @@
-import { MAX_DELAY_MS } from '../config.js'
+import { MAX_DELAY_MS, type ValidationMode } from '../config.js'
 import type { ScenarioRule } from './scenarios.js'
 
 /** What a client asked for with `Prefer` (Prism's syntax: `Prefer: code=400, example=duplicate-id`). */
@@ -8,6 +8,12 @@ export interface Preferences {
   dynamic?: boolean
   /** Milliseconds to wait before answering; NaN when the value is not a whole number in range. */
   delay?: number
+  /** How this request is validated (`validate=strict|report|off`, `true` and `false` too); `null` when the value is none of these. */
+  validate?: ValidationMode | null
+  /** Set when code, example and dynamic came from the query (`?__code=`), so that errors name what the client wrote. */
+  from?: 'query'
+  /** Why a query control cannot be followed (`?__dynamic=maybe`); answered as a bad preference. */
+  problem?: string
 }
 
 const NONE: Preferences = Object.freeze({})
@@ -30,9 +36,19 @@ export function parsePrefer(header: string | undefined): Preferences {
     else if (key === 'example') preferences.example = value
     else if (key === 'dynamic') preferences.dynamic = value.toLowerCase() === 'true'
     else if (key === 'delay') preferences.delay = /^\d{1,9}$/.test(value) && Number(value) <= MAX_DELAY_MS ? Number(value) : Number.NaN
+    else if (key === 'validate') preferences.validate = VALIDATION_WORDS[value.toLowerCase()] ?? null
   }
   return preferences
 }
+
+/** `Prefer: validate=` words: the modes of `--validate`, and `true` / `false` for strict / off. */
+const VALIDATION_WORDS: Record<string, ValidationMode> = Object.assign(Object.create(null), {
+  strict: 'strict',
+  true: 'strict',
+  report: 'report',
+  off: 'off',
+  false: 'off',
+})
 
 /**
  * A scenario rule says what to answer; `Prefer` on the request says it more finely and wins.
@@ -46,5 +62,6 @@ export function withScenarioRule(prefer: Preferences, rule: ScenarioRule | undef
     example: pickedByPrefer ? prefer.example : rule.example,
     dynamic: prefer.dynamic ?? rule.dynamic,
     delay: prefer.delay,
+    from: prefer.from,
   }
 }

@@ -23,7 +23,7 @@ export interface SelectOptions {
 }
 
 /**
- * Chooses status, media type and body source: `Prefer: code=` picks the status, `example=` a named
+ * Chooses status, media type and body source: `Prefer: code=` (or `?__code=`) picks the status, `example=` a named
  * fixture or example, `dynamic=` generation; otherwise the success response with its first fixture
  * or example. `Accept` picks among the response's declared media types (406 when it accepts none);
  * a response without content has no body, whatever `Accept` says.
@@ -35,14 +35,14 @@ export function selectResponse(
   accept?: string,
 ): ResponsePlan {
   const { responses } = operation
-  const response = prefer.code === undefined ? responses.success : declaredFor(operation, prefer.code)
+  const response = prefer.code === undefined ? responses.success : declaredFor(operation, prefer.code, prefer.from)
   // `code=404` served by a 4XX (or default) response is a 404, not the first status of the range.
   // An operation that declares no response at all (OpenAPI 3.1 allows it) answers 204, with no body.
   const status = prefer.code ?? (response ? statusOf(response, 200) : 204)
   // HTTP forbids a body with these, whatever content the description declares for them.
   if (BODILESS_STATUSES.has(status)) return { status, response, source: { kind: 'empty' } }
   if (prefer.example !== undefined) {
-    const found = findExample(operation, response, prefer.example, prefer.code === undefined, accept)
+    const found = findExample(operation, response, prefer.example, prefer.code === undefined, accept, prefer.from)
     return { status: prefer.code ?? statusOf(found.response, status), response: found.response, media: found.media, source: { kind: 'static', body: found.body } }
   }
   if (!response?.mediaType) return { status, response, source: { kind: 'empty' } }
@@ -59,15 +59,20 @@ export function selectResponse(
 /** 204 No Content, 205 Reset Content and 304 Not Modified never carry a body (RFC 9110). */
 const BODILESS_STATUSES = new Set([204, 205, 304])
 
-function declaredFor(operation: { id: string; responses: ResponseSet }, code: number): DeclaredResponse {
+/** How the client wrote a preference, for the message: `Prefer: code=` or `__code=`. */
+function written(name: 'code' | 'example', from: Preferences['from']): string {
+  return from === 'query' ? `__${name}=` : `Prefer: ${name}=`
+}
+
+function declaredFor(operation: { id: string; responses: ResponseSet }, code: number, from: Preferences['from']): DeclaredResponse {
   const response = Number.isNaN(code) ? undefined : findResponse(operation.responses.declared, code)
   if (response) return response
   const declared = operation.responses.declared.map((r) => r.code).join(', ')
   throw errors.undeclaredPreference(
     operation.responses.violationStatus,
     Number.isNaN(code)
-      ? 'Prefer: code= must be an HTTP status such as 400.'
-      : `Prefer: code=${code} names a status that ${operation.id} does not declare (declared: ${declared}).`,
+      ? `${written('code', from)} must be an HTTP status such as 400.`
+      : `${written('code', from)}${code} names a status that ${operation.id} does not declare (declared: ${declared}).`,
   )
 }
 
@@ -75,7 +80,14 @@ function declaredFor(operation: { id: string; responses: ResponseSet }, code: nu
  * A named body of the chosen response, in the media type `Accept` ranks best among those that have
  * it; without `code=`, any response's body of that name will do.
  */
-function findExample(operation: { id: string; responses: ResponseSet }, chosen: DeclaredResponse | undefined, name: string, anyStatus: boolean, accept: string | undefined) {
+function findExample(
+  operation: { id: string; responses: ResponseSet },
+  chosen: DeclaredResponse | undefined,
+  name: string,
+  anyStatus: boolean,
+  accept: string | undefined,
+  from: Preferences['from'],
+) {
   const candidates = (anyStatus ? [chosen, ...operation.responses.declared.filter((r) => r !== chosen)] : [chosen]).filter((r) => r !== undefined)
   let refused: DeclaredMedia[] | undefined
   for (const response of candidates) {
@@ -88,6 +100,6 @@ function findExample(operation: { id: string; responses: ResponseSet }, chosen: 
   const known = candidates.flatMap((r) => mediaOf(r).flatMap((m) => [...m.bodies.keys()].map((n) => `${n} (${r.code}${m.kind === 'json' ? '' : `, ${m.mediaType}`})`)))
   throw errors.undeclaredPreference(
     operation.responses.violationStatus,
-    `Prefer: example=${name} matches no fixture or example of ${operation.id}${anyStatus ? '' : ` for that status`} (available: ${known.join(', ') || 'none'}).`,
+    `${written('example', from)}${name} matches no fixture or example of ${operation.id}${anyStatus ? '' : ` for that status`} (available: ${known.join(', ') || 'none'}).`,
   )
 }

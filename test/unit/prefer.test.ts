@@ -60,4 +60,16 @@ describe('parsePrefer', () => {
     expect(parsePrefer('code=400, code=200')).toEqual({ code: 400 })
     expect(parsePrefer('example=a, example=b').example).toBe('a')
   })
+
+  it('reads validate= as a validation mode, true and false as strict and off, in any case (#13)', () => {
+    expect(parsePrefer('validate=report').validate).toBe('report')
+    expect(parsePrefer('validate=OFF').validate).toBe('off')
+    expect(parsePrefer('validate=false').validate).toBe('off')
+    expect(parsePrefer('validate=true').validate).toBe('strict')
+    expect(parsePrefer('validate="strict", code=404')).toEqual({ validate: 'strict', code: 404 })
+  })
+
+  it('keeps a validate= it does not know as null, so that the caller can refuse it (#13)', () => {
+    for (const value of ['lenient', '', 'constructor', '__proto__']) expect(parsePrefer(`validate=${value}`).validate, value).toBeNull()
+  })
 })

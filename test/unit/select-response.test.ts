@@ -203,6 +203,14 @@ describe('selectResponse with Prefer', () => {
     expect(refused.message).toContain('HTTP status')
   })
 
+  it('names the query control the client wrote when code= or example= came from the query (#13)', () => {
+    const responses = responsesOf(documentWithResponses({ '200': jsonResponse(plant), '400': jsonResponse(error) }))
+    expect(refusal(() => select(responses, { code: 404, from: 'query' })).message).toMatch(/^__code=404 names a status that addThing does not declare/)
+    expect(refusal(() => select(responses, { code: Number.NaN, from: 'query' })).message).toBe('__code= must be an HTTP status such as 400.')
+    expect(refusal(() => select(plantResponses(), { example: 'nope', from: 'query' })).message).toMatch(/^__example=nope matches no fixture or example of addThing/)
+    expect(refusal(() => select(responses, { code: 404 })).message).toMatch(/^Prefer: code=404 /)
+  })
+
   it('finds a named example in any response when no code is given', () => {
     const plan = select(plantResponses(), { example: 'duplicate-id' })
     expect(plan.status).toBe(400)
