@@ -21,6 +21,7 @@ export type MockErrorKind =
   | 'generation_budget'
   | 'admin_forbidden'
   | 'too_many_held'
+  | 'invalid_response'
 
 /**
  * The one error type of the request pipeline. Stages throw it; `http/app.ts` maps it once to the
@@ -122,6 +123,13 @@ export const errors = {
   internal: () => new MockError(500, 'internal', 'The mock server failed unexpectedly; see its log.'),
 
   /**
+   * With `errors` (Prism's `--errors`): the answer the mock was about to send breaks the operation's
+   * declared response, so it is not sent. `violations` are the response's, named from its root (`body.id`, `status`).
+   */
+  invalidResponse: (status: number, operationId: string, violations: readonly Violation[]) =>
+    new MockError(500, 'invalid_response', describeResponseViolations(status, operationId, violations), { details: violations }),
+
+  /**
    * A response whose schema asks for more than the app's generation budget allows (bytes, or
    * milliseconds of generation): named, never a crash (#12). `problems` say which.
    */
@@ -137,6 +145,12 @@ function describeViolations(violations: readonly Violation[]): string {
   const list = violations.map((v) => `${v.path} ${v.message}`).join('; ')
   const noun = violations.length === 1 ? 'problem' : 'problems'
   return `The request does not match the description (${violations.length} ${noun}): ${list}.`
+}
+
+function describeResponseViolations(status: number, operationId: string, violations: readonly Violation[]): string {
+  const list = violations.map((v) => `${v.path} ${v.message}`).join('; ')
+  const noun = violations.length === 1 ? 'problem' : 'problems'
+  return `The ${status} response of ${operationId} the mock was about to send does not match the description (${violations.length} ${noun}): ${list}. It is not sent, since --errors is on; without it, it comes with X-Mock-Violations.`
 }
 
 /** A problem with the description, the fixtures or the options, found before the server listens. */

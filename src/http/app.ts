@@ -1,21 +1,23 @@
 import { type Context, Hono } from 'hono'
 import { checkSecurity } from '../auth/check-security.js'
-import { ADMIN_PREFIX } from '../config.js'
+import { ADMIN_PREFIX, type ValidationMode } from '../config.js'
 import type { MockControls } from '../controls.js'
 import type { CompiledOperation, Engine } from '../engine.js'
-import { type MockError, errors, isMockError } from '../errors.js'
+import { type MockError, type Violation, errors, isMockError } from '../errors.js'
 import type { RequestRecord } from '../journal/journal.js'
 import type { Logger } from '../log.js'
 import type { RequestData } from '../request.js'
 import { type Preferences, parsePrefer, withScenarioRule } from '../responses/prefer.js'
 import { renderError } from '../responses/render-error.js'
-import { renderResponse } from '../responses/render-response.js'
+import { readQueryPreferences, withQueryPreferences, withoutQueryControls } from '../responses/query-preferences.js'
+import { type RenderedResponse, renderResponse } from '../responses/render-response.js'
 import type { Scenario, ScenarioRule } from '../responses/scenarios.js'
 import { selectResponse } from '../responses/select-response.js'
 import type { TemplateRequest } from '../responses/templates.js'
 import { NO_PARAMS, matchOperation } from '../routing/match-operation.js'
 import { type BodyOutcome, selectMediaType, validateBody } from '../validation/validate-body.js'
 import { validateParameters } from '../validation/validate-params.js'
+import { VIOLATIONS_HEADER, renderViolationsHeader } from '../validation/violations-header.js'
 import { ADMIN_ROUTES, createAdminRoutes } from './admin-routes.js'
 import { corsForMockRequests } from './cors.js'
 import { NetworkFault, answerWithFault, drawDelay, waitBeforeAnswering } from './faults.js'
@@ -36,17 +38,25 @@ interface Exchange {
   body?: Uint8Array
   /** What the pipeline threw, if it threw: the journal tells violations from answers by it. */
   error?: unknown
+  /** The request's violations, answered past (`--validate report`, or an unreadable body under `off`); set only when there are some. */
+  violations?: Violation[]
+  /** How the answer breaks the operation's declared response, as far as the mock knows; set only when it does. */
+  responseViolations?: readonly Violation[]
 }
 
 type Env = { Variables: { exchange: Exchange } }
 
-/** Errors that answer a valid request as asked (by a scenario or a Prefer), rather than report a violation. */
-const ANSWERS_NOT_VIOLATIONS = new Set<MockError['kind']>(['forced_by_scenario', 'undeclared_preference'])
+/**
+ * Errors that answer a valid request as asked (by a scenario or a Prefer), or that refuse the mock's
+ * own answer (`--errors`), rather than report a violation of the request.
+ */
+const ANSWERS_NOT_VIOLATIONS = new Set<MockError['kind']>(['forced_by_scenario', 'undeclared_preference', 'invalid_response'])
 
 /**
  * The request pipeline, in the one place its order is written:
- * match operation → choose scenario → check auth → validate parameters and body → choose response
- * → render → (delay, fault) → record in journal. A miss (404) at `/` or `/favicon.ico` is answered by
+ * (query controls) → match operation → choose scenario → check auth → validate parameters and body
+ * (strict, report or off) → choose response → render, refused or reported if it breaks its declaration
+ * → (delay, fault) → record in journal. A miss (404) at `/` or `/favicon.ico` is answered by
  * the mock's own pages instead, unjournaled (`own-pages.ts`).
  * @note The described API is served by one handler that runs these steps as plain calls: as a chain
  * of Hono middleware (CORS, journal, delay, handler) the same work cost about a quarter more CPU per
@@ -125,8 +135,12 @@ export function createApp(engine: Engine, controls: MockControls, closing: Abort
 
   async function answerMockRequest(c: Context<Env>, exchange: Exchange): Promise<Response> {
     const { request } = exchange
+    // 0. Prism's query controls (`?__code=404`) are looked for only in a query that holds `__`. They are
+    // taken out of the request the operation sees (routing, validation, templates); the journal keeps the query as sent.
+    const query = request.rawQuery.indexOf('__') === -1 ? undefined : readQueryPreferences(request.rawQuery)
+    const described = query ? withoutQueryControls(request, query) : request
     // 1. Match: unknown path → 404, undeclared method → 405.
-    const { operation, params } = matchOperation(engine.router, request.method, request.path, request, hasValidPathParameters)
+    const { operation, params } = matchOperation(engine.router, request.method, request.path, described, hasValidPathParameters)
     exchange.operation = operation
     // 2. Scenario: named by the request, else the session's, else the active one.
     const named = request.header('x-mock-scenario')
@@ -137,31 +151,83 @@ export function createApp(engine: Engine, controls: MockControls, closing: Abort
     // 3. Security comes before anything else the request asks for, Prefer included.
     if (operation.security) checkSecurity(operation.security, request)
     if (rule?.unauthorized) throw errors.unauthorized(`The "${scenario.name}" scenario refuses every credential.`, 'Bearer error="invalid_token"')
-    // 4. Every violation of parameters and body is reported in one response.
-    const violations = operation.parameters ? validateParameters(operation.parameters, request, params) : []
+    // Prefer is read before validation, for its `validate=`; the rest of what it asks is answered in step 5.
+    const prefer = query ? withQueryPreferences(parsePrefer(request.header('prefer')), query) : parsePrefer(request.header('prefer'))
+    // 4. Every violation of parameters and body is answered in one response (strict), or answered past (report, off).
+    if (prefer.validate === null) throw errors.undeclaredPreference(operation.responses.violationStatus, 'Prefer: validate= must be strict, report or off (or true, false).')
+    const validation = prefer.validate ?? engine.options.validate
     let value: unknown
-    if (operation.body) {
-      const body = await checkBody(c, engine, operation, request)
-      if (body.violations.length) violations.push(...body.violations)
-      value = body.value
+    if (validation === 'strict') {
+      const violations = operation.parameters ? validateParameters(operation.parameters, described, params) : []
+      if (operation.body) {
+        const body = await checkBody(c, engine, operation, request)
+        if (body.violations.length) violations.push(...body.violations)
+        value = body.value
+      }
+      if (violations.length) throw errors.invalidRequest(operation.responses.violationStatus, violations)
+    } else {
+      value = await validateLeniently(c, exchange, operation, described, params, validation)
     }
-    if (violations.length) throw errors.invalidRequest(operation.responses.violationStatus, violations)
-    // 5. Decide the response (scenario rule, refined by Prefer), then render it.
-    const prefer = parsePrefer(request.header('prefer'))
+    // 5. Decide the response (scenario rule, refined by Prefer), then render it. Only a request that gets this far is delayed by its Prefer.
     exchange.prefer = prefer
     if (Number.isNaN(prefer.delay)) throw errors.undeclaredPreference(operation.responses.violationStatus, 'Prefer: delay= must be a whole number of milliseconds, at most 600000.')
+    if (query && prefer.problem) throw errors.undeclaredPreference(operation.responses.violationStatus, prefer.problem)
     if (rule?.forcedError && prefer.code === undefined && prefer.example === undefined) throw errors.forcedByScenario(rule.forcedError, scenario.name, operation.id)
     const plan = selectResponse(operation, withScenarioRule(prefer, rule), engine.options, request.header('accept'))
     // Only a templated fixture reads the request back; other bodies need no view of it.
     const templated = plan.source.kind === 'static' && plan.source.body.template !== undefined
-    const { status, contentType, headers, body } = renderResponse(plan, engine.errorContext, templated ? templateRequestOf(request, params, value) : undefined)
+    const rendered = renderResponse(plan, engine.errorContext, templated ? templateRequestOf(described, params, value) : undefined)
+    if (rendered.violations !== undefined || exchange.violations !== undefined) return answerWithViolations(rendered, exchange, operation)
+    const { status, contentType, headers, body } = rendered
     return new Response(body, { status, headers: contentType ? (headers ? { ...headers, 'content-type': contentType } : { 'content-type': contentType }) : headers })
   }
 
-  /** The one mapping of a failure to the description's Error shape; unexpected failures are logged once. */
+  /**
+   * Step 4 under `--validate report` or `off`: the request is answered as if it were valid. `report`
+   * keeps every violation; `off` validates nothing and keeps only what keeps the body from being
+   * read (malformed JSON, bad UTF-8), whose templates then see no body. Either way they are reported.
+   */
+  async function validateLeniently(c: Context<Env>, exchange: Exchange, operation: CompiledOperation, request: RequestData, params: Record<string, string>, mode: ValidationMode): Promise<unknown> {
+    const violations = mode === 'report' && operation.parameters ? validateParameters(operation.parameters, request, params) : []
+    let value: unknown
+    if (operation.body) {
+      const body = mode === 'report' ? await checkBodyForReport(c, engine, operation, request) : await readBodyUnchecked(c, engine, operation, request)
+      if (body.violations.length) violations.push(...body.violations)
+      value = body.value
+    }
+    if (violations.length) exchange.violations = violations
+    return value
+  }
+
+  /**
+   * An answer the mock knows breaks the operation's declared response: with `--errors`, a 500 naming
+   * the violations instead; without, sent with `X-Mock-Violations`, as is an answer to a request whose
+   * violations were answered past.
+   */
+  function answerWithViolations(rendered: RenderedResponse, exchange: Exchange, operation: CompiledOperation): Response {
+    if (rendered.violations) {
+      exchange.responseViolations = rendered.violations
+      if (engine.options.errors) throw errors.invalidResponse(rendered.status, operation.id, rendered.violations)
+    }
+    const headers: Record<string, string> = { ...rendered.headers, [VIOLATIONS_HEADER]: renderViolationsHeader(exchange.violations, exchange.responseViolations) }
+    if (rendered.contentType) headers['content-type'] = rendered.contentType
+    return new Response(rendered.body, { status: rendered.status, headers })
+  }
+
+  /**
+   * The one mapping of a failure to the description's Error shape; unexpected failures are logged once.
+   * A declared error body the mock knows to break its schema is refused with `--errors` (the 500 that
+   * says so is not judged again), and reported without; reported violations go in `X-Mock-Violations`.
+   */
   function renderFailure(error: unknown, exchange: Exchange | undefined): Response {
     const mockError = isMockError(error) ? error : reportUnexpected(engine, error)
-    const { status, headers, body } = renderError(mockError, exchange?.operation?.responses, engine.errorContext)
+    const { status, headers, body, violations } = renderError(mockError, exchange?.operation?.responses, engine.errorContext)
+    if (violations && exchange?.operation && mockError.kind !== 'invalid_response') {
+      exchange.responseViolations = violations
+      // The journal keeps the failure the request met; only the answer changes.
+      if (engine.options.errors) return renderFailure(errors.invalidResponse(status, exchange.operation.id, violations), exchange)
+    }
+    if (exchange?.violations || exchange?.responseViolations) headers[VIOLATIONS_HEADER] = renderViolationsHeader(exchange.violations, exchange.responseViolations)
     return new Response(body, { status, headers })
   }
 
@@ -181,6 +247,8 @@ export const MAX_HELD_ANSWERS = 128
 function journalExchange(controls: MockControls, logger: Logger, exchange: Exchange, status: number): void {
   const { request } = exchange
   const mockError = isMockError(exchange.error) ? exchange.error : undefined
+  // An error that answers the request as asked, or refuses the mock's own answer, says nothing against the request.
+  const refused = mockError !== undefined && !ANSWERS_NOT_VIOLATIONS.has(mockError.kind) ? mockError : undefined
   const session = request.header('x-mock-session')
   const record: RequestRecord = {
     time: exchange.time,
@@ -193,11 +261,12 @@ function journalExchange(controls: MockControls, logger: Logger, exchange: Excha
     status,
     scenario: (exchange.scenario ?? controls.activeScenario(session)).name,
     session,
-    valid: !mockError || ANSWERS_NOT_VIOLATIONS.has(mockError.kind),
-    violations: mockError ? [...mockError.details] : [],
+    valid: !refused && exchange.violations === undefined,
+    violations: exchange.violations ? [...exchange.violations, ...(refused?.details ?? [])] : refused ? [...refused.details] : [],
     fault: exchange.rule?.fault,
     durationMs: Math.round((performance.now() - exchange.started) * 1000) / 1000,
   }
+  if (exchange.responseViolations) record.responseViolations = [...exchange.responseViolations]
   controls.journal.recordRequest(record)
   logger.request?.({ ...record, error: mockError?.message })
 }
@@ -231,6 +300,44 @@ async function checkBody(c: Context<Env>, engine: Engine, operation: CompiledOpe
   }
   const media = selectMediaType(body, contentType)
   return validateBody(body, media, bytes ?? (await read()), contentType)
+}
+
+/**
+ * Step 4 of `--validate report` for the body: as in strict mode, but a media type the operation does
+ * not declare is a violation like any other, and the body (read for the journal) is not parsed.
+ */
+async function checkBodyForReport(c: Context<Env>, engine: Engine, operation: CompiledOperation, request: RequestData): Promise<BodyOutcome> {
+  try {
+    return await checkBody(c, engine, operation, request)
+  } catch (error) {
+    if (!isMockError(error) || error.kind !== 'unsupported_media_type') throw error
+    if (!c.get('exchange').body) await readRequestBody(c, engine, c.get('exchange'))
+    const contentType = request.header('content-type')
+    const sent = contentType === undefined ? 'missing' : `"${contentType.slice(0, 128)}"`
+    return { violations: [{ path: 'header["content-type"]', message: `is ${sent}, which the operation does not accept; send ${operation.body!.declared.join(' or ')}` }] }
+  }
+}
+
+/**
+ * Step 4 of `--validate off` for the body: read (413 still applies) and parsed for templates when its
+ * media type is declared, with no schema; only a body that cannot be parsed is reported.
+ */
+async function readBodyUnchecked(c: Context<Env>, engine: Engine, operation: CompiledOperation, request: RequestData): Promise<BodyOutcome> {
+  const body = operation.body!
+  const contentType = request.header('content-type')
+  const bytes = await readRequestBody(c, engine, c.get('exchange'))
+  const media = findMediaType(body, contentType)
+  if (!media || (bytes.byteLength === 0 && media.kind !== 'form')) return { violations: [] }
+  return validateBody(body, { ...media, validate: undefined }, bytes, contentType)
+}
+
+/** The declared media type of a body, or none where strict validation would answer 415. */
+function findMediaType(body: NonNullable<CompiledOperation['body']>, contentType: string | undefined) {
+  try {
+    return selectMediaType(body, contentType)
+  } catch {
+    return undefined
+  }
 }
 
 /** Where several templates match a path (`…/{FileName}`, `…/{AttachmentID}`), the router takes the first whose path parameters are valid. */

@@ -3,7 +3,7 @@ import { cors } from 'hono/cors'
 import { errors } from '../errors.js'
 
 /** Headers a browser client may read: the ones the mock's answers carry beyond the CORS-safelisted. */
-const EXPOSED = ['WWW-Authenticate', 'Allow', 'Location', 'X-Mock-Error', 'X-Mock-Scenario', 'X-Mock-Session', 'Retry-After']
+const EXPOSED = ['WWW-Authenticate', 'Allow', 'Location', 'X-Mock-Error', 'X-Mock-Violations', 'X-Mock-Scenario', 'X-Mock-Session', 'Retry-After']
 
 /**
  * CORS for frontends on another origin: the request's Origin is reflected (with credentials), on
