@@ -1,0 +1,84 @@
+/**
+ * Prism's query controls (#13), the mock beside Stoplight Prism 5.14 itself: both serve
+ * test/specs/query-controls-prism.yaml on loopback, and each request goes to both. Where Prism
+ * defines the behaviour, they agree (status, and the body where it is an example); where the mock
+ * answers otherwise on purpose, the difference is named below, with both answers, so that a change
+ * on either side shows.
+ */
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type MockServer, startMockServer } from '../../src/index.js'
+import { type Spawned, cleanEnv, root, start, stopProcesses, waitForOutput } from '../support/processes.js'
+
+const spec = fileURLToPath(new URL('../specs/query-controls-prism.yaml', import.meta.url))
+const prismBin = fileURLToPath(new URL('../../node_modules/.bin/prism', import.meta.url))
+const silent = { info() {}, warn() {}, error() {} }
+
+let prism: Spawned
+let prismUrl: string
+let mock: MockServer
+
+beforeAll(async () => {
+  prism = start(process.execPath, [prismBin, 'mock', spec, '-p', '0', '-h', '127.0.0.1'], { cwd: root, env: cleanEnv({ FORCE_COLOR: '0', NO_COLOR: '1' }) })
+  mock = await startMockServer({ spec, port: 0, logger: silent })
+  const [, url] = await waitForOutput(prism, /Prism is listening on (http:\/\/127\.0\.0\.1:\d+)/, 30_000, 'Prism to listen')
+  prismUrl = url!
+}, 40_000)
+
+afterAll(async () => {
+  await mock?.close()
+  await stopProcesses()
+})
+
+interface Answer {
+  status: number
+  body: unknown
+}
+
+async function ask(base: string, query: string, prefer?: string): Promise<Answer> {
+  const response = await fetch(`${base}/items${query}`, { headers: prefer ? { prefer } : {}, signal: AbortSignal.timeout(10_000) })
+  const text = await response.text()
+  return { status: response.status, body: response.ok ? JSON.parse(text) : undefined }
+}
+
+/** Requests Prism defines an answer for: [query, Prefer, whether the body is an example both must serve]. */
+const AGREED: Array<[string, string | undefined, boolean]> = [
+  ['', undefined, true],
+  ['?__code=404', undefined, false],
+  ['?__example=ivy', undefined, true],
+  ['?__dynamic=false', undefined, true],
+  ['?__dynamic=true', undefined, false],
+  ['?__code=404&limit=5', undefined, false],
+  ['?__code=abc', undefined, false],
+  ['?__dynamic=maybe', undefined, false],
+  ['?limit=abc&__code=404', undefined, false],
+  ['?__code=404', 'code=200', true],
+  ['?__code=404', 'example=ivy', true],
+]
+
+describe('query controls beside Prism 5.14 (#13)', () => {
+  it.each(AGREED)('%s with Prefer %s answers as Prism does', async (query, prefer, sameBody) => {
+    const [theirs, ours] = await Promise.all([ask(prismUrl, query, prefer), ask(mock.url, query, prefer)])
+    expect(ours.status).toBe(theirs.status)
+    if (sameBody) expect(ours.body).toEqual(theirs.body)
+    if (query === '?__dynamic=true') expect(typeof (ours.body as { name: unknown }).name).toBe('string')
+  })
+
+  /**
+   * Where the mock answers otherwise on purpose (README, "Request controls"): [query, Prefer, Prism's status, the mock's, why].
+   */
+  const INTENDED_DIFFERENCES: Array<[string, string | undefined, number, number, string]> = [
+    ['?__code=500', undefined, 404, 422, 'an undeclared status is a bad request control, as a bad Prefer: code= is'],
+    ['?__example=nope', undefined, 404, 422, 'an unknown example name is a bad request control, as a bad Prefer: example= is'],
+    ['?__code=404&__example=ivy', undefined, 200, 422, 'code and example together look for the example in that status only, as Prefer does'],
+    ['?__code=404&__code=200', undefined, 422, 404, 'of a repeated control the first counts, as of a repeated preference (RFC 7240)'],
+    ['?%5F%5Fcode=404', undefined, 404, 200, 'a control is recognised by its name as written: the mock looks for "__" in the raw query only'],
+    ['?__code=404', 'delay=0', 200, 404, 'a Prefer that names none of code, example, dynamic (say a delay) leaves the query controls in force'],
+  ]
+
+  it.each(INTENDED_DIFFERENCES)('%s with Prefer %s: Prism %i, the mock %i, since %s', async (query, prefer, prismStatus, mockStatus) => {
+    const [theirs, ours] = await Promise.all([ask(prismUrl, query, prefer), ask(mock.url, query, prefer)])
+    expect(theirs.status).toBe(prismStatus)
+    expect(ours.status).toBe(mockStatus)
+  })
+})
