@@ -1,7 +1,7 @@
 import net from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
-import { runCli, startCli, startedUrl, stopProcesses, within } from '../support/processes.js'
+import { runCli, startCli, startedUrl, stopProcesses, within, freePort } from '../support/processes.js'
 
 /**
  * Prism's command line, run as a user runs it (#13): `node dist/cli.js` with Prism's arguments,
@@ -19,14 +19,6 @@ async function getBooks(url: string, path = '/books', headers: Record<string, st
   return { status: res.status, headers: res.headers, body: (await res.json()) as any }
 }
 
-/** A port the OS just handed out and that nothing holds now. */
-async function freePort(): Promise<number> {
-  const server = net.createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as net.AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 /** Exit code 1 and one paragraph on stderr, without a stack trace: what every refusal looks like. */
 function expectOneParagraphRefusal({ code, stdout, stderr }: { code: number | string; stdout: string; stderr: string }) {

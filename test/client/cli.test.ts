@@ -3,7 +3,7 @@ import http from 'node:http'
 import net from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
-import { runCli, startCli, startedUrl, stopProcesses, waitForOutput, within } from '../support/processes.js'
+import { runCli, startCli, startedUrl, stopProcesses, waitForOutput, within, freePort } from '../support/processes.js'
 
 /**
  * The bin, as a user runs it: `node dist/cli.js`, built once from the current sources.
@@ -17,14 +17,6 @@ const STACK_LINE = /^\s+at .+/m
 
 afterEach(stopProcesses)
 
-/** A port the OS just handed out and that nothing holds now. */
-async function freePort(): Promise<number> {
-  const server = net.createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as net.AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 function postPlant(url: string, headers: Record<string, string> = {}) {
   return fetch(`${url}/plants`, {

@@ -4,6 +4,7 @@
  * wait and an environment free of the test runner's PORT, HOST and MOCK_* variables.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import * as net from 'node:net'
 import { fileURLToPath } from 'node:url'
 
 /** The root of this clone, where `npm run build` writes dist/. */
@@ -116,4 +117,13 @@ export function waitForOutput(spawned: Spawned, pattern: RegExp, ms = 5000, what
 export async function startedUrl(spawned: Spawned, ms = 5000): Promise<string> {
   const [, url] = await waitForOutput(spawned, /listening on (http:\/\/[^\s"]+)/, ms, 'the start line')
   return url!
+}
+
+/** A port the OS just handed out and that nothing holds now. */
+export async function freePort(): Promise<number> {
+  const server = net.createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as net.AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
 }
