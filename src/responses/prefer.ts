@@ -11,10 +11,13 @@ export interface Preferences {
   /** How this request is validated (`validate=strict|report|off`, `true` and `false` too); `null` when the value is none of these. */
   validate?: ValidationMode | null
   /** Set when code, example and dynamic came from the query (`?__code=`), so that errors name what the client wrote. */
-  from?: 'query'
+  from?: PreferenceSource
   /** Why a query control cannot be followed (`?__dynamic=maybe`); answered as a bad preference. */
   problem?: string
 }
+
+/** Where code, example and dynamic came from, when not from `Prefer`: Prism's query controls. */
+export type PreferenceSource = 'query'
 
 const NONE: Preferences = Object.freeze({})
 

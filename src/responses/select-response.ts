@@ -1,7 +1,7 @@
 import { errors } from '../errors.js'
 import { type DeclaredMedia, type DeclaredResponse, type ResponseSet, type StaticBody, defaultBodyOf, findResponse, mediaOf, statusOf } from './compile-responses.js'
 import { negotiateMediaType, rankMediaTypes } from './negotiate.js'
-import type { Preferences } from './prefer.js'
+import type { PreferenceSource, Preferences } from './prefer.js'
 
 export type BodySource =
   | { kind: 'static'; body: StaticBody }
@@ -60,11 +60,11 @@ export function selectResponse(
 const BODILESS_STATUSES = new Set([204, 205, 304])
 
 /** How the client wrote a preference, for the message: `Prefer: code=` or `__code=`. */
-function written(name: 'code' | 'example', from: Preferences['from']): string {
+function written(name: 'code' | 'example', from: PreferenceSource | undefined): string {
   return from === 'query' ? `__${name}=` : `Prefer: ${name}=`
 }
 
-function declaredFor(operation: { id: string; responses: ResponseSet }, code: number, from: Preferences['from']): DeclaredResponse {
+function declaredFor(operation: { id: string; responses: ResponseSet }, code: number, from: PreferenceSource | undefined): DeclaredResponse {
   const response = Number.isNaN(code) ? undefined : findResponse(operation.responses.declared, code)
   if (response) return response
   const declared = operation.responses.declared.map((r) => r.code).join(', ')
@@ -86,7 +86,7 @@ function findExample(
   name: string,
   anyStatus: boolean,
   accept: string | undefined,
-  from: Preferences['from'],
+  from: PreferenceSource | undefined,
 ) {
   const candidates = (anyStatus ? [chosen, ...operation.responses.declared.filter((r) => r !== chosen)] : [chosen]).filter((r) => r !== undefined)
   let refused: DeclaredMedia[] | undefined
