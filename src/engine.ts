@@ -78,7 +78,9 @@ export async function createEngine(input: MockOptions, logger: Logger): Promise<
     logger.warn(`${spec.path}: ${message}`)
   }
   if (descriptions.some((d) => d.responses.some((r) => r.content.some((c) => kindOf(c.mediaType) === 'xml')))) await loadXmlSupport()
-  const fixtures = await loadFixtures(options.fixtures, options.fixturesRequired)
+  const leftovers: string[] = []
+  const fixtures = await loadFixtures(options.fixtures, options.fixturesRequired, (file) => leftovers.push(file))
+  if (leftovers.length) logger.warn(`passed over ${leftovers.length} editor backup or temporary file(s) among the fixtures: ${leftovers.slice(0, 5).join(', ')}${leftovers.length > 5 ? ', …' : ''}`)
   checkFixtureFolders(fixtures, descriptions, options.fixtures)
   if (options.admin) checkAdminPrefixIsFree(descriptions, spec.path)
   readParameterOneOfAsAnyOf(views.request, descriptions)

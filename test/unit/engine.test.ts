@@ -82,6 +82,25 @@ describe('createApp start-up with fixtures', () => {
     expect(error.message).toContain('is not named <status>[.<name>].json')
   })
 
+  it('passes over editor backups and temporary files among the fixtures, with one warning naming them', async () => {
+    const dir = await fixturesFolder({
+      'addPlant/200.json': { name: 'Aloe vera' },
+      'addPlant/200.json~': '{"name": "half-saved',
+      'addPlant/200.json.bak': 'not json',
+      'addPlant/200.json.swp': 'binary',
+      'addPlant/#200.json#': '{',
+      'addPlant/.#200.json': 'lock',
+    })
+    const warnings: string[] = []
+    const app = await createApp({ fixtures: dir, logger: { info() {}, warn: (m: string) => warnings.push(m), error: (m: string) => warnings.push(m) } })
+    const res = await app.request('/plants', { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: '{"id": 1, "name": "Fern"}' })
+    expect(await res.json()).toEqual({ name: 'Aloe vera' })
+    const leftovers = warnings.filter((w) => w.includes('editor backup or temporary'))
+    expect(leftovers).toHaveLength(1)
+    expect(leftovers[0]).toContain('passed over 4 ')
+    for (const name of ['200.json~', '200.json.bak', '200.json.swp', '#200.json#']) expect(leftovers[0]).toContain(join(dir, 'addPlant', name))
+  })
+
   it('refuses a fixture that is not valid JSON', async () => {
     const dir = await fixturesFolder({ 'addPlant/200.json': '{"name": "Fern",' })
     const error = await startupErrorOf(createApp({ fixtures: dir }))
