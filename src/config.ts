@@ -66,7 +66,7 @@ export interface MockOptions {
    */
   generationBytes?: number
   /**
-   * Longest time generating one body may take, mending included, in milliseconds (`--generation-ms`).
+   * Longest CPU time generating one body may take, mending included, in milliseconds (`--generation-ms`).
    * Generation is stopped there and the response answered 500 naming its schema. @default 5000
    */
   generationMs?: number
