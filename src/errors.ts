@@ -19,6 +19,7 @@ export type MockErrorKind =
   | 'invalid_admin_request'
   | 'internal'
   | 'generation_budget'
+  | 'generation_failed'
   | 'admin_forbidden'
   | 'too_many_held'
   | 'invalid_response'
@@ -139,6 +140,9 @@ export const errors = {
       'generation_budget',
       `No body within the generation budget meets the ${code} response's schema (#${schemaPointer}): ${problems.slice(0, 3).join('; ')}. Serve this response from a fixture or an example.`,
     ),
+  /** json-schema-faker refused a schema (one no value meets, such as `required: [id]` beside `additionalProperties: false` and no properties): named, not an unexpected failure. */
+  generationFailed: (code: string, schemaPointer: string, reason: string) =>
+    new MockError(500, 'generation_failed', `No body can be generated for the ${code} response's schema (#${schemaPointer}): ${reason}. Serve this response from a fixture or an example.`),
 }
 
 function describeViolations(violations: readonly Violation[]): string {

@@ -1,5 +1,5 @@
 import type { ErrorObject, ValidateFunction } from 'ajv'
-import { type Violation, errors } from '../errors.js'
+import { type Violation, errors, isMockError } from '../errors.js'
 import type { Logger } from '../log.js'
 import { type DeclaredMedia, type DeclaredResponse, type StaticBody, bodyViolations, schemaProblems } from './compile-responses.js'
 import type { Faker } from './fake.js'
@@ -131,7 +131,16 @@ function generateValid(code: string, media: DeclaredMedia, context: RenderContex
   try {
     return generateMended(code, media, context, deadline)
   } catch (error) {
-    if (!isDeadlinePassed(error)) throw error
+    if (isMockError(error)) throw error
+    if (!isDeadlinePassed(error)) {
+      const reason = String((error as Error)?.message ?? error).slice(0, 300)
+      const key = `failed ${media.schemaPointer} ${media.mediaType}`
+      if (!context.unsatisfied.has(key)) {
+        context.unsatisfied.add(key)
+        context.logger.warn(`no body can be generated for the ${code} response (${media.mediaType}, schema at #${media.schemaPointer}): ${reason}`)
+      }
+      throw errors.generationFailed(code, media.schemaPointer!, reason)
+    }
     throw errors.generationBudget(code, media.schemaPointer!, [`generating it took longer than the ${deadline.ms} ms the budget allows (--generation-ms raises it)`])
   }
 }
