@@ -5,7 +5,7 @@ import { ADMIN_PREFIX, type MockOptions, type ResolvedOptions, resolveOptions } 
 import { StartupError } from './errors.js'
 import type { Redaction } from './journal/journal.js'
 import type { Logger } from './log.js'
-import { type ResponseSet, compileResponses } from './responses/compile-responses.js'
+import { type DeclaredResponse, type ResponseSet, compileResponses, settleExamples } from './responses/compile-responses.js'
 import { type Faker, createFaker } from './responses/fake.js'
 import { type FixtureSet, loadFixtures } from './responses/fixtures.js'
 import { compileBudgetWarnings } from './responses/generation-budget.js'
@@ -55,10 +55,24 @@ export interface Engine {
   redaction: Redaction
   /** The description as read, for `GET /__mock/spec`. */
   source: { text: string; mediaType: string }
+  /**
+   * Responses whose examples are still to be checked (`deferExampleChecks`); each is checked on its
+   * first use anyway (`settleExamples`), and `checkDeferredExamples` works through the rest.
+   */
+  deferredExamples: DeclaredResponse[]
+}
+
+/** How the engine is built, beyond the user's options. */
+export interface EngineSetup {
+  /**
+   * Check the description's examples after start-up rather than during it (`startMockServer`, which
+   * then checks them while it listens): a server answers sooner; `createApp` keeps them in start-up.
+   */
+  deferExampleChecks?: boolean
 }
 
 /** Loads the description and the fixtures and compiles every operation. Throws `StartupError`. */
-export async function createEngine(input: MockOptions, logger: Logger): Promise<Engine> {
+export async function createEngine(input: MockOptions, logger: Logger, setup: EngineSetup = {}): Promise<Engine> {
   const options = resolveOptions(input)
   const spec = await loadSpec(options.spec, { allowRefOutside: options.allowRefOutside })
   const { document } = spec
@@ -84,9 +98,10 @@ export async function createEngine(input: MockOptions, logger: Logger): Promise<
   checkFixtureFolders(fixtures, descriptions, options.fixtures)
   if (options.admin) checkAdminPrefixIsFree(descriptions, spec.path)
   readParameterOneOfAsAnyOf(views.request, descriptions)
+  const deferredExamples: DeclaredResponse[] | undefined = setup.deferExampleChecks ? [] : undefined
   const operations = descriptions.map((description, index) =>
     inDescription(spec.path, `operation ${description.id}`, () =>
-      compileOperation(description, index, { document: views.response, ajv, requestAjv, coercingAjv, fixtures, options, logger, warnOnce }),
+      compileOperation(description, index, { document: views.response, ajv, requestAjv, coercingAjv, fixtures, options, logger, warnOnce, deferredExamples }),
     ),
   )
   const scenarios = indexScenarios([...builtInScenarios(operations), ...(await loadScenarios(options.fixtures, operations))])
@@ -112,7 +127,24 @@ export async function createEngine(input: MockOptions, logger: Logger): Promise<
     scenarios,
     redaction: redactionOf(document.components?.securitySchemes),
     source: { text: await readFile(spec.path, 'utf8'), mediaType: /\.json$/i.test(spec.path) ? 'application/json' : 'application/yaml' },
+    deferredExamples: deferredExamples ?? [],
   }
+}
+
+/**
+ * Checks the deferred examples a slice of time at a time, between requests (each slice ≤ 10 ms), so
+ * that their warnings come soon after the start line while the server answers. Stops with `signal`.
+ */
+export function checkDeferredExamples(engine: Engine, signal: AbortSignal): void {
+  const pending = engine.deferredExamples
+  let next = 0
+  const slice = () => {
+    if (signal.aborted) return
+    const until = performance.now() + 10
+    while (next < pending.length && performance.now() < until) settleExamples(pending[next++]!)
+    if (next < pending.length) setImmediate(slice).unref()
+  }
+  if (pending.length > 0) setImmediate(slice).unref()
 }
 
 interface CompileContext {
@@ -125,6 +157,7 @@ interface CompileContext {
   logger: Logger
   /** Logs a warning the first time its key is seen: a problem shared by a thousand operations is told once. */
   warnOnce: (key: string, message: string) => void
+  deferredExamples?: DeclaredResponse[]
 }
 
 function compileOperation(description: OperationDescription, index: number, context: CompileContext): CompiledOperation {
@@ -145,7 +178,7 @@ function compileOperation(description: OperationDescription, index: number, cont
     parameterLocations: /[?#]/.test(description.path) ? Object.fromEntries(description.parameters.map((p) => [p.name, p.in])) : undefined,
     parameters: compileParameters(coercingAjv, description.parameters),
     body: description.requestBody ? compileBody(requestAjv, description.requestBody, coercingAjv, { maxDepth: options.maxDepth }) : undefined,
-    responses: compileResponses({ document, ajv, logger, ignoreExamples: options.ignoreExamples }, description, fixtures.get(description.fixtureKey)),
+    responses: compileResponses({ document, ajv, logger, ignoreExamples: options.ignoreExamples, deferredExamples: context.deferredExamples }, description, fixtures.get(description.fixtureKey)),
   }
 }
 

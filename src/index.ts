@@ -1,7 +1,7 @@
 import type { Hono } from 'hono'
 import { ADMIN_PREFIX, type MockOptions } from './config.js'
 import { type MockControls, createControls } from './controls.js'
-import { type Engine, createEngine } from './engine.js'
+import { type Engine, checkDeferredExamples, createEngine } from './engine.js'
 import { createApp as createPipeline } from './http/app.js'
 import type { JournalEntry, JournalFilter } from './journal/journal.js'
 import { type Logger, createConsoleLogger, silentLogger } from './log.js'
@@ -81,15 +81,18 @@ export interface MockServer extends MockHandle {
 export async function startMockServer(options: AppOptions = {}): Promise<MockServer> {
   const logger = options.logger ?? createConsoleLogger(options)
   const closing = new AbortController()
-  let live = assemble(await createEngine(options, logger), closing.signal)
+  // The description's examples are checked once the server listens (`deferExampleChecks`).
+  let live = assemble(await createEngine(options, logger, { deferExampleChecks: true }), closing.signal)
   // One socket for the server's life; with --watch the app behind it is swapped, connections stay.
   const server = await listen({ fetch: (request, env) => live.app.fetch(request, env) }, live.engine.options)
   warnOfOpenAdmin(live.engine)
+  checkDeferredExamples(live.engine, closing.signal)
   let reloading = Promise.resolve()
   const reload = () => {
     reloading = reloading.then(async () => {
       try {
-        live = assemble(await createEngine(options, logger), closing.signal, live.controls)
+        live = assemble(await createEngine(options, logger, { deferExampleChecks: true }), closing.signal, live.controls)
+        checkDeferredExamples(live.engine, closing.signal)
         logger.info(`reloaded ${describe(live.engine).title}: ${live.engine.operations.length} operation(s)`)
       } catch (error) {
         logger.error(`${(error as Error).message} Still serving the last good version.`)

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { parse as parseYaml } from 'yaml'
 import { parseDelay } from '../config.js'
 import { StartupError } from '../errors.js'
-import { findResponse } from './compile-responses.js'
+import { findResponse, settleExamples } from './compile-responses.js'
 import { FAULTS, type Fault, type Scenario, type ScenarioRule, type ScenarioTarget } from './scenarios.js'
 import { isPlainObject } from '../plain-object.js'
 
@@ -85,6 +85,7 @@ function readStatus(where: string, value: unknown, operation: ScenarioTarget): n
 
 function readExample(where: string, name: string, status: number | undefined, operation: ScenarioTarget): string {
   const responses = status === undefined ? operation.responses.declared : [findResponse(operation.responses.declared, status)!]
+  responses.forEach(settleExamples)
   if (responses.some((r) => r.bodies.has(name))) return name
   const known = responses.flatMap((r) => [...r.bodies.keys()].map((n) => `${n} (${r.code})`))
   throw new StartupError(`${where}: ${operation.id} has no fixture or example named "${name}"${status ? ` for status ${status}` : ''} (known: ${known.join(', ') || 'none'}).`)
