@@ -101,6 +101,8 @@ interface SegmentNode<T> extends Endpoint<T> {
 export interface Router<T> {
   literal: Map<string, Endpoint<T>>
   tree: SegmentNode<T>
+  /** Server URL paths (`/api/v3`) the operations are also served under, longest first; tried only on a miss. */
+  prefixes: readonly string[]
 }
 
 /** The parameters of a literal path: one shared empty object. */
@@ -108,7 +110,7 @@ export const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<str
 
 const NO_CONDITIONS: Condition[] = []
 
-export function createRouter<T extends Routable>(operations: readonly T[]): Router<T> {
+export function createRouter<T extends Routable>(operations: readonly T[], prefixes: readonly string[] = []): Router<T> {
   const literal = new Map<string, Endpoint<T>>()
   const tree = createNode<T>()
   for (const operation of operations) {
@@ -122,7 +124,7 @@ export function createRouter<T extends Routable>(operations: readonly T[]): Rout
     }
     addOperation(endpoint, operation, conditions)
   }
-  return { literal, tree }
+  return { literal, tree, prefixes }
 }
 
 /**
@@ -132,9 +134,29 @@ export function createRouter<T extends Routable>(operations: readonly T[]): Rout
  * specific one (`DELETE /plants/{id}` serves `DELETE /plants/mine` when `/plants/mine` has only GET).
  * Path keys with a query or fragment part are served by their conditions, checked on `request`;
  * without a request (a CORS preflight) any candidate does. Where several templates match,
- * `accepts` may pick among them.
+ * `accepts` may pick among them. Only when the path as sent matches nothing is a server prefix
+ * (`/api/v3/pets` → `/pets`) taken off and the rest matched again, so a described path that
+ * itself starts with the prefix wins, and a request that matches directly pays nothing more.
  */
 export function matchOperation<T, R extends RouteRequest>(router: Router<T>, method: string, path: string, request?: R, accepts?: AcceptsMatch<T, R>): RouteMatch<T> {
+  const direct = findOperation(router, method, path, path, request, accepts)
+  if (direct !== undefined && !(direct instanceof MockError)) return direct
+  let miss = direct
+  for (const prefix of router.prefixes) {
+    if (!path.startsWith(prefix) || (path.length > prefix.length && path[prefix.length] !== '/')) continue
+    const found = findOperation(router, method, path.slice(prefix.length) || '/', path, request, accepts)
+    if (found !== undefined && !(found instanceof MockError)) return found
+    // A path that exists under the prefix explains the miss better (405, conditions) than the root's plain 404.
+    miss ??= found
+  }
+  throw miss ?? errors.notFound(method, path, router.prefixes)
+}
+
+/**
+ * (method, path) → the match; else the error that explains the miss (405, conditions not met),
+ * naming the path as `shown`; else, where no path matched at all, `undefined`.
+ */
+function findOperation<T, R extends RouteRequest>(router: Router<T>, method: string, path: string, shown: string, request?: R, accepts?: AcceptsMatch<T, R>): RouteMatch<T> | MockError | undefined {
   const endpoint = router.literal.get(path)
   // Only a path key with a query part can give a literal path parameters (`/alerts?lat={lat}`).
   const carried = endpoint?.guarded && {}
@@ -144,9 +166,9 @@ export function matchOperation<T, R extends RouteRequest>(router: Router<T>, met
   if (endpoint) noteMiss(endpoint, search)
   const operation = walk(router.tree, path.split('/'), 1, search)
   if (operation !== undefined) return { operation, params: search.params }
-  if (search.unmet) throw unmetConditions(method, path, search.unmet)
-  if (search.allowed) throw errors.methodNotAllowed(method, path, [...search.allowed])
-  throw errors.notFound(method, path)
+  if (search.unmet) return unmetConditions(method, shown, search.unmet)
+  if (search.allowed) return errors.methodNotAllowed(method, shown, [...search.allowed])
+  return undefined
 }
 
 /** One request's way through the tree, and what it saw there to explain a miss. */

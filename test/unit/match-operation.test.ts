@@ -271,3 +271,20 @@ describe('matchOperation', () => {
     })
   })
 })
+
+describe('matchOperation under server prefixes', () => {
+  const router = createRouter([op('GET', '/pets/{id}'), op('GET', '/v1/pets'), op('POST', '/pets')], ['/api/v3', '/v1'])
+
+  it('matches the path as sent first, then with a prefix taken off', () => {
+    expect(matchOperation(router, 'GET', '/v1/pets').operation.id).toBe('GET /v1/pets')
+    expect(matchOperation(router, 'GET', '/api/v3/pets/7')).toEqual({ operation: expect.objectContaining({ id: 'GET /pets/{id}' }), params: { id: '7' } })
+    expect(matchOperation(router, 'POST', '/v1/pets').operation.id).toBe('POST /pets')
+  })
+
+  it('names the prefixes in a 404 and the path as sent in a 405', () => {
+    expect(caught(() => matchOperation(router, 'GET', '/api/v3/owners')).message).toBe('No operation in the description matches GET /api/v3/owners; paths are served at the root and under /api/v3, /v1.')
+    const method = caught(() => matchOperation(router, 'DELETE', '/api/v3/pets'))
+    expect(method.status).toBe(405)
+    expect(method.message).toContain('DELETE is not declared for /api/v3/pets')
+  })
+})
