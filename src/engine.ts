@@ -13,6 +13,7 @@ import type { ErrorContext } from './responses/render-error.js'
 import { loadScenarios } from './responses/load-scenarios.js'
 import { type Scenario, builtInScenarios, indexScenarios } from './responses/scenarios.js'
 import { kindOf, loadXmlSupport } from './responses/serialize-body.js'
+import { compileServerPrefixes } from './routing/compile-server-prefixes.js'
 import { type Router, createRouter } from './routing/match-operation.js'
 import { type SpecDocument, loadSpec } from './spec/load-spec.js'
 import { type OperationDescription, describeOperations } from './spec/operations.js'
@@ -120,7 +121,7 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
     options,
     spec,
     operations,
-    router: createRouter(operations),
+    router: createRouter(operations, compileServerPrefixes(document.servers)),
     faker,
     errorContext: { document: views.response, logger, faker, validateError, unsatisfied: new Set(), budget, beyondBudget: budgetWarnings.length > 0, explain: explainer(spec, views.response) },
     logger,
