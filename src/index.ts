@@ -12,7 +12,7 @@ export type { MockOptions } from './config.js'
 export { StartupError } from './errors.js'
 /** What `app.request()` rejects with when a scenario's fault (`reset`, `empty`, `hang`) sends no response; see its class. */
 export { NetworkFault } from './http/faults.js'
-export type { JournalEntry, JournalFilter } from './journal/journal.js'
+export type { JournalEntry, JournalFilter, StatusClass } from './journal/journal.js'
 export type { Logger, RequestLine } from './log.js'
 
 export interface AppOptions extends MockOptions {
@@ -29,7 +29,10 @@ export interface MockHandle {
   useScenario(name: string, options?: { session?: string }): void
   /** The scenario a request of this session (or of no session) gets. */
   activeScenario(options?: { session?: string }): string
-  /** Journaled requests, oldest first. Authorization and Cookie headers are redacted. */
+  /**
+   * Journaled requests that match every filter given, oldest first: `{ valid: false, status: '4xx', since }`.
+   * Authorization and Cookie headers are redacted.
+   */
   requests(filter?: JournalFilter): JournalEntry[]
   clearRequests(filter?: { session?: string }): void
   /** Scenario back to the start, sessions forgotten, journal emptied (or only one session's). */

@@ -41,12 +41,20 @@ export interface RequestRecord extends Omit<JournalEntry, 'id' | 'time' | 'heade
   body?: Uint8Array
 }
 
+/** A class of statuses: `4xx` is any status from 400 to 499. */
+export type StatusClass = `${1 | 2 | 3 | 4 | 5}${'xx' | 'XX'}`
+
 export interface JournalFilter {
   method?: string
   path?: string
   operation?: string
-  status?: number
+  /** An exact status, or a class such as `4xx`. */
+  status?: number | StatusClass
   session?: string
+  /** Only requests without (true) or with (false) a violation of the description. */
+  valid?: boolean
+  /** Only requests that arrived at or after this time (a `Date` or milliseconds since the epoch). */
+  since?: Date | number
 }
 
 export interface Journal {
@@ -55,6 +63,8 @@ export interface Journal {
   listRequests(filter?: JournalFilter): JournalEntry[]
   /** One page, oldest first: at most `limit` entries with an id above `after`; `next` is the cursor of the following page. */
   pageRequests(filter: JournalFilter, page: { limit: number; after?: number }): { entries: JournalEntry[]; next?: number }
+  /** How many entries match, without building them (no redaction, no decoding). */
+  countRequests(filter?: JournalFilter): number
   /** Clears all entries, or only those of one session. */
   clearRequests(filter?: Pick<JournalFilter, 'session'>): void
 }
@@ -127,6 +137,11 @@ export function createJournal(capacity: number, redaction: Redaction = { headers
       }
       return { entries }
     },
+    countRequests(filter = {}) {
+      let count = 0
+      for (let i = Math.max(first, records.length - capacity); i < records.length; i++) if (matches(records[i]!, filter)) count++
+      return count
+    },
     clearRequests(filter = {}) {
       const from = Math.max(first, records.length - capacity)
       const keep = (_: unknown, i: number) => i >= from && filter.session !== undefined && records[i]!.session !== filter.session
@@ -171,9 +186,17 @@ function matches(record: RequestRecord, filter: JournalFilter): boolean {
     (filter.method === undefined || record.method === filter.method.toUpperCase()) &&
     (filter.path === undefined || record.path === filter.path) &&
     (filter.operation === undefined || record.operation === filter.operation) &&
-    (filter.status === undefined || record.status === filter.status) &&
-    (filter.session === undefined || record.session === filter.session)
+    (filter.status === undefined || matchesStatus(record.status, filter.status)) &&
+    (filter.session === undefined || record.session === filter.session) &&
+    (filter.valid === undefined || record.valid === filter.valid) &&
+    (filter.since === undefined || record.time >= Number(filter.since))
   )
+}
+
+/** `404` matches 404 only; `4xx` (or `4XX`) any status from 400 to 499. */
+function matchesStatus(status: number, wanted: number | StatusClass): boolean {
+  if (typeof wanted === 'number') return status === wanted
+  return Math.floor(status / 100) === Number(wanted[0])
 }
 
 function entryOf(record: Stored, redaction: Redaction): JournalEntry {

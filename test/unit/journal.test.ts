@@ -205,6 +205,56 @@ describe('createJournal: filters', () => {
     expect(statuses(journal, { method: 'post', operation: 'addPlant', status: 401 })).toEqual([401])
     expect(statuses(journal, { session: 'a', status: 401 })).toEqual([])
   })
+
+  it('a status class matches every status of that hundred, case-insensitively (#13)', () => {
+    const journal = mixed()
+    expect(statuses(journal, { status: '4xx' })).toEqual([401, 404, 405])
+    expect(statuses(journal, { status: '2XX' })).toEqual([200])
+    expect(statuses(journal, { status: '5xx' })).toEqual([])
+  })
+
+  it('valid matches requests without (true) or with (false) a violation (#13)', () => {
+    const journal = createJournal(10)
+    journal.recordRequest(record())
+    journal.recordRequest(record({ status: 400, valid: false }))
+    expect(statuses(journal, { valid: false })).toEqual([400])
+    expect(statuses(journal, { valid: true })).toEqual([200])
+  })
+
+  it('since matches requests that arrived at or after it, as a Date or epoch milliseconds (#13)', () => {
+    const journal = createJournal(10)
+    for (const second of [0, 1, 2]) journal.recordRequest(record({ time: Date.UTC(2025, 0, 1, 0, 0, second), status: 200 + second }))
+    expect(statuses(journal, { since: Date.UTC(2025, 0, 1, 0, 0, 1) })).toEqual([201, 202])
+    expect(statuses(journal, { since: new Date(Date.UTC(2025, 0, 1, 0, 0, 2)) })).toEqual([202])
+    expect(statuses(journal, { since: new Date(Date.UTC(2025, 0, 1, 0, 0, 3)) })).toEqual([])
+  })
+})
+
+describe('createJournal: countRequests (#13)', () => {
+  it('counts the entries every filter matches, as the listing would list them', () => {
+    const journal = createJournal(10)
+    journal.recordRequest(record({ session: 'a' }))
+    journal.recordRequest(record({ status: 400, valid: false, session: 'a' }))
+    journal.recordRequest(record({ status: 400, valid: false }))
+    expect(journal.countRequests()).toBe(3)
+    expect(journal.countRequests({ operation: 'addPlant', status: 400 })).toBe(2)
+    expect(journal.countRequests({ valid: false, status: '4xx', session: 'a' })).toBe(1)
+    for (const filter of [{}, { status: 400 }, { session: 'a' }]) expect(journal.countRequests(filter)).toBe(journal.listRequests(filter).length)
+  })
+
+  it('counts only the entries the ring still holds', () => {
+    const journal = createJournal(3)
+    recordMany(journal, 10)
+    expect(journal.countRequests()).toBe(3)
+  })
+
+  it('builds no entry: the headers are never read', () => {
+    const journal = createJournal(10)
+    const headers = new Proxy({}, { ownKeys: () => { throw new Error('headers read') } })
+    journal.recordRequest(record({ headers }))
+    expect(journal.countRequests({ status: '2xx' })).toBe(1)
+    expect(() => journal.listRequests()).toThrow('headers read')
+  })
 })
 
 describe('createJournal: clearRequests', () => {
