@@ -3,7 +3,7 @@ import { createTokenMatcher } from '../auth/check-security.js'
 import { ADMIN_PREFIX } from '../config.js'
 import type { MockControls } from '../controls.js'
 import { type MockError, errors } from '../errors.js'
-import type { JournalFilter } from '../journal/journal.js'
+import type { JournalFilter, StatusClass } from '../journal/journal.js'
 import type { Scenario } from '../responses/scenarios.js'
 import { corsForAdmin } from './cors.js'
 import { incomingOf } from './middleware.js'
@@ -37,6 +37,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   { method: 'PUT', path: `${ADMIN_PREFIX}/scenario` },
   { method: 'GET', path: `${ADMIN_PREFIX}/requests` },
   { method: 'DELETE', path: `${ADMIN_PREFIX}/requests` },
+  { method: 'GET', path: `${ADMIN_PREFIX}/requests/count` },
   { method: 'POST', path: `${ADMIN_PREFIX}/reset` },
   { method: 'GET', path: `${ADMIN_PREFIX}/spec` },
 ]
@@ -107,11 +108,18 @@ export function createAdminRoutes({ controls, adminToken, spec, operationCount, 
   })
 
   admin.get('/requests', (c) => {
-    const filter = readFilter(c.req.query())
+    const filter = readFilter(c.req.query(), LISTING_PARAMETERS)
     // X-Mock-Session scopes the listing as it scopes DELETE and reset; ?session= wins over it.
     filter.session = sessionOf(filter.session, c.req.header('x-mock-session'))
     const { entries, next } = controls.journal.pageRequests(filter, readPage(c.req.query()))
     return c.body(streamPage(entries, next), 200, { 'content-type': 'application/json' })
+  })
+
+  // WireMock's verification: how many requests matched, counted over the records, no entry built.
+  admin.get('/requests/count', (c) => {
+    const filter = readFilter(c.req.query(), JOURNAL_FILTERS)
+    filter.session = sessionOf(filter.session, c.req.header('x-mock-session'))
+    return c.json({ count: controls.journal.countRequests(filter) })
   })
 
   admin.delete('/requests', (c) => {
@@ -185,22 +193,45 @@ function describeScenarios(controls: MockControls, session: string | undefined) 
   }
 }
 
-const FILTERS = new Set(['method', 'path', 'operation', 'status', 'session', 'limit', 'cursor'])
+/** The journal's filters, as the listing and the count take them. */
+const JOURNAL_FILTERS: readonly string[] = ['method', 'path', 'operation', 'status', 'valid', 'since', 'session']
+/** The listing takes the filters and its paging. */
+const LISTING_PARAMETERS: readonly string[] = [...JOURNAL_FILTERS, 'limit', 'cursor']
 
-function readFilter(query: Record<string, string>): JournalFilter {
-  const filter: JournalFilter = {}
+/** The query's filters; 400 for a parameter not in `known` or a value the filter does not take. */
+function readFilter(query: Record<string, string>, known: readonly string[]): JournalFilter {
   for (const name of Object.keys(query)) {
-    if (!FILTERS.has(name)) throw errors.invalidAdminRequest(`Unknown filter "${name}"; known: ${[...FILTERS].join(', ')}.`)
+    if (!known.includes(name)) throw errors.invalidAdminRequest(`Unknown filter "${name}"; known: ${known.join(', ')}.`)
   }
+  const filter: JournalFilter = {}
   if (query.method) filter.method = query.method
   if (query.path) filter.path = query.path
   if (query.operation) filter.operation = query.operation
   if (query.session) filter.session = query.session
-  if (query.status !== undefined) {
-    if (!/^[1-5]\d\d$/.test(query.status)) throw errors.invalidAdminRequest(`The "status" filter must be an HTTP status from 100 to 599, got "${query.status}".`)
-    filter.status = Number(query.status)
-  }
+  if (query.status !== undefined) filter.status = readStatus(query.status)
+  if (query.valid !== undefined) filter.valid = readValid(query.valid)
+  if (query.since !== undefined) filter.since = readSince(query.since)
   return filter
+}
+
+/** `404`, or a class: `4xx`, `4XX`. */
+function readStatus(text: string): number | StatusClass {
+  if (/^[1-5]\d\d$/.test(text)) return Number(text)
+  if (/^[1-5]xx$/i.test(text)) return text as StatusClass
+  throw errors.invalidAdminRequest(`The "status" filter takes an HTTP status from 100 to 599 or a class such as 4xx, got "${text}".`)
+}
+
+function readValid(text: string): boolean {
+  if (text === 'true' || text === 'false') return text === 'true'
+  throw errors.invalidAdminRequest(`The "valid" filter takes true or false, got "${text}".`)
+}
+
+/** An ISO 8601 time (`2025-01-01`, `2025-01-01T12:00:00Z`) or milliseconds since the epoch. */
+function readSince(text: string): number {
+  if (/^\d{1,15}$/.test(text)) return Number(text)
+  const time = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i.test(text) ? Date.parse(text) : Number.NaN
+  if (Number.isNaN(time)) throw errors.invalidAdminRequest(`The "since" filter takes an ISO 8601 time (2025-01-01T12:00:00Z) or milliseconds since the epoch, got "${text}".`)
+  return time
 }
 
 /** Entries of one page of the journal listing, at most; `limit` asks for fewer. */

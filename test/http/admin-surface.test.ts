@@ -266,6 +266,6 @@ describe('GET /__mock/requests a page at a time (#12)', () => {
     expect((await app.request('/__mock/requests?limit=0')).status).toBe(400)
     const unknown = await app.request('/__mock/requests?stauts=200')
     expect(unknown.status).toBe(400)
-    expect(((await unknown.json()) as { message: string }).message).toContain('known: method, path, operation, status, session, limit, cursor')
+    expect(((await unknown.json()) as { message: string }).message).toContain('known: method, path, operation, status, valid, since, session, limit, cursor')
   })
 })

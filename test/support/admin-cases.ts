@@ -52,6 +52,7 @@ const protectedRoutes: Array<[string, string, SendInit, number]> = [
   ['PUT', '/scenario', { body: '{"name":"error"}', headers: { 'content-type': 'application/json' } }, 200],
   ['GET', '/requests', {}, 200],
   ['DELETE', '/requests', {}, 204],
+  ['GET', '/requests/count', {}, 200],
   ['POST', '/reset', {}, 200],
   ['GET', '/spec', {}, 200],
 ]
@@ -398,6 +399,120 @@ export function describeAdminApi(transport: string, start: StartTarget): void {
       })
     })
 
+    describe('GET /__mock/requests/count and the filters it shares with the listing (#13)', () => {
+      /** A 200 of session a, a 400 of session a, a 400 without a session, then a 405. */
+      async function countJournal(): Promise<AdminTarget> {
+        const target = await mockWith()
+        await addPlant(target, { headers: { 'x-mock-session': 'a' } })
+        await addPlant(target, { headers: { 'x-mock-session': 'a' }, body: '{"name":1}' })
+        await addPlant(target, { body: '{}' })
+        await target.send('GET', '/plants')
+        return target
+      }
+
+      async function count(target: AdminTarget, query = '', headers: Record<string, string> = {}): Promise<number> {
+        const answer = await admin(target, 'GET', `/requests/count${query}`, { headers })
+        expect(answer.status, answer.text).toBe(200)
+        return answer.json.count
+      }
+
+      it('counts the entries every filter matches: ?operation=addPlant&status=400 → {"count": 2}', async () => {
+        const target = await countJournal()
+        const answer = await admin(target, 'GET', '/requests/count?operation=addPlant&status=400')
+        expect(answer.json).toEqual({ count: 2 })
+        expect(await count(target)).toBe(4)
+        expect(await count(target, '?method=get')).toBe(1)
+      })
+
+      it('status takes a class, 4xx or 4XX, on the count and on the listing', async () => {
+        const target = await countJournal()
+        expect(await count(target, '?status=4xx')).toBe(3)
+        expect(await count(target, '?status=4XX')).toBe(3)
+        expect(await count(target, '?status=2xx')).toBe(1)
+        expect((await journal(target, '?status=4xx')).map((e) => e.status)).toEqual([400, 400, 405])
+      })
+
+      it('valid=false counts and lists the requests that broke the description, valid=true the others', async () => {
+        const target = await countJournal()
+        const invalid = (await journal(target)).filter((e) => !e.valid).length
+        expect(invalid).toBeGreaterThanOrEqual(2)
+        expect(await count(target, '?valid=false')).toBe(invalid)
+        expect(await count(target, '?valid=true')).toBe(4 - invalid)
+        expect((await journal(target, '?valid=false&operation=addPlant')).map((e) => e.status)).toEqual([400, 400])
+      })
+
+      it('since takes an ISO 8601 time or epoch milliseconds, and keeps entries at or after it', async () => {
+        const target = await countJournal()
+        const third = (await journal(target))[2]!
+        expect(await count(target, `?since=${encodeURIComponent(third.time)}`)).toBeGreaterThanOrEqual(2)
+        expect(await count(target, `?since=${Date.parse(third.time)}`)).toBe(await count(target, `?since=${encodeURIComponent(third.time)}`))
+        expect(await count(target, '?since=0')).toBe(4)
+        expect(await count(target, '?since=2000-01-01')).toBe(4)
+        expect(await count(target, `?since=${Date.now() + 3_600_000}`)).toBe(0)
+        expect(await journal(target, `?since=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`)).toEqual([])
+      })
+
+      it('counts as the listing lists, filter by filter', async () => {
+        const target = await countJournal()
+        for (const query of ['', '?session=a', '?status=400', '?status=5xx', '?valid=true&session=a', '?path=/plants&method=post']) {
+          expect(await count(target, query), query).toBe((await journal(target, query)).length)
+        }
+      })
+
+      it('X-Mock-Session scopes the count as it scopes the listing; ?session= wins over it', async () => {
+        const target = await countJournal()
+        expect(await count(target, '', { 'x-mock-session': 'a' })).toBe(2)
+        expect(await count(target, '?status=400', { 'x-mock-session': 'a' })).toBe(1)
+        expect(await count(target, '?session=b', { 'x-mock-session': 'a' })).toBe(0)
+      })
+
+      it.each([
+        ['status=abc', 'status', '4xx'],
+        ['status=6xx', 'status', '4xx'],
+        ['valid=maybe', 'valid', 'true or false'],
+        ['since=yesterday', 'since', 'ISO 8601'],
+        ['since=2025-13-01', 'since', 'ISO 8601'],
+      ])('?%s answers 400 naming the filter and what it takes, on the count and the listing', async (query, filter, takes) => {
+        const target = await countJournal()
+        for (const path of ['/requests/count', '/requests']) {
+          const answer = await admin(target, 'GET', `${path}?${query}`)
+          expect(answer.status).toBe(400)
+          expectErrorBody(answer.json, 400)
+          expect(answer.json.message).toContain(`"${filter}"`)
+          expect(answer.json.message).toContain(takes)
+        }
+      })
+
+      it('an unknown filter answers 400 listing the known ones; the count takes no paging', async () => {
+        const target = await countJournal()
+        const listing = await admin(target, 'GET', '/requests?colour=red')
+        expect(listing.status).toBe(400)
+        expect(listing.json.message).toContain('"colour"')
+        expect(listing.json.message).toContain('method, path, operation, status, valid, since, session, limit, cursor')
+        const counting = await admin(target, 'GET', '/requests/count?limit=1')
+        expect(counting.status).toBe(400)
+        expect(counting.json.message).toContain('"limit"')
+        expect(counting.json.message).toContain('known: method, path, operation, status, valid, since, session.')
+      })
+
+      it('the count is not journaled', async () => {
+        const target = await countJournal()
+        await count(target)
+        await admin(target, 'GET', '/requests/count?status=abc')
+        expect(await count(target)).toBe(4)
+      })
+
+      it('mock.requests() takes the same filters in process: { valid: false, status: "4xx", since }', async () => {
+        const target = await countJournal()
+        const since = new Date(Date.parse(target.mock.requests()[1]!.time))
+        const entries = target.mock.requests({ valid: false, status: '4xx', since })
+        expect(entries.map((e) => e.status)).toEqual(target.mock.requests({ since }).filter((e) => !e.valid && e.status >= 400).map((e) => e.status))
+        expect(entries.map((e) => [e.operation, e.status]).slice(0, 2)).toEqual([['addPlant', 400], ['addPlant', 400]])
+        expect(target.mock.requests({ valid: true, status: '2xx' }).map((e) => e.session)).toEqual(['a'])
+        expect(target.mock.requests({ since: Date.now() + 3_600_000 })).toEqual([])
+      })
+    })
+
     describe('DELETE /__mock/requests', () => {
       it('empties the journal and answers 204 with no body', async () => {
         const target = await mockWith()
@@ -517,6 +632,7 @@ export function describeAdminApi(transport: string, start: StartTarget): void {
         ['GET', '/reset', 'POST'],
         ['POST', '/health', 'GET, HEAD'],
         ['PUT', '/requests', 'GET, HEAD, DELETE'],
+        ['DELETE', '/requests/count', 'GET, HEAD'],
         ['DELETE', '/spec', 'GET, HEAD'],
       ])('%s /__mock%s answers 405 with Allow: %s (#13)', async (method, path, allow) => {
         const answer = await admin(await mockWith(), method, path)

@@ -35,7 +35,7 @@ const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,im
 const PAGE = 'http://localhost:5173'
 const OTHER_SITE = 'https://evil.example'
 const ADMIN_TOKEN = 'admin-s3cret'
-const ADMIN_ROUTES = ['GET /__mock/health', 'GET /__mock/scenario', 'PUT /__mock/scenario', 'GET /__mock/requests', 'DELETE /__mock/requests', 'POST /__mock/reset', 'GET /__mock/spec']
+const ADMIN_ROUTES = ['GET /__mock/health', 'GET /__mock/scenario', 'PUT /__mock/scenario', 'GET /__mock/requests', 'DELETE /__mock/requests', 'GET /__mock/requests/count', 'POST /__mock/reset', 'GET /__mock/spec']
 
 const preflight = (method: string, headers: Record<string, string> = {}) => ({ origin: PAGE, 'access-control-request-method': method, ...headers })
 
