@@ -29,6 +29,8 @@ export interface RequestLine {
   responseViolations?: readonly Violation[]
   /** The message of the error the mock answered with, if it answered one. */
   error?: string
+  /** What chose a status the request did not earn: `Prefer: code=400`, `__code=400`, `scenario error`. */
+  forcedBy?: string
 }
 
 export type LogFormat = 'text' | 'json'
@@ -141,7 +143,8 @@ export function formatRequestText(line: RequestLine): string {
   if (line.session !== undefined) text += ` session=${line.session}`
   if (line.fault !== undefined) text += ` fault=${line.fault}`
   const answered = line.status >= 400 && line.status < 500
-  const problem = answered ? firstProblem(line) : line.violations.length ? `request breaks the description: ${describe(line.violations)}` : undefined
+  const problem =
+    line.forcedBy !== undefined ? `forced by ${line.forcedBy}` : answered ? firstProblem(line) : line.violations.length ? `request breaks the description: ${describe(line.violations)}` : undefined
   if (problem) text += `: ${problem}`
   if (line.responseViolations?.length) text += `${problem ? ';' : ':'} response breaks the description: ${describe(line.responseViolations)}`
   return `${clean(text)}\n`
@@ -151,7 +154,7 @@ export function formatRequestText(line: RequestLine): string {
 function describe(violations: readonly Violation[]): string {
   const [first] = violations
   const more = violations.length - 1
-  return `${first!.path} ${first!.message}${more ? ` (and ${more} more)` : ''}`
+  return `${first!.path} ${first!.message}${more ? ` (+${more} more)` : ''}`
 }
 
 /** One JSON object and a newline; the fields of the text line, every violation, never headers or bodies. */
@@ -169,14 +172,15 @@ export function formatRequestJson(line: RequestLine): string {
     session: line.session,
     fault: line.fault,
     error: line.error,
+    forcedBy: line.forcedBy,
     violations: line.violations.length ? line.violations : undefined,
     responseViolations: line.responseViolations?.length ? line.responseViolations : undefined,
   })}\n`
 }
 
+/** Every violation counted, the first named (`body.name must be a string (+1 more)`); else the error's message. */
 function firstProblem({ violations, error }: RequestLine): string | undefined {
-  const [first] = violations
-  return first ? `${first.path} ${first.message}` : error
+  return violations.length ? describe(violations) : error
 }
 
 function formatMs(ms: number): string {

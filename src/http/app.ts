@@ -268,7 +268,16 @@ function journalExchange(controls: MockControls, logger: Logger, exchange: Excha
   }
   if (exchange.responseViolations) record.responseViolations = [...exchange.responseViolations]
   controls.journal.recordRequest(record)
-  logger.request?.({ ...record, error: mockError?.message })
+  logger.request?.({ ...record, error: mockError?.message, forcedBy: forcedBy(exchange, mockError) })
+}
+
+/** What chose the status, where neither the request nor the description did: a `Prefer` (or `__code`), or a scenario. */
+function forcedBy(exchange: Exchange, error: MockError | undefined): string | undefined {
+  if (error?.kind === 'forced_by_scenario') return `scenario ${exchange.scenario?.name}`
+  if (error !== undefined) return undefined
+  const code = exchange.prefer?.code
+  if (code !== undefined) return exchange.prefer!.from === 'query' ? `__code=${code}` : `Prefer: code=${code}`
+  return exchange.rule?.status !== undefined ? `scenario ${exchange.scenario?.name}` : undefined
 }
 
 function findScenario(controls: MockControls, name: string, operation: CompiledOperation): Scenario {

@@ -30,7 +30,7 @@ describe('request lines', () => {
   it('adds the first violation of a 4xx, and the session and fault when there are #6', () => {
     const violations = [{ path: 'body.name', message: 'must be a string' }, { path: 'body.id', message: 'is required' }]
     expect(formatRequestText(line({ status: 400, durationMs: 12.6, session: 'w1', violations, error: 'The request does not match' }))).toBe(
-      '[mock] POST /plants 400 13 ms scenario=default session=w1: body.name must be a string\n',
+      '[mock] POST /plants 400 13 ms scenario=default session=w1: body.name must be a string (+1 more)\n',
     )
     expect(formatRequestText(line({ status: 0, fault: 'reset' }))).toBe('[mock] POST /plants 0 1.2 ms scenario=default fault=reset\n')
   })
@@ -42,7 +42,7 @@ describe('request lines', () => {
 
   it('names a violation answered past with its 2xx, and how many more there are (#13)', () => {
     const violations = [{ path: 'query.limit', message: 'must be >= 1' }, { path: 'body.id', message: 'is required' }]
-    expect(formatRequestText(line({ violations }))).toBe('[mock] POST /plants 200 1.2 ms scenario=default: request breaks the description: query.limit must be >= 1 (and 1 more)\n')
+    expect(formatRequestText(line({ violations }))).toBe('[mock] POST /plants 200 1.2 ms scenario=default: request breaks the description: query.limit must be >= 1 (+1 more)\n')
   })
 
   it('names how an answer breaks its declaration, after a violation of the request if there is one (#13)', () => {

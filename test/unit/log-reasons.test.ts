@@ -1,0 +1,44 @@
+/**
+ * Every answer explains itself in its request line (#13 §4): the reason for every non-2xx, every
+ * violation counted, and what forced a status (a Prefer, a `__code`, a scenario), in text and JSON.
+ */
+import { describe, expect, it } from 'vitest'
+import { createApp } from '../../src/index.js'
+import { type RequestLine, formatRequestJson, formatRequestText } from '../../src/log.js'
+
+async function linesOf(requests: Array<{ path: string; init: RequestInit }>, options: Record<string, unknown> = {}) {
+  const lines: RequestLine[] = []
+  const app = await createApp({ seed: 1, ...options, logger: { info() {}, warn() {}, error() {}, request: (line: RequestLine) => lines.push(line) } })
+  for (const { path, init } of requests) await (await app.request(path, init)).text()
+  return lines
+}
+
+const post = (body: string, headers: Record<string, string> = {}) => ({
+  path: '/plants',
+  init: { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json', ...headers }, body },
+})
+
+describe('request lines say why (#13)', () => {
+  it('counts the violations of a 400 after naming the first', async () => {
+    const [line] = await linesOf([post('{"id": "x", "name": 5}')])
+    expect(formatRequestText(line!)).toMatch(/ 400 .*: body\.\S+ must be .* \(\+1 more\)\n$/)
+  })
+
+  it('says a status was forced by Prefer: code=, or by __code=', async () => {
+    const [byHeader, byQuery] = await linesOf([post('{"id": 1, "name": "Fern"}', { prefer: 'code=400' }), { ...post('{"id": 1, "name": "Fern"}'), path: '/plants?__code=400' }])
+    expect(formatRequestText(byHeader!)).toMatch(/ 400 .*: forced by Prefer: code=400\n$/)
+    expect(formatRequestText(byQuery!)).toMatch(/ 400 .*: forced by __code=400\n$/)
+    expect(JSON.parse(formatRequestJson(byHeader!)).forcedBy).toBe('Prefer: code=400')
+  })
+
+  it('says a status was forced by a scenario', async () => {
+    const [line] = await linesOf([post('{"id": 1, "name": "Fern"}')], { scenario: 'error' })
+    expect(formatRequestText(line!)).toMatch(/ 400 .*scenario=error: forced by scenario error\n$/)
+  })
+
+  it('says nothing more for a valid request answered as declared', async () => {
+    const [line] = await linesOf([post('{"id": 1, "name": "Fern"}')])
+    expect(formatRequestText(line!)).toMatch(/ 200 [\d.]+ ms scenario=default\n$/)
+    expect(JSON.parse(formatRequestJson(line!)).forcedBy).toBeUndefined()
+  })
+})
