@@ -142,12 +142,18 @@ export function formatRequestText(line: RequestLine): string {
   let text = `[mock] ${line.method} ${line.path} ${line.status} ${formatMs(line.durationMs)} ms scenario=${line.scenario}`
   if (line.session !== undefined) text += ` session=${line.session}`
   if (line.fault !== undefined) text += ` fault=${line.fault}`
-  const answered = line.status >= 400 && line.status < 500
-  const problem =
-    line.forcedBy !== undefined ? `forced by ${line.forcedBy}` : answered ? firstProblem(line) : line.violations.length ? `request breaks the description: ${describe(line.violations)}` : undefined
+  const problem = problemOf(line)
   if (problem) text += `: ${problem}`
   if (line.responseViolations?.length) text += `${problem ? ';' : ':'} response breaks the description: ${describe(line.responseViolations)}`
   return `${clean(text)}\n`
+}
+
+/** Why the request got its status: what forced it, else a 4xx's violations or error, else violations answered past. */
+function problemOf(line: RequestLine): string | undefined {
+  if (line.forcedBy !== undefined) return `forced by ${line.forcedBy}`
+  if (line.status >= 400 && line.status < 500) return firstProblem(line)
+  if (line.violations.length) return `request breaks the description: ${describe(line.violations)}`
+  return undefined
 }
 
 /** The first violation, and how many more: a line stays a line. */

@@ -108,17 +108,14 @@ export function createAdminRoutes({ controls, adminToken, spec, operationCount, 
   })
 
   admin.get('/requests', (c) => {
-    const filter = readFilter(c.req.query(), LISTING_PARAMETERS)
-    // X-Mock-Session scopes the listing as it scopes DELETE and reset; ?session= wins over it.
-    filter.session = sessionOf(filter.session, c.req.header('x-mock-session'))
+    const filter = journalFilterOf(c.req.query(), c.req.header('x-mock-session'), LISTING_PARAMETERS)
     const { entries, next } = controls.journal.pageRequests(filter, readPage(c.req.query()))
     return c.body(streamPage(entries, next), 200, { 'content-type': 'application/json' })
   })
 
   // WireMock's verification: how many requests matched, counted over the records, no entry built.
   admin.get('/requests/count', (c) => {
-    const filter = readFilter(c.req.query(), JOURNAL_FILTERS)
-    filter.session = sessionOf(filter.session, c.req.header('x-mock-session'))
+    const filter = journalFilterOf(c.req.query(), c.req.header('x-mock-session'), JOURNAL_FILTERS)
     return c.json({ count: controls.journal.countRequests(filter) })
   })
 
@@ -197,6 +194,13 @@ function describeScenarios(controls: MockControls, session: string | undefined) 
 const JOURNAL_FILTERS: readonly string[] = ['method', 'path', 'operation', 'status', 'valid', 'since', 'session']
 /** The listing takes the filters and its paging. */
 const LISTING_PARAMETERS: readonly string[] = [...JOURNAL_FILTERS, 'limit', 'cursor']
+
+/** The journal filter of a query; X-Mock-Session scopes it as it scopes DELETE and reset, and ?session= wins over it. */
+function journalFilterOf(query: Record<string, string>, sessionHeader: string | undefined, known: readonly string[]): JournalFilter {
+  const filter = readFilter(query, known)
+  filter.session = sessionOf(filter.session, sessionHeader)
+  return filter
+}
 
 /** The query's filters; 400 for a parameter not in `known` or a value the filter does not take. */
 function readFilter(query: Record<string, string>, known: readonly string[]): JournalFilter {

@@ -7,7 +7,7 @@ import { type MockError, type Violation, errors, isMockError } from '../errors.j
 import type { RequestRecord } from '../journal/journal.js'
 import type { Logger } from '../log.js'
 import type { RequestData } from '../request.js'
-import { type Preferences, parsePrefer, withScenarioRule } from '../responses/prefer.js'
+import { type Preferences, parsePrefer, withScenarioRule, written } from '../responses/prefer.js'
 import { renderError } from '../responses/render-error.js'
 import { readQueryPreferences, withQueryPreferences, withoutQueryControls } from '../responses/query-preferences.js'
 import { type RenderedResponse, renderResponse } from '../responses/render-response.js'
@@ -280,7 +280,7 @@ function forcedBy(exchange: Exchange, error: MockError | undefined): string | un
   if (error?.kind === 'forced_by_scenario') return `scenario ${exchange.scenario?.name}`
   if (error !== undefined) return undefined
   const code = exchange.prefer?.code
-  if (code !== undefined) return exchange.prefer!.from === 'query' ? `__code=${code}` : `Prefer: code=${code}`
+  if (code !== undefined) return `${written('code', exchange.prefer!.from)}${code}`
   return exchange.rule?.status !== undefined ? `scenario ${exchange.scenario?.name}` : undefined
 }
 

@@ -13,13 +13,12 @@ const EXPOSED = ['WWW-Authenticate', 'Allow', 'Location', 'X-Mock-Error', 'X-Moc
  * own 404 or 405 and the message that says why. `http/app.ts` calls it only for a request with an Origin.
  */
 export function corsForMockRequests(): MiddlewareHandler {
-  return cors({
-    origin: (origin) => origin,
-    credentials: true,
-    exposeHeaders: EXPOSED,
-    maxAge: 600,
-    allowMethods: ['GET', 'HEAD', 'PUT', 'POST', 'DELETE', 'PATCH', 'OPTIONS'],
-  })
+  return reflectingCors(['GET', 'HEAD', 'PUT', 'POST', 'DELETE', 'PATCH', 'OPTIONS'])
+}
+
+/** Hono's CORS, reflecting the Origin with credentials and exposing what a client needs to read. */
+function reflectingCors(allowMethods: string[]): MiddlewareHandler {
+  return cors({ origin: (origin) => origin, credentials: true, exposeHeaders: EXPOSED, maxAge: 600, allowMethods })
 }
 
 /**
@@ -30,13 +29,7 @@ export function corsForMockRequests(): MiddlewareHandler {
  * none with it), only of the request that follows.
  */
 export function corsForAdmin(isTrusted: (origin: string, c: Context) => boolean): MiddlewareHandler {
-  const applyCors = cors({
-    origin: (origin) => origin,
-    credentials: true,
-    exposeHeaders: EXPOSED,
-    maxAge: 600,
-    allowMethods: ['GET', 'HEAD', 'PUT', 'POST', 'DELETE'],
-  })
+  const applyCors = reflectingCors(['GET', 'HEAD', 'PUT', 'POST', 'DELETE'])
   return async function corsForTrustedPages(c, next) {
     const origin = c.req.header('origin')
     if (origin === undefined) return next()

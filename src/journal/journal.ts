@@ -103,7 +103,9 @@ export function createJournal(capacity: number, redaction: Redaction = { headers
   let nextId = 1
   // Up to twice the capacity is held and the oldest dropped in one go, so that dropping costs a
   // request nothing on average; only the newest `capacity` are ever listed.
-  const kept = () => records.slice(Math.max(first, records.length - capacity)) as Stored[]
+  /** Where the listed records begin: the newest `capacity` of those not yet dropped. */
+  const oldest = () => Math.max(first, records.length - capacity)
+  const kept = () => records.slice(oldest()) as Stored[]
   /** Bounded by count and by bytes: a thousand 1 MiB bodies must not hold a gigabyte (#12). */
   const dropOldest = () => {
     const keep = Math.min(capacity, records.length - first)
@@ -129,7 +131,7 @@ export function createJournal(capacity: number, redaction: Redaction = { headers
     },
     pageRequests(filter, { limit, after = 0 }) {
       const entries: JournalEntry[] = []
-      for (let i = Math.max(first, records.length - capacity); i < records.length; i++) {
+      for (let i = oldest(); i < records.length; i++) {
         const record = records[i]!
         if (record.id <= after || !matches(record, filter)) continue
         if (entries.length === limit) return { entries, next: entries[entries.length - 1]!.id }
@@ -139,11 +141,11 @@ export function createJournal(capacity: number, redaction: Redaction = { headers
     },
     countRequests(filter = {}) {
       let count = 0
-      for (let i = Math.max(first, records.length - capacity); i < records.length; i++) if (matches(records[i]!, filter)) count++
+      for (let i = oldest(); i < records.length; i++) if (matches(records[i]!, filter)) count++
       return count
     },
     clearRequests(filter = {}) {
-      const from = Math.max(first, records.length - capacity)
+      const from = oldest()
       const keep = (_: unknown, i: number) => i >= from && filter.session !== undefined && records[i]!.session !== filter.session
       sizes = sizes.filter(keep)
       records = records.filter(keep)
@@ -166,8 +168,14 @@ type Stored = RequestRecord & { id: number }
  */
 function sizeOf(record: RequestRecord): number {
   let size = HEADER_ALLOWANCE + record.path.length + record.query.length + Math.min(record.body?.byteLength ?? 0, BODY_LIMIT)
-  for (const violation of record.violations) size += violation.path.length + violation.message.length + 32
-  if (record.responseViolations) for (const violation of record.responseViolations) size += violation.path.length + violation.message.length + 32
+  size += violationBytes(record.violations)
+  if (record.responseViolations) size += violationBytes(record.responseViolations)
+  return size
+}
+
+function violationBytes(violations: readonly Violation[]): number {
+  let size = 0
+  for (const violation of violations) size += violation.path.length + violation.message.length + 32
   return size
 }
 

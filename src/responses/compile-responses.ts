@@ -378,7 +378,7 @@ function jsonFirst(content: MediaTypeDescription[]): MediaTypeDescription[] {
 
 /** Every declared media type of a response, the preferred one first. */
 export function mediaOf(response: DeclaredResponse): DeclaredMedia[] {
-  if (response.settle !== undefined) settleExamples(response)
+  settleExamples(response)
   if (response.media) return response.media
   if (!response.mediaType) return []
   // A response built by hand (tests, scenarios) with only the preferred media type's fields.

@@ -185,7 +185,7 @@ function tagDiscriminatedBranches(document: unknown, schema: Record<string, any>
 const NAME_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependentSchemas', 'schemas', 'parameters', 'responses', 'requestBodies', 'headers', 'securitySchemes', 'links', 'callbacks', 'pathItems', 'content', 'encoding', 'mapping'])
 
 /** OpenAPI's words beside a schema's keywords, which json-schema-faker does not know. */
-const ANNOTATIONS = ['xml', 'externalDocs', 'example', 'nullable']
+const ANNOTATIONS = new Set(['xml', 'externalDocs', 'example', 'nullable'])
 
 /**
  * json-schema-faker takes the words it does not know, in an object schema without `properties`, for
@@ -195,7 +195,7 @@ const ANNOTATIONS = ['xml', 'externalDocs', 'example', 'nullable']
  * reads, and an object schema without properties gets an empty list of them.
  */
 function dropExtensions(schema: Record<string, any>): void {
-  for (const key of Object.keys(schema)) if (key.startsWith('x-') || ANNOTATIONS.includes(key)) delete schema[key]
+  for (const key of Object.keys(schema)) if (key.startsWith('x-') || ANNOTATIONS.has(key)) delete schema[key]
   const types = Array.isArray(schema.type) ? schema.type : [schema.type]
   if (types.includes('object') && schema.properties === undefined) schema.properties = {}
 }

@@ -19,6 +19,11 @@ export interface Preferences {
 /** Where code, example and dynamic came from, when not from `Prefer`: Prism's query controls. */
 export type PreferenceSource = 'query'
 
+/** How the client wrote a preference, for messages and request lines: `Prefer: code=` or `__code=`. */
+export function written(name: 'code' | 'example', from: PreferenceSource | undefined): string {
+  return from === 'query' ? `__${name}=` : `Prefer: ${name}=`
+}
+
 const NONE: Preferences = Object.freeze({})
 
 /**

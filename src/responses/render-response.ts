@@ -1,7 +1,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv'
 import { type Violation, errors, isMockError } from '../errors.js'
 import type { Logger } from '../log.js'
-import { type DeclaredMedia, type DeclaredResponse, type StaticBody, bodyViolations, schemaProblems } from './compile-responses.js'
+import { type DeclaredMedia, type DeclaredResponse, type StaticBody, bodyProblems, bodyViolations, schemaProblems } from './compile-responses.js'
 import type { Faker } from './fake.js'
 import type { GenerationBudget } from './generation-budget.js'
 import { type Deadline, isDeadlinePassed, startDeadline } from './generation-deadline.js'
@@ -105,7 +105,7 @@ function renderTemplate(rendered: RenderedResponse, code: string, media: Declare
   const value = template.render(request)
   // The template's own fields were checked at start-up; only an object a placeholder pulled in can add undeclared ones.
   const problems = pullsInStructure(template, value)
-    ? bodyViolations(context, media, value).map((v) => `${v.path} ${v.message}`)
+    ? bodyProblems(context, media, value)
     : schemaProblems(media, value)
   if (problems.length === 0) {
     rendered.body = JSON.stringify(value)

@@ -1,7 +1,7 @@
 import { errors } from '../errors.js'
 import { type DeclaredMedia, type DeclaredResponse, type ResponseSet, type StaticBody, defaultBodyOf, findResponse, mediaOf, statusOf } from './compile-responses.js'
 import { negotiateMediaType, rankMediaTypes } from './negotiate.js'
-import type { PreferenceSource, Preferences } from './prefer.js'
+import { type PreferenceSource, type Preferences, written } from './prefer.js'
 
 export type BodySource =
   | { kind: 'static'; body: StaticBody }
@@ -59,10 +59,6 @@ export function selectResponse(
 /** 204 No Content, 205 Reset Content and 304 Not Modified never carry a body (RFC 9110). */
 const BODILESS_STATUSES = new Set([204, 205, 304])
 
-/** How the client wrote a preference, for the message: `Prefer: code=` or `__code=`. */
-function written(name: 'code' | 'example', from: PreferenceSource | undefined): string {
-  return from === 'query' ? `__${name}=` : `Prefer: ${name}=`
-}
 
 function declaredFor(operation: { id: string; responses: ResponseSet }, code: number, from: PreferenceSource | undefined): DeclaredResponse {
   const response = Number.isNaN(code) ? undefined : findResponse(operation.responses.declared, code)

@@ -206,18 +206,15 @@ export function compileAt(ajv: Ajv2020, pointer: string): ValidateFunction {
  */
 export function compileOnFirstUse(compile: () => ValidateFunction): ValidateFunction {
   let compiled: ValidateFunction | undefined
+  const ensure = () => (compiled ??= compile())
   const validate = function (this: unknown, data: unknown): boolean {
-    compiled ??= compile()
-    const valid = compiled.call(this, data) as boolean
-    validate.errors = compiled.errors
+    const valid = ensure().call(this, data) as boolean
+    validate.errors = compiled!.errors
     return valid
-  } as ValidateFunction
-  pendingCompiles.set(validate, () => void (compiled ??= compile()))
+  } as ValidateFunction & { compileNow?: () => unknown }
+  validate.compileNow = ensure
   return validate
 }
-
-/** The compile of each validator `compileOnFirstUse` made, for `compileValidatorNow`. */
-const pendingCompiles = new WeakMap<ValidateFunction, () => void>()
 
 /**
  * Compiles a validator made by `compileOnFirstUse` now, if it is not yet; any other is left as it
@@ -225,7 +222,7 @@ const pendingCompiles = new WeakMap<ValidateFunction, () => void>()
  * deadline, and the first body of a Stripe response spent seconds compiling its validators (#12).
  */
 export function compileValidatorNow(validate: ValidateFunction): void {
-  pendingCompiles.get(validate)?.()
+  ;(validate as { compileNow?: () => unknown }).compileNow?.()
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Violation } from '../errors.js'
+import { pointerOf } from '../spec/resolve-ref.js'
 
 /** The response header that reports violations the mock answered past (`--validate report`, a response that breaks its schema). */
 export const VIOLATIONS_HEADER = 'x-mock-violations'
@@ -42,19 +43,19 @@ export function renderViolationsHeader(request: readonly Violation[] = [], respo
  */
 export function locateViolation(side: 'request' | 'response', { path, message }: Violation): LocatedViolation {
   const root = /^[A-Za-z]+/.exec(path)?.[0] ?? ''
-  return { location: `${side}.${root}`, pointer: pointerOf(path.slice(root.length)), message }
+  return { location: `${side}.${root}`, pointer: pathToPointer(path.slice(root.length)), message }
 }
 
 /** `.pot.size` → `/pot/size`, `[0]` → `/0`, `["a.b"]` → `/a.b` (`~` and `/` escaped). */
-function pointerOf(rest: string): string {
+function pathToPointer(rest: string): string {
   let pointer = ''
   let at = 0
   // Bounded by the path's length: every step consumes at least one character.
   while (at < rest.length) {
     const step = STEP.exec(rest.slice(at))
-    if (!step) return `${pointer}/${escapeToken(rest.slice(at))}`
+    if (!step) return pointer + pointerOf(rest.slice(at))
     const token = step[1] ?? step[2] ?? parseQuoted(step[3]!)
-    pointer += `/${escapeToken(token)}`
+    pointer += pointerOf(token)
     at += step[0].length
   }
   return pointer
@@ -69,10 +70,6 @@ function parseQuoted(text: string): string {
   } catch {
     return text
   }
-}
-
-function escapeToken(token: string): string {
-  return token.replace(/~/g, '~0').replace(/\//g, '~1')
 }
 
 /** JSON with every character outside visible ASCII and space escaped: a header value must be one line of those. */
