@@ -319,7 +319,7 @@ function attachFixture(context: CompileContext, operation: OperationDescription,
   if (!found.mediaType) throw new StartupError(`The fixture ${fixture.file} gives a body to the ${fixture.code} response of ${operation.id}, which declares no content.`)
   const response = mediaOf(found).find((m) => m.kind === 'json')
   if (!response) throw new StartupError(`The fixture ${fixture.file} is JSON, and the ${fixture.code} response of ${operation.id} declares no JSON media type (declared: ${mediaOf(found).map((m) => m.mediaType).join(', ')}).`)
-  const template = compileTemplate(fixture.value, `The fixture ${fixture.file}`)
+  const template = compileTemplate(fixture.value, `The fixture ${fixture.file}`, { document: context.document, operation })
   const problems = bodyProblems(context, response, fixture.value, template?.slots)
   if (problems.length) {
     throw new StartupError(`The fixture ${fixture.file} does not match the ${fixture.code} response of ${operation.id}: ${problems.join('; ')}.`)

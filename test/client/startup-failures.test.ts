@@ -117,3 +117,15 @@ describe('nothing half-starts', () => {
     expect(await settledTcpServers(before)).toBe(before)
   })
 })
+
+describe('fixture placeholders that can never be filled (#13)', () => {
+  it('exits 1 naming the file, the placeholder as written and why, for a filter and for a path parameter the path lacks', async () => {
+    const dir = await tempDir()
+    await mkdir(join(dir, 'addPlant'))
+    const file = join(dir, 'addPlant', '200.json')
+    await writeFile(file, JSON.stringify({ name: '{{ request.body.name | upper }}' }))
+    expectCleanFailure(await runCli(['--fixtures', dir, '--port', '0']), file, '"{{ request.body.name | upper }}" is not a template expression', 'filters such as "| upper"')
+    await writeFile(file, JSON.stringify({ name: '{{request.params.id}}' }))
+    expectCleanFailure(await runCli(['--fixtures', dir, '--port', '0']), file, '"{{request.params.id}}" never matches a valid request', 'the path /plants of addPlant has no parameters')
+  })
+})
