@@ -7,6 +7,7 @@ import type { Redaction } from './journal/journal.js'
 import type { Logger } from './log.js'
 import { type DeclaredResponse, type ResponseSet, compileResponses, settleExamples } from './responses/compile-responses.js'
 import { type Faker, createFaker } from './responses/fake.js'
+import { createSampler } from './responses/sample-body.js'
 import { type FixtureSet, loadFixtures } from './responses/fixtures.js'
 import { compileBudgetWarnings } from './responses/generation-budget.js'
 import type { ErrorContext } from './responses/render-error.js'
@@ -123,7 +124,7 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
     operations,
     router: createRouter(operations, compileServerPrefixes(document.servers)),
     faker,
-    errorContext: { document: views.response, logger, faker, validateError, unsatisfied: new Set(), budget, beyondBudget: budgetWarnings.length > 0, explain: explainer(spec, views.response) },
+    errorContext: { document: views.response, logger, faker, sampler: createSampler(views.response, { fillProperties: options.fillProperties, budget, beyondBudget: faker.beyondBudget }), dynamic: options.dynamic, validateError, unsatisfied: new Set(), budget, beyondBudget: budgetWarnings.length > 0, explain: explainer(spec, views.response) },
     logger,
     scenarios,
     redaction: redactionOf(document.components?.securitySchemes),

@@ -1,4 +1,4 @@
-import { createGeneratorSync } from 'json-schema-faker'
+import { generateSync } from 'json-schema-faker'
 import { derefSchema, nodeAt } from '../spec/resolve-ref.js'
 import { type GenerationBudget, GENERATION_BUDGET, exceedsBudget, withinBudget } from './generation-budget.js'
 import type { Deadline } from './generation-deadline.js'
@@ -10,6 +10,13 @@ import type { Deadline } from './generation-deadline.js'
  */
 export interface Faker {
   (schema: string | object, deadline?: Deadline): unknown
+  /**
+   * The same, from a seed of its own instead of the next in the sequence: what it makes depends on
+   * nothing else the app generated before, so a static body mended with it is the same on every run.
+   */
+  seeded(schema: string | object, seed: number, deadline?: Deadline): unknown
+  /** Numbers in [0, 1) in a sequence the app's seed fixes, for the choices mending makes (`mendGenerated`). */
+  readonly random: () => number
   /**
    * Some object of the description asks for more than the budget could hold (`exceedsBudget`):
    * found while preparing the copy, so that a description without one pays for no walk of its own.
@@ -45,8 +52,10 @@ function createGenerator(document: unknown, seed: number, budget: GenerationBudg
   // The deadline of the value being generated. Generation is synchronous and this faker is its
   // app's own, so one slot is enough, and another app's budget never reaches it.
   let current: Deadline | undefined
-  const generator = createGeneratorSync({
-    seed,
+  // json-schema-faker's own sequence (`createGeneratorSync`) is seed, seed + 1, ... per value: the
+  // same here, with `seeded` drawing outside it.
+  let next = seed
+  const options = {
     // Every optional field appears (or, told so, none does), and never a field the schema does not
     // declare. A probability of 0, not json-schema-faker's 0.5: optional fields are left out so that
     // bodies show the least a client must handle, every time. json-schema-faker's own
@@ -65,16 +74,34 @@ function createGenerator(document: unknown, seed: number, budget: GenerationBudg
       current?.tick()
       return value
     },
-  })
-  const fake = (schema: string | object, deadline?: Deadline) => {
+  }
+  const generate = (schema: string | object, valueSeed: number, deadline: Deadline | undefined) => {
     current = deadline
     try {
-      return generator.generate(typeof schema === 'string' ? { $ref: `#${schema}` } : ((copies.get(schema) ?? withinBudget({ ...schema }, budget)) as never))
+      const target = typeof schema === 'string' ? { $ref: `#${schema}` } : (copies.get(schema) ?? withinBudget({ ...schema }, budget))
+      return generateSync(target as never, { ...options, seed: valueSeed })
     } finally {
       current = undefined
     }
   }
-  return Object.assign(fake, { beyondBudget })
+  const fake = (schema: string | object, deadline?: Deadline) => generate(schema, next++, deadline)
+  const seeded = (schema: string | object, valueSeed: number, deadline?: Deadline) => generate(schema, valueSeed, deadline)
+  return Object.assign(fake, { seeded, random: seededRandom(seed), beyondBudget })
+}
+
+/**
+ * Numbers in [0, 1) that a seed fixes (mulberry32): json-schema-faker keeps its own generator to
+ * itself, and mending needs one where Math.random would make bodies differ from run to run.
+ */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
 }
 
 /** Each object of the description mapped to its counterpart in the prepared copy (same structure). */
@@ -144,6 +171,17 @@ export function prepareForGeneration(document: unknown, budget: GenerationBudget
   // Discriminators read the original branches (the rewrite wraps them), so they come second.
   visitSchemas(prepared, (schema) => tagDiscriminatedBranches(prepared, schema))
   return prepared
+}
+
+/**
+ * A copy of the description whose schemas ask for no more than the budget holds (`withinBudget`),
+ * and nothing else changed: what the sampler reads where some schema asks for more (a
+ * `minItems: 1000000000` it would otherwise fill).
+ */
+export function copyWithinBudget(document: unknown, budget: GenerationBudget): unknown {
+  const copy = structuredClone(document)
+  visitSchemas(copy, (schema) => withinBudget(schema, budget))
+  return copy
 }
 
 function completeNumericBounds(schema: Record<string, any>): void {

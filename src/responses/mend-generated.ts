@@ -51,25 +51,25 @@ const REGENERATED = new Set(['type', 'enum', 'const', 'minLength', 'maxLength', 
  * its format that fits its length bounds, or (json-schema-faker's own pattern reader misses much,
  * `\u000A`, nested groups) a string its pattern matches, made with randexp.
  */
-function stringFor(error: ErrorObject, schema: Record<string, any> | undefined, budget: GenerationBudget): string | undefined {
+function stringFor(error: ErrorObject, schema: Record<string, any> | undefined, budget: GenerationBudget, random: () => number): string | undefined {
   if (!isPlainObject(schema) || exceedsBudget(schema, budget)) return undefined
   if (!['format', 'minLength', 'maxLength', 'pattern'].includes(error.keyword)) return undefined
   // A sample of the format that the pattern matches too (loket.nl: an upper-case uuid), where both are given.
   const pattern = typeof schema.pattern === 'string' ? compilePattern(schema.pattern, 'u') : undefined
   const sample = typeof schema.format === 'string' ? formatSamples(schema, schema.format).find((s) => !pattern || pattern.test(s)) : undefined
   if (sample !== undefined) return sample
-  if (error.keyword === 'pattern' && typeof schema.pattern === 'string') return stringMatching(schema.pattern, schema)
+  if (error.keyword === 'pattern' && typeof schema.pattern === 'string') return stringMatching(schema.pattern, schema, random)
   return undefined
 }
 
 /** randexp is CommonJS, and its type declarations claim a default export it does not have. */
-const RandExp = createRequire(import.meta.url)('randexp') as new (pattern: RegExp) => { max: number; gen(): string }
+const RandExp = createRequire(import.meta.url)('randexp') as new (pattern: RegExp) => { max: number; gen(): string; randInt(low: number, high: number): number }
 
 /**
  * A string the pattern matches and the schema's length bounds allow, made with randexp, or
  * `undefined` when it cannot read the pattern (look-behinds) or misses after a few tries.
  */
-function stringMatching(source: string, schema: Record<string, any>): string | undefined {
+function stringMatching(source: string, schema: Record<string, any>, random: () => number): string | undefined {
   const pattern = compilePattern(source, 'u')
   for (const flags of ['u', '']) {
     let generator: InstanceType<typeof RandExp>
@@ -79,6 +79,8 @@ function stringMatching(source: string, schema: Record<string, any>): string | u
       continue
     }
     generator.max = 8
+    // randexp draws from Math.random unless told: the caller's numbers keep a static body the same on every run.
+    generator.randInt = (low, high) => low + Math.floor(random() * (high - low + 1))
     for (let attempt = 0; attempt < 10; attempt++) {
       const text = generator.gen()
       const long = typeof schema.maxLength === 'number' ? text.length <= schema.maxLength : true
@@ -87,9 +89,6 @@ function stringMatching(source: string, schema: Record<string, any>): string | u
   }
   return undefined
 }
-
-/** Which branch of an overlapping oneOf is tried next: a different one each time. */
-let branchTurn = 0
 
 /** Values generated again in one call, at most. */
 const MAX_REGENERATIONS = 64
@@ -112,7 +111,7 @@ export type Regenerate = (schema: object) => unknown
  *   may be, never made again.
  * @returns whether anything changed (then the value is worth validating again)
  */
-export function mendGenerated(value: unknown, errors: readonly ErrorObject[], regenerate?: Regenerate, budget: GenerationBudget = GENERATION_BUDGET): boolean {
+export function mendGenerated(value: unknown, errors: readonly ErrorObject[], regenerate?: Regenerate, budget: GenerationBudget = GENERATION_BUDGET, random: () => number = Math.random): boolean {
   let changed = false
   // A schema no finite value meets (a required property that recurses) would otherwise grow the body each round.
   let regenerations = MAX_REGENERATIONS
@@ -123,7 +122,7 @@ export function mendGenerated(value: unknown, errors: readonly ErrorObject[], re
     const current = valueAt(value, tokens)
     const params = error.params as Record<string, any>
     // A string is mended in place, in a list or not: a format sample, or a string its pattern matches.
-    const text = typeof current === 'string' && tokens.length > 0 ? stringFor(error, error.parentSchema, budget) : undefined
+    const text = typeof current === 'string' && tokens.length > 0 ? stringFor(error, error.parentSchema, budget, random) : undefined
     if (text !== undefined) {
       if (text !== current) {
         setAt(value, tokens, text)
@@ -149,10 +148,10 @@ export function mendGenerated(value: unknown, errors: readonly ErrorObject[], re
       changed = tokens.length > 0
     } else if ((error.keyword === 'oneOf' || error.keyword === 'anyOf') && current !== null && tokens.length > 0 && Array.isArray(error.schema) && error.schema.length > 0 && regenerateWithin && regenerations > 0) {
       // Overlapping branches (a value matches two) or none matched: generated again from one branch,
-      // a different one each round, until the whole meets its schema.
+      // drawn anew each round, until the whole meets its schema.
       const branches = error.schema.filter((b: unknown) => typeof b === 'object' && b !== null)
       if (branches.length) {
-        setAt(value, tokens, regenerateWithin(branches[branchTurn++ % branches.length]!))
+        setAt(value, tokens, regenerateWithin(branches[Math.floor(random() * branches.length)]!))
         changed = true
       }
     } else if (REGENERATED.has(error.keyword) && isPlainObject(error.parentSchema) && exceedsBudget(error.parentSchema, budget) && tokens.length > 0) {

@@ -37,7 +37,7 @@ export function renderError(error: MockError, responses: ResponseSet | undefined
   }
   const served = json ?? media[0]!
   const body = defaultBodyOf(served)
-  const source = body ? { kind: 'static' as const, body } : served.generatable ? { kind: 'generated' as const } : { kind: 'empty' as const }
+  const source = body ? { kind: 'static' as const, body } : served.generatable ? { kind: context.dynamic ? ('generated' as const) : ('sampled' as const) } : { kind: 'empty' as const }
   const rendered = renderDeclared({ status, response: declared, media: served, source }, declared, context)
   const described: Record<string, string> = rendered.contentType ? { 'content-type': rendered.contentType } : {}
   return { status, headers: { ...headers, ...described, 'x-mock-error': asHeader(error.message) }, body: rendered.body, violations: rendered.violations }

@@ -1,8 +1,9 @@
 import type { ErrorObject, ValidateFunction } from 'ajv'
-import { type Violation, errors, isMockError } from '../errors.js'
+import { type MockError, type Violation, errors, isMockError } from '../errors.js'
 import type { Logger } from '../log.js'
 import { type DeclaredMedia, type DeclaredResponse, type StaticBody, bodyProblems, bodyViolations, schemaProblems } from './compile-responses.js'
-import type { Faker } from './fake.js'
+import { type Faker, seededRandom } from './fake.js'
+import type { Sampler } from './sample-body.js'
 import type { GenerationBudget } from './generation-budget.js'
 import { type Deadline, isDeadlinePassed, startDeadline } from './generation-deadline.js'
 import type { ResponsePlan } from './select-response.js'
@@ -29,6 +30,10 @@ export interface RenderContext {
   document: unknown
   logger: Logger
   faker: Faker
+  /** Static bodies of schemas without an example (`sampled`): the same body every time and every run. */
+  sampler: Sampler
+  /** Bodies are generated per request unless a `Prefer` says otherwise (`--dynamic`); else sampled. */
+  dynamic: boolean
   /** Schemas no generated body could meet, already warned about. */
   unsatisfied: Set<string>
   /** What generating one body may spend: this app's own (`generationBytes`, `generationMs`). */
@@ -70,14 +75,53 @@ export function renderDeclared(plan: ResponsePlan, response: DeclaredResponse, c
     return renderTemplate({ status, contentType: media.contentType, headers, body: null }, response.code, media, source.body, context, request)
   }
   if (!media.schemaPointer) return { status, headers, body: null }
-  const generated = generateValid(response.code, media, context)
-  const broken = generated instanceof BrokenBody ? generated : undefined
-  const body = serializeBody(media.kind, broken ? broken.value : generated, media.xml)
-  if (body === undefined) return { status, headers, body: null }
-  const rendered: RenderedResponse = { status, contentType: media.contentType, headers, body: withinBytes(response.code, media, context, body) }
-  if (broken) rendered.violations = broken.violations
+  const made = madeBodyOf(response.code, media, context, source.kind === 'sampled')
+  if (made.body === undefined) return { status, headers, body: null }
+  const rendered: RenderedResponse = { status, contentType: media.contentType, headers, body: made.body }
+  if (made.violations) rendered.violations = made.violations
   return rendered
 }
+
+/** A body made from a schema, serialised: `body` is undefined when the media type cannot carry the value. */
+interface MadeBody {
+  body: string | undefined
+  violations?: readonly Violation[]
+}
+
+/** A body made from the schema: the static one (`sampled`), or one generated for this request. */
+function madeBodyOf(code: string, media: DeclaredMedia, context: RenderContext, sampled: boolean): MadeBody {
+  return sampled ? sampledBodyOf(code, media, context) : serializeMade(code, media, context, generateValid(code, media, context, dynamicDraw))
+}
+
+function serializeMade(code: string, media: DeclaredMedia, context: RenderContext, made: unknown): MadeBody {
+  const broken = made instanceof BrokenBody ? made : undefined
+  const body = serializeBody(media.kind, broken ? broken.value : made, media.xml)
+  return { body: body === undefined ? undefined : withinBytes(code, media, context, body), violations: broken?.violations }
+}
+
+/**
+ * The static body of a schema without an example, made on first use and kept: sampled
+ * (`Sampler`), then checked and mended as a generated body is, with values drawn from seeds of
+ * their own (`Faker.seeded`), so that it is the same on every request and every run whatever was
+ * asked before. A consumer's snapshot test does not break because the mock restarted.
+ */
+function sampledBodyOf(code: string, media: DeclaredMedia, context: RenderContext): MadeBody {
+  let made = sampledBodies.get(media)
+  if (made === undefined) {
+    try {
+      made = serializeMade(code, media, context, generateValid(code, media, context, sampledDraw))
+    } catch (error) {
+      // A schema beyond the budget, or one no body can be made of, is refused the same way every time, without the work again.
+      made = error as MockError
+    }
+    sampledBodies.set(media, made)
+  }
+  if (made instanceof Error) throw made
+  return made
+}
+
+/** Per declared media type (compiled per app, so each app has its own). */
+const sampledBodies = new WeakMap<DeclaredMedia, MadeBody | MockError>()
 
 /** A generated body that no mending made meet its schema, served with how it breaks it. Only a failure allocates one. */
 class BrokenBody {
@@ -112,11 +156,53 @@ function renderTemplate(rendered: RenderedResponse, code: string, media: Declare
     return rendered
   }
   context.logger.warn(`the fixture "${body.name}" (${code}) rendered a body that breaks its schema (${problems.join('; ')}); a generated body is served instead`)
-  const generated = generateValid(code, media, context)
-  const broken = generated instanceof BrokenBody ? generated : undefined
-  rendered.body = withinBytes(code, media, context, JSON.stringify(broken ? broken.value : generated))
-  if (broken) rendered.violations = broken.violations
+  const made = madeBodyOf(code, media, context, !context.dynamic)
+  rendered.body = made.body ?? null
+  if (made.violations) rendered.violations = made.violations
   return rendered
+}
+
+/** Where the values of one body come from: the first value of each attempt, and what mending makes again. */
+interface Draw {
+  body(attempt: number, deadline: Deadline): unknown
+  part(schema: object, deadline: Deadline): unknown
+  /** For the choices mending makes: a string a pattern matches, a branch to try. */
+  random: () => number
+}
+
+/** Per request (`--dynamic`): the app's seeded sequence of json-schema-faker values. */
+function dynamicDraw(context: RenderContext, media: DeclaredMedia): Draw {
+  return {
+    body: (_attempt, deadline) => context.faker(media.schemaPointer!, deadline),
+    part: (schema, deadline) => context.faker(schema, deadline),
+    random: context.faker.random,
+  }
+}
+
+/**
+ * Once per media type (static): the sample first, then json-schema-faker values from seeds counted
+ * within this body alone, so that the body depends on its schema only.
+ */
+function sampledDraw(context: RenderContext, media: DeclaredMedia): Draw {
+  let seed = 0
+  return {
+    body: (attempt, deadline) => (attempt === 0 ? sampleOrFake(context, media, deadline) : context.faker.seeded(media.schemaPointer!, ++seed, deadline)),
+    part: (schema, deadline) => context.faker.seeded(schema, ++seed, deadline),
+    random: seededRandom(STATIC_SEED),
+  }
+}
+
+/** Static bodies draw from this seed, whatever the app's (`--seed` orders generated bodies only). */
+const STATIC_SEED = 1
+
+/** A schema openapi-sampler cannot read (it throws on some) is generated from a fixed seed instead. */
+function sampleOrFake(context: RenderContext, media: DeclaredMedia, deadline: Deadline): unknown {
+  try {
+    return context.sampler(media.schemaPointer!, deadline)
+  } catch (error) {
+    if (isDeadlinePassed(error)) throw error
+    return context.faker.seeded(media.schemaPointer!, STATIC_SEED, deadline)
+  }
 }
 
 /**
@@ -124,12 +210,12 @@ function renderTemplate(rendered: RenderedResponse, code: string, media: Declare
  * passed, and the response is answered 500 naming its schema, so that no one response keeps the
  * server from answering others for longer than the budget.
  */
-function generateValid(code: string, media: DeclaredMedia, context: RenderContext): unknown | BrokenBody {
+function generateValid(code: string, media: DeclaredMedia, context: RenderContext, drawOf: (context: RenderContext, media: DeclaredMedia) => Draw): unknown | BrokenBody {
   // Validators compile on their first use: start-up work done late, which the deadline does not count.
   if (media.validate) compileValidatorNow(media.validate)
   const deadline = startDeadline(context.budget.ms)
   try {
-    return generateMended(code, media, context, deadline)
+    return generateMended(code, media, context, deadline, drawOf(context, media))
   } catch (error) {
     if (isMockError(error)) throw error
     if (!isDeadlinePassed(error)) {
@@ -151,20 +237,20 @@ function generateValid(code: string, media: DeclaredMedia, context: RenderContex
  * errors say how (`mendGenerated`), and regenerated a few times. A schema that still cannot be
  * met is warned about once, naming it, and the last body is served, as a `BrokenBody` that says how it breaks it.
  */
-function generateMended(code: string, media: DeclaredMedia, context: RenderContext, deadline: Deadline): unknown | BrokenBody {
+function generateMended(code: string, media: DeclaredMedia, context: RenderContext, deadline: Deadline, draw: Draw): unknown | BrokenBody {
   const key = `${media.schemaPointer} ${media.mediaType}`
   // A schema known to be beyond reach gets one mended body, and no time spent on more.
   const attempts = context.unsatisfied.has(key) ? 1 : GENERATION_ATTEMPTS
   let value: unknown
   let problems: Violation[] = []
   for (let attempt = 0; attempt < attempts; attempt++) {
-    value = context.faker(media.schemaPointer!, deadline)
+    value = draw.body(attempt, deadline)
     problems = bodyViolations(context, media, value)
-    problems = mend(context, media, value, problems, deadline)
+    problems = mend(context, media, value, problems, deadline, draw)
     // What mending could not mend is left out where it may be, and what that leaves missing mended again.
-    if (problems.length > 0 && leaveOutFailing(value, errorsOf(context, media, value, deadline), context.budget)) problems = mend(context, media, value, bodyViolations(context, media, value), deadline)
+    if (problems.length > 0 && leaveOutFailing(value, errorsOf(context, media, value, deadline), context.budget)) problems = mend(context, media, value, bodyViolations(context, media, value), deadline, draw)
     if (problems.length === 0) return value
-    const branch = fromOneBranch(context, media, value, deadline)
+    const branch = fromOneBranch(context, media, value, deadline, draw)
     if (branch !== undefined) return branch
     deadline.check()
   }
@@ -177,9 +263,9 @@ function generateMended(code: string, media: DeclaredMedia, context: RenderConte
 }
 
 /** Mending rounds over a generated value, in place, until it meets its schema or they run out: the problems left. */
-function mend(context: RenderContext, media: DeclaredMedia, value: unknown, problems: Violation[], deadline: Deadline): Violation[] {
-  const regenerate = (schema: object) => context.faker(schema, deadline)
-  for (let round = 0; problems.length > 0 && round < MENDING_ROUNDS && mendGenerated(value, errorsOf(context, media, value, deadline), regenerate, context.budget); round++) {
+function mend(context: RenderContext, media: DeclaredMedia, value: unknown, problems: Violation[], deadline: Deadline, draw: Draw): Violation[] {
+  const regenerate = (schema: object) => draw.part(schema, deadline)
+  for (let round = 0; problems.length > 0 && round < MENDING_ROUNDS && mendGenerated(value, errorsOf(context, media, value, deadline), regenerate, context.budget, draw.random); round++) {
     deadline.check()
     problems = bodyViolations(context, media, value)
   }
@@ -196,12 +282,12 @@ const BUDGET_PROBLEM = /must NOT have fewer than|must match pattern/
  * A body whose own schema is a `oneOf` whose branches overlap (`[string, Pet, string]`: a string
  * matches two) is generated from each branch in turn, until one gives a body that meets the whole.
  */
-function fromOneBranch(context: RenderContext, media: DeclaredMedia, value: unknown, deadline: Deadline): unknown {
+function fromOneBranch(context: RenderContext, media: DeclaredMedia, value: unknown, deadline: Deadline, draw: Draw): unknown {
   const root = errorsOf(context, media, value, deadline).find((e) => e.instancePath === '' && (e.keyword === 'oneOf' || e.keyword === 'anyOf'))
   const branches: unknown[] = Array.isArray(root?.schema) ? root.schema : []
   for (const branch of branches) {
     if (typeof branch !== 'object' || branch === null) continue
-    const candidate = context.faker(branch, deadline)
+    const candidate = draw.part(branch, deadline)
     if (bodyViolations(context, media, candidate).length === 0) return candidate
   }
   return undefined

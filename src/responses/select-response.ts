@@ -5,7 +5,10 @@ import { type PreferenceSource, type Preferences, written } from './prefer.js'
 
 export type BodySource =
   | { kind: 'static'; body: StaticBody }
+  /** Made from the schema per request (`--dynamic`). */
   | { kind: 'generated' }
+  /** Made from the schema once, the same every time and every run (Prism's static mode). */
+  | { kind: 'sampled' }
   | { kind: 'empty' }
 
 /** The decision, before any body is rendered. Scenarios change only this. */
@@ -18,14 +21,14 @@ export interface ResponsePlan {
 }
 
 export interface SelectOptions {
-  /** Generate bodies even where a fixture or example exists (`--dynamic`). */
+  /** Generate bodies per request, even where a fixture or example exists (`--dynamic`); else a body without one is sampled once. */
   dynamic: boolean
 }
 
 /**
  * Chooses status, media type and body source: `Prefer: code=` (or `?__code=`) picks the status, `example=` a named
  * fixture or example, `dynamic=` generation; otherwise the success response with its first fixture
- * or example. `Accept` picks among the response's declared media types (406 when it accepts none);
+ * or example, else its schema's static sample. `Accept` picks among the response's declared media types (406 when it accepts none);
  * a response without content has no body, whatever `Accept` says.
  */
 export function selectResponse(
@@ -52,9 +55,12 @@ export function selectResponse(
   const generate = prefer.dynamic ?? options.dynamic
   const body = defaultBodyOf(media)
   if (body && !generate) return { status, response, media, source: { kind: 'static', body } }
-  if (media.generatable) return { status, response, media, source: { kind: 'generated' } }
+  if (media.generatable) return { status, response, media, source: generate ? GENERATED : SAMPLED }
   return { status, response, media, source: body ? { kind: 'static', body } : { kind: 'empty' } }
 }
+
+const GENERATED: BodySource = Object.freeze({ kind: 'generated' })
+const SAMPLED: BodySource = Object.freeze({ kind: 'sampled' })
 
 /** 204 No Content, 205 Reset Content and 304 Not Modified never carry a body (RFC 9110). */
 const BODILESS_STATUSES = new Set([204, 205, 304])

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { silentLogger } from '../../src/log.js'
 import type { DeclaredResponse } from '../../src/responses/compile-responses.js'
 import { createFaker } from '../../src/responses/fake.js'
+import { createSampler } from '../../src/responses/sample-body.js'
 import { GENERATION_BUDGET } from '../../src/responses/generation-budget.js'
 import { type RenderContext, renderDeclared, renderResponse } from '../../src/responses/render-response.js'
 import type { ResponsePlan } from '../../src/responses/select-response.js'
@@ -21,6 +22,8 @@ function contextFor(document: Record<string, any>): RenderContext {
     document,
     logger: silentLogger,
     faker: createFaker(document, 1),
+    sampler: createSampler(document, { fillProperties: true, budget: GENERATION_BUDGET, beyondBudget: false }),
+    dynamic: false,
     unsatisfied: new Set(),
     budget: GENERATION_BUDGET,
     beyondBudget: false,
@@ -54,9 +57,44 @@ describe('renderResponse: violations', () => {
     const document = documentWithResponses({ '200': jsonResponse({ $ref: '#/components/schemas/Node' }) }, { Node: recursive })
     const context = contextFor(document)
     for (let i = 0; i < 2; i++) {
-      const rendered = renderResponse(planFor(document), context)
+      const rendered = renderResponse(planFor(document, { dynamic: true }), context)
       expect(rendered.violations, `answer ${i + 1}`).toEqual([{ path: `body${'.child'.repeat(20)}`, message: 'is required' }])
     }
+  })
+
+  it('serves the same static body, and tells the same violations, every time (sampled once)', () => {
+    const document = documentWithResponses({ '200': jsonResponse({ $ref: '#/components/schemas/Node' }) }, { Node: recursive })
+    const context = contextFor(document)
+    const plan = planFor(document)
+    expect(plan.source).toEqual({ kind: 'sampled' })
+    const first = renderResponse(plan, context)
+    expect(first.violations?.[0]?.message).toBe('is required')
+    expect(renderResponse(plan, context)).toEqual(first)
+    // Another app (its own faker sequence, advanced here) makes the same body from the same description.
+    const other = contextFor(document)
+    other.faker({ type: 'string' })
+    expect(renderResponse(planFor(document), other).body).toBe(first.body)
+  })
+
+  it('samples a static body from the schema’s examples, defaults and enums, meeting the schema', () => {
+    const schema = {
+      type: 'object',
+      required: ['id', 'name', 'kind', 'code'],
+      properties: {
+        id: { type: 'integer', minimum: 7 },
+        name: { type: 'string', default: 'Fern' },
+        kind: { type: 'string', enum: ['herb', 'tree'] },
+        code: { type: 'string', pattern: '^[A-Z]{3}-\\d{2}$' },
+        born: { type: 'string', format: 'date' },
+      },
+    }
+    const document = documentWithResponses({ '200': jsonResponse(schema) })
+    const rendered = renderResponse(planFor(document), contextFor(document))
+    expect(rendered.violations).toBeUndefined()
+    const body = JSON.parse(rendered.body!)
+    expect(body).toMatchObject({ id: 7, name: 'Fern', kind: 'herb' })
+    expect(body.code).toMatch(/^[A-Z]{3}-\d{2}$/)
+    expect(body.born).toMatch(/^\d{4}-\d{2}-\d{2}$/)
   })
 
   it('tells what start-up found of a response’s made-up Location, with whatever its body breaks', () => {

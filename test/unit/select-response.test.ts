@@ -147,9 +147,14 @@ describe('selectResponse without preferences', () => {
     expect(select(responsesOf(documentWithResponses({ default: jsonResponse(plant) }))).status).toBe(200)
   })
 
-  it('generates a body where the success response has a schema but no example', () => {
+  it('samples the static body where the success response has a schema but no example', () => {
     const plan = select(responsesOf(documentWithResponses({ '200': jsonResponse(plant) })))
     expect(plan.status).toBe(200)
+    expect(plan.source).toEqual({ kind: 'sampled' })
+  })
+
+  it('generates a body where the success response has a schema but no example, when the mock runs dynamic', () => {
+    const plan = select(responsesOf(documentWithResponses({ '200': jsonResponse(plant) })), {}, true)
     expect(plan.source).toEqual({ kind: 'generated' })
   })
 
