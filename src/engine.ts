@@ -103,7 +103,7 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
   const deferredExamples: DeclaredResponse[] | undefined = setup.deferExampleChecks ? [] : undefined
   const operations = descriptions.map((description, index) =>
     inDescription(spec.path, `operation ${description.id}`, () =>
-      compileOperation(description, index, { document: views.response, ajv, requestAjv, coercingAjv, fixtures, options, logger, warnOnce, deferredExamples }),
+      compileOperation(description, index, { document: views.response, requestDocument: views.request, ajv, requestAjv, coercingAjv, fixtures, options, logger, warnOnce, deferredExamples }),
     ),
   )
   const scenarios = indexScenarios([...builtInScenarios(operations), ...(await loadScenarios(options.fixtures, operations))])
@@ -150,7 +150,10 @@ export function checkDeferredExamples(engine: Engine, signal: AbortSignal): void
 }
 
 interface CompileContext {
+  /** The response view of the description (writeOnly properties gone). */
   document: any
+  /** The request view (readOnly properties gone): what fixture templates read of the request is checked in it. */
+  requestDocument: unknown
   ajv: Ajv
   requestAjv: Ajv
   coercingAjv: Ajv
@@ -180,7 +183,7 @@ function compileOperation(description: OperationDescription, index: number, cont
     parameterLocations: /[?#]/.test(description.path) ? Object.fromEntries(description.parameters.map((p) => [p.name, p.in])) : undefined,
     parameters: compileParameters(coercingAjv, description.parameters),
     body: description.requestBody ? compileBody(requestAjv, description.requestBody, coercingAjv, { maxDepth: options.maxDepth }) : undefined,
-    responses: compileResponses({ document, ajv, logger, ignoreExamples: options.ignoreExamples, deferredExamples: context.deferredExamples }, description, fixtures.get(description.fixtureKey)),
+    responses: compileResponses({ document, requestDocument: context.requestDocument, ajv, logger, ignoreExamples: options.ignoreExamples, deferredExamples: context.deferredExamples }, description, fixtures.get(description.fixtureKey)),
   }
 }
 

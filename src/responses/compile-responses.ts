@@ -76,6 +76,8 @@ export interface ResponseSet {
 
 interface CompileContext {
   document: unknown
+  /** The request view of the description, where fixture templates' placeholders are checked (a writeOnly field is sent). @default document */
+  requestDocument?: unknown
   ajv: Ajv
   logger: Logger
   /** Read no example of the description (`ignoreExamples`): those responses are generated, or served from fixtures. */
@@ -319,7 +321,7 @@ function attachFixture(context: CompileContext, operation: OperationDescription,
   if (!found.mediaType) throw new StartupError(`The fixture ${fixture.file} gives a body to the ${fixture.code} response of ${operation.id}, which declares no content.`)
   const response = mediaOf(found).find((m) => m.kind === 'json')
   if (!response) throw new StartupError(`The fixture ${fixture.file} is JSON, and the ${fixture.code} response of ${operation.id} declares no JSON media type (declared: ${mediaOf(found).map((m) => m.mediaType).join(', ')}).`)
-  const template = compileTemplate(fixture.value, `The fixture ${fixture.file}`, { document: context.document, operation })
+  const template = compileTemplate(fixture.value, `The fixture ${fixture.file}`, { document: context.requestDocument ?? context.document, operation })
   const problems = bodyProblems(context, response, fixture.value, template?.slots)
   if (problems.length) {
     throw new StartupError(`The fixture ${fixture.file} does not match the ${fixture.code} response of ${operation.id}: ${problems.join('; ')}.`)

@@ -320,4 +320,12 @@ describe('through createApp: the fixture file and the placeholder are named', ()
     const res = await app.request('/plants', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"Fern"}' })
     expect(await res.json()).toEqual({ name: 'Fern' })
   })
+
+  it('reads a writeOnly field of the request: a client sends it, only responses leave it out', async () => {
+    const spec = closedSpec.replace('tag: {type: string}}', 'tag: {type: string}, secret: {type: string, writeOnly: true}}')
+    const dir = await tempDir('mock-template-checks-', { 'openapi.yaml': spec, 'fixtures/addPlant/200.json': { name: '{{request.body.secret}}' } })
+    const app = await createApp({ spec: join(dir, 'openapi.yaml'), fixtures: join(dir, 'fixtures') })
+    const res = await app.request('/plants', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"secret":"s3"}' })
+    expect(await res.json()).toEqual({ name: 's3' })
+  })
 })
