@@ -17,7 +17,17 @@ export interface JournalEntry {
   /** The body as text (first 64 KiB), absent when none was read. */
   body?: string
   bodyTruncated?: boolean
+  /** The status answered; 0 when a fault sent no response. */
   status: number
+  /**
+   * Why the request got its status (#13 §4): the message of the error answered (401, 404, 405, 406,
+   * 413, 415, a 4xx naming its violations, a scenario's error), what forced the status (`forced by
+   * Prefer: code=400`, `forced by __code=400`, `forced by scenario duplicate-plant`), and the fault
+   * that broke the answer, if one did. Absent for a 2xx answered as asked.
+   */
+  reason?: string
+  /** What the mock answered; absent when a fault sent no response (status 0). */
+  response?: JournalResponse
   scenario: string
   session?: string
   /**
@@ -32,13 +42,41 @@ export interface JournalEntry {
   durationMs: number
 }
 
+/** The answer a request got, as WireMock's journal keeps it. */
+export interface JournalResponse {
+  status: number
+  /**
+   * Lower-case names, as the mock set them (not those the server adds: `Date`, `Content-Length`, nor
+   * CORS); credentials redacted as in requests (`Set-Cookie` too). `WWW-Authenticate` is kept: a
+   * challenge, not a credential.
+   */
+  headers: Record<string, string>
+  /** The body as text (first 64 KiB); absent when the answer had none. */
+  body?: string
+  bodyTruncated?: boolean
+}
+
+/**
+ * The answer as the request path built it, kept by reference: the rendered body string and the
+ * header object the Response was made from. Nothing is copied, redacted or serialised on the request
+ * path; the journal reads it when listed.
+ */
+export interface AnswerSource {
+  status: number
+  headers?: HeaderSource
+  /** Content-Type, where the answer keeps it apart from `headers` (a rendered response). */
+  contentType?: string
+  body: string | Uint8Array | null
+}
+
 /** What the request path hands over; redaction and decoding wait until someone reads the journal. */
-export interface RequestRecord extends Omit<JournalEntry, 'id' | 'time' | 'headers' | 'body' | 'bodyTruncated'> {
+export interface RequestRecord extends Omit<JournalEntry, 'id' | 'time' | 'headers' | 'body' | 'bodyTruncated' | 'response'> {
   /** Milliseconds since the epoch. */
   time: number
   /** As the server parsed them: read (and redacted) when the journal is listed, not when the request is recorded. */
   headers: HeaderSource
   body?: Uint8Array
+  response?: AnswerSource
 }
 
 /** A class of statuses: `4xx` is any status from 400 to 499. */
@@ -73,7 +111,8 @@ export interface Journal {
 export const DEFAULT_JOURNAL_BYTES = 64 * 1024 * 1024
 
 const BODY_LIMIT = 64 * 1024
-const REDACTED = new Set(['authorization', 'proxy-authorization', 'cookie'])
+/** Credentials by their name alone, in a request (`Cookie`) or an answer (`Set-Cookie`). */
+const REDACTED = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie'])
 /** Query parameters whose values are credentials by their name alone. */
 const SECRET_QUERY_NAME = /(token|key|secret|password|passwd|pwd|signature|credentials?)$/i
 
@@ -87,9 +126,10 @@ export interface Redaction {
 
 /**
  * A ring buffer of at most `capacity` entries: the oldest are dropped, so memory stays bounded.
- * Credentials are redacted when the journal is listed: `Authorization`, `Proxy-Authorization` and
- * `Cookie`, the API keys the description declares (header or query), and any query parameter named
- * like a secret (`token`, `api_key`, `password`...). Nothing is redacted on the request path.
+ * Credentials are redacted when the journal is listed: `Authorization`, `Proxy-Authorization`,
+ * `Cookie` and `Set-Cookie`, the API keys the description declares (header or query), and any query
+ * parameter named like a secret (`token`, `api_key`, `password`...), in requests and answers alike.
+ * Nothing is redacted on the request path.
  */
 export function createJournal(capacity: number, redaction: Redaction = { headers: new Set(), query: new Set() }, maxBytes = DEFAULT_JOURNAL_BYTES): Journal {
   const toEntry = (record: Stored) => entryOf(record, redaction)
@@ -121,7 +161,7 @@ export function createJournal(capacity: number, redaction: Redaction = { headers
     recordRequest(record) {
       if (capacity === 0) return
       const size = sizeOf(record)
-      records.push({ ...record, body: record.body && copyBody(record.body), id: nextId++ })
+      records.push({ ...record, body: record.body && copyBody(record.body), response: record.response && boundedAnswer(record.response), id: nextId++ })
       sizes.push(size)
       bytes += size
       if (records.length - first > 2 * capacity || bytes > maxBytes) dropOldest()
@@ -157,20 +197,36 @@ export function createJournal(capacity: number, redaction: Redaction = { headers
 
 /** What a record's headers count for in the byte budget (see `sizeOf`). */
 const HEADER_ALLOWANCE = 1024
+/** What the answer's headers count for: the mock's own few (Content-Type, Location, an error's challenge or Allow). */
+const ANSWER_HEADER_ALLOWANCE = 256
 
 type Stored = RequestRecord & { id: number }
+/** A body's first 64 KiB, and whether there was more. */
+type StoredBody = Uint8Array & { truncated?: boolean }
 
 /**
- * What a record holds, roughly, in bytes: its body copy, path, query and violations, and a fixed
- * allowance for its headers. Walking the headers of every request cost 2-3 µs on the valid path;
- * headers are bounded anyway, by the server (16 KiB a request) and by the journal's count (so, at the
- * default 1,000 entries, they hold at most 16 MiB).
+ * What a record holds, roughly, in bytes: its body copy, path, query, violations, reason and answer,
+ * and a fixed allowance for its headers. Walking the headers of every request cost 2-3 µs on the
+ * valid path; headers are bounded anyway, by the server (16 KiB a request) and by the journal's count
+ * (so, at the default 1,000 entries, they hold at most 16 MiB).
  */
 function sizeOf(record: RequestRecord): number {
   let size = HEADER_ALLOWANCE + record.path.length + record.query.length + Math.min(record.body?.byteLength ?? 0, BODY_LIMIT)
   size += violationBytes(record.violations)
   if (record.responseViolations) size += violationBytes(record.responseViolations)
+  if (record.reason) size += record.reason.length
+  if (record.response) size += answerBytes(record.response)
   return size
+}
+
+/**
+ * An answer's body counts as what the journal holds of it, at most 64 KiB: a string's length, its
+ * size in memory when one byte a character, as JSON mostly is (measured, not encoded); bytes as bytes.
+ */
+function answerBytes(answer: AnswerSource): number {
+  const { body } = answer
+  const length = body === null ? 0 : typeof body === 'string' ? body.length : body.byteLength
+  return ANSWER_HEADER_ALLOWANCE + Math.min(length, BODY_LIMIT)
 }
 
 function violationBytes(violations: readonly Violation[]): number {
@@ -183,10 +239,32 @@ function violationBytes(violations: readonly Violation[]): number {
  * A copy, never a view: a socket chunk is a slice of a larger read buffer, and keeping the slice
  * would keep the whole buffer alive for as long as the entry.
  */
-function copyBody(body: Uint8Array): Uint8Array & { truncated?: boolean } {
-  const copy: Uint8Array & { truncated?: boolean } = Uint8Array.prototype.slice.call(body, 0, BODY_LIMIT)
+function copyBody(body: Uint8Array): StoredBody {
+  const copy: StoredBody = Uint8Array.prototype.slice.call(body, 0, BODY_LIMIT)
   if (body.byteLength > BODY_LIMIT) copy.truncated = true
   return copy
+}
+
+/**
+ * The answer as kept: by reference, unless its body is longer than the 64 KiB listed. Then only its
+ * first 64 KiB are kept, encoded (one bounded copy), as a request's body is: the whole string,
+ * a generated or templated body of megabytes, would otherwise live as long as the entry.
+ */
+function boundedAnswer(answer: AnswerSource): AnswerSource {
+  const { body } = answer
+  if (body === null || (typeof body === 'string' && body.length <= BODY_LIMIT)) return answer
+  return { ...answer, body: typeof body === 'string' ? firstBytesOf(body) : copyBody(body) }
+}
+
+const encoder = new TextEncoder()
+
+/** The first 64 KiB of a string as UTF-8, cut between characters (never into a U+FFFD); `truncated` when there was more. */
+function firstBytesOf(text: string): StoredBody {
+  const bytes = new Uint8Array(BODY_LIMIT)
+  const { read, written } = encoder.encodeInto(text, bytes)
+  const kept: StoredBody = bytes.subarray(0, written)
+  if (read < text.length) kept.truncated = true
+  return kept
 }
 
 function matches(record: RequestRecord, filter: JournalFilter): boolean {
@@ -208,16 +286,40 @@ function matchesStatus(status: number, wanted: number | StatusClass): boolean {
 }
 
 function entryOf(record: Stored, redaction: Redaction): JournalEntry {
-  const headers: Record<string, string> = {}
-  for (const [name, value] of entriesOf(record.headers)) headers[name] = REDACTED.has(name) || redaction.headers.has(name) ? '[redacted]' : value
-  const { body, id, time, violations, responseViolations, query, ...rest } = record
-  const entry: JournalEntry = { id, time: new Date(time).toISOString(), ...rest, query: redactQuery(query, redaction), violations: violations.map((v) => ({ ...v })), headers }
+  const { body, id, time, violations, responseViolations, query, response, ...rest } = record
+  const entry: JournalEntry = { id, time: new Date(time).toISOString(), ...rest, query: redactQuery(query, redaction), violations: violations.map((v) => ({ ...v })), headers: redactHeaders(record.headers, redaction) }
   if (responseViolations) entry.responseViolations = responseViolations.map((v) => ({ ...v }))
-  if (body) {
-    entry.body = new TextDecoder().decode(body)
-    if ((body as { truncated?: boolean }).truncated) entry.bodyTruncated = true
-  }
+  if (body) writeBody(entry, body)
+  if (response) entry.response = responseOf(response, redaction)
   return entry
+}
+
+function responseOf(answer: AnswerSource, redaction: Redaction): JournalResponse {
+  const headers = answer.headers ? redactHeaders(answer.headers, redaction) : {}
+  if (answer.contentType !== undefined) headers['content-type'] = answer.contentType
+  const response: JournalResponse = { status: answer.status, headers }
+  if (answer.body !== null) writeBody(response, answer.body)
+  return response
+}
+
+/** Lower-case names; credentials (by name, or as the description's API keys) read `[redacted]`. The one redaction of headers, for requests and answers. */
+function redactHeaders(source: HeaderSource, redaction: Redaction): Record<string, string> {
+  const headers: Record<string, string> = {}
+  for (const [written, value] of entriesOf(source)) {
+    const name = written.toLowerCase()
+    headers[name] = REDACTED.has(name) || redaction.headers.has(name) ? '[redacted]' : value
+  }
+  return headers
+}
+
+const decoder = new TextDecoder()
+
+/** A request's or an answer's body as listed: text, its first 64 KiB, and `bodyTruncated` when more was sent. */
+function writeBody(listed: { body?: string; bodyTruncated?: boolean }, body: string | StoredBody): void {
+  // Up to a third of 64 Ki characters, a string is within 64 KiB of UTF-8 whatever it holds.
+  const bytes = typeof body === 'string' ? (body.length * 3 <= BODY_LIMIT ? undefined : firstBytesOf(body)) : body
+  listed.body = bytes ? decoder.decode(bytes) : (body as string)
+  if (bytes?.truncated) listed.bodyTruncated = true
 }
 
 /** The query string as sent, with the value of each credential parameter replaced. */
