@@ -12,7 +12,7 @@ export type { MockOptions } from './config.js'
 export { StartupError } from './errors.js'
 /** What `app.request()` rejects with when a scenario's fault (`reset`, `empty`, `hang`) sends no response; see its class. */
 export { NetworkFault } from './http/faults.js'
-export type { JournalEntry, JournalFilter, StatusClass } from './journal/journal.js'
+export type { JournalEntry, JournalFilter, JournalResponse, StatusClass } from './journal/journal.js'
 export type { Logger, RequestLine } from './log.js'
 
 export interface AppOptions extends MockOptions {
@@ -31,7 +31,8 @@ export interface MockHandle {
   activeScenario(options?: { session?: string }): string
   /**
    * Journaled requests that match every filter given, oldest first: `{ valid: false, status: '4xx', since }`.
-   * Authorization and Cookie headers are redacted.
+   * Each says why it got its status (`reason`) and what it got (`response`: status, headers, body).
+   * Authorization, Cookie and Set-Cookie headers are redacted.
    */
   requests(filter?: JournalFilter): JournalEntry[]
   clearRequests(filter?: { session?: string }): void

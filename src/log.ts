@@ -31,6 +31,8 @@ export interface RequestLine {
   error?: string
   /** What chose a status the request did not earn: `Prefer: code=400`, `__code=400`, `scenario error`. */
   forcedBy?: string
+  /** Why the request got its status, as the journal tells it (see `JournalEntry.reason`); absent for a 2xx answered as asked. */
+  reason?: string
 }
 
 export type LogFormat = 'text' | 'json'
@@ -163,7 +165,7 @@ function describe(violations: readonly Violation[]): string {
   return `${first!.path} ${first!.message}${more ? ` (+${more} more)` : ''}`
 }
 
-/** One JSON object and a newline; the fields of the text line, every violation, never headers or bodies. */
+/** One JSON object and a newline; the fields of the text line, every violation, why (`reason`), never headers or bodies. */
 export function formatRequestJson(line: RequestLine): string {
   return `${JSON.stringify({
     time: new Date(line.time).toISOString(),
@@ -179,6 +181,7 @@ export function formatRequestJson(line: RequestLine): string {
     fault: line.fault,
     error: line.error,
     forcedBy: line.forcedBy,
+    reason: line.reason,
     violations: line.violations.length ? line.violations : undefined,
     responseViolations: line.responseViolations?.length ? line.responseViolations : undefined,
   })}\n`

@@ -4,14 +4,14 @@ import { ADMIN_PREFIX, type ValidationMode } from '../config.js'
 import type { MockControls } from '../controls.js'
 import type { CompiledOperation, Engine } from '../engine.js'
 import { type MockError, type Violation, errors, isMockError } from '../errors.js'
-import type { RequestRecord } from '../journal/journal.js'
+import type { AnswerSource, RequestRecord } from '../journal/journal.js'
 import type { Logger } from '../log.js'
 import type { RequestData } from '../request.js'
 import { type Preferences, parsePrefer, withScenarioRule, written } from '../responses/prefer.js'
 import { renderError } from '../responses/render-error.js'
 import { readQueryPreferences, withQueryPreferences, withoutQueryControls } from '../responses/query-preferences.js'
 import { type RenderedResponse, renderResponse } from '../responses/render-response.js'
-import type { Scenario, ScenarioRule } from '../responses/scenarios.js'
+import type { Fault, Scenario, ScenarioRule } from '../responses/scenarios.js'
 import { selectResponse } from '../responses/select-response.js'
 import type { TemplateRequest } from '../responses/templates.js'
 import { NO_PARAMS, matchOperation } from '../routing/match-operation.js'
@@ -42,6 +42,13 @@ interface Exchange {
   violations?: Violation[]
   /** How the answer breaks the operation's declared response, as far as the mock knows; set only when it does. */
   responseViolations?: readonly Violation[]
+  /**
+   * The answer as built, where its Response is made: the rendered body string and header object, by
+   * reference (the Response's body is a stream, never read back). The journal lists it.
+   */
+  answer?: AnswerSource
+  /** The message of the error answered, which may not be `error` (`--errors` answers a 500 instead). */
+  reason?: string
 }
 
 type Env = { Variables: { exchange: Exchange } }
@@ -123,6 +130,7 @@ export function createApp(engine: Engine, controls: MockControls, closing: Abort
     if (fault) {
       try {
         response = await answerWithFault(fault, response, c, closing)
+        if (fault === 'malformed') exchange.answer = await answerSent(response)
       } catch (error) {
         // A network fault sent no response: it is journaled as status 0, then goes on out of the app.
         journalExchange(controls, engine.logger, exchange, 0)
@@ -179,6 +187,7 @@ export function createApp(engine: Engine, controls: MockControls, closing: Abort
     const rendered = renderResponse(plan, engine.errorContext, templated ? templateRequestOf(described, params, value) : undefined)
     if (rendered.violations !== undefined || exchange.violations !== undefined) return answerWithViolations(rendered, exchange, operation)
     const { status, contentType, headers, body } = rendered
+    exchange.answer = rendered
     return new Response(body, { status, headers: contentType ? (headers ? { ...headers, 'content-type': contentType } : { 'content-type': contentType }) : headers })
   }
 
@@ -211,6 +220,7 @@ export function createApp(engine: Engine, controls: MockControls, closing: Abort
     }
     const headers: Record<string, string> = { ...rendered.headers, [VIOLATIONS_HEADER]: renderViolationsHeader(exchange.violations, exchange.responseViolations) }
     if (rendered.contentType) headers['content-type'] = rendered.contentType
+    exchange.answer = { status: rendered.status, headers, body: rendered.body }
     return new Response(rendered.body, { status: rendered.status, headers })
   }
 
@@ -228,6 +238,10 @@ export function createApp(engine: Engine, controls: MockControls, closing: Abort
       if (engine.options.errors) return renderFailure(errors.invalidResponse(status, exchange.operation.id, violations), exchange)
     }
     if (exchange?.violations || exchange?.responseViolations) headers[VIOLATIONS_HEADER] = renderViolationsHeader(exchange.violations, exchange.responseViolations)
+    if (exchange) {
+      exchange.answer = { status, headers, body }
+      exchange.reason = mockError.message
+    }
     return new Response(body, { status, headers })
   }
 
@@ -264,15 +278,58 @@ function journalExchange(controls: MockControls, logger: Logger, exchange: Excha
     valid: !refused && exchange.violations === undefined,
     violations: exchange.violations ? [...exchange.violations, ...(refused?.details ?? [])] : refused ? [...refused.details] : [],
     fault: exchange.rule?.fault,
+    // A network fault sent none (status 0); otherwise the answer as built, by reference.
+    response: status === 0 ? undefined : exchange.answer,
     durationMs: Math.round((performance.now() - exchange.started) * 1000) / 1000,
   }
   if (exchange.responseViolations) record.responseViolations = [...exchange.responseViolations]
+  // Set only when there is one, as responseViolations: a field the usual record carries costs every request its copy (~0.1 µs).
+  const reason = reasonOf(exchange, status)
+  if (reason !== undefined) record.reason = reason
   controls.journal.recordRequest(record)
   if (logger.request) {
     // One more field on the spread line costs every request (as in the journal): only a forced status carries it.
     const forced = forcedBy(exchange, mockError)
     logger.request(forced === undefined ? { ...record, error: mockError?.message } : { ...record, error: mockError?.message, forcedBy: forced })
   }
+}
+
+/**
+ * Why the request got its status (#13 §4), for the journal and the request line: the error answered,
+ * else what forced the status, else that the description declares no 2xx; and a fault, named. A 2xx
+ * answered as asked has none: the usual request pays a few property reads here.
+ */
+function reasonOf(exchange: Exchange, status: number): string | undefined {
+  const fault = exchange.rule?.fault
+  // What the pipeline answered: a network fault leaves status 0, not the status it replaced.
+  const answered = exchange.answer?.status ?? status
+  const why = exchange.reason ?? (answered >= 200 && answered < 300 ? undefined : statusReason(exchange, answered))
+  if (fault === undefined) return why
+  return why === undefined ? FAULT_REASONS[fault] : `${why}; ${FAULT_REASONS[fault]}`
+}
+
+/** A non-2xx that no error answered: forced, or the lowest status the operation declares. */
+function statusReason(exchange: Exchange, status: number): string | undefined {
+  const forced = forcedBy(exchange, undefined)
+  if (forced !== undefined) return `forced by ${forced}`
+  if (exchange.operation === undefined || status === 0) return undefined
+  return `${exchange.operation.id} declares no 2xx response; ${status} is the lowest status it declares`
+}
+
+/** What each fault did to the answer, as the journal's reason tells it. */
+const FAULT_REASONS: Record<Fault, string> = {
+  reset: 'fault reset: the connection was reset, no response was sent',
+  empty: 'fault empty: the connection was closed before any byte of a response',
+  malformed: 'fault malformed: the status and headers were sent, then half of the body',
+  hang: 'fault hang: no answer until the client gave up or the server closed',
+}
+
+/**
+ * What a `malformed` fault sent instead: read back from its Response, a clone of it. Only this
+ * fault's answers pay for it; every other answer is kept as built.
+ */
+async function answerSent(response: Response): Promise<AnswerSource> {
+  return { status: response.status, headers: response.headers, body: await response.clone().text() }
 }
 
 /** What chose the status, where neither the request nor the description did: a `Prefer` (or `__code`), or a scenario. */
