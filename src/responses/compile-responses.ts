@@ -3,10 +3,11 @@ import { StartupError, type Violation } from '../errors.js'
 import type { Logger } from '../log.js'
 import type { MediaTypeDescription, OperationDescription, ResponseDescription } from '../spec/operations.js'
 import { derefSchema, nodeAt } from '../spec/resolve-ref.js'
-import { type Ajv, compileAt, compileOnFirstUse, fieldPath, schemaRootOf, toViolations } from '../validation/create-ajv.js'
+import { type Ajv, compileAt, compileOnFirstUse, schemaRootOf, toViolations } from '../validation/create-ajv.js'
 import type { Fixture } from './fixtures.js'
 import { type BodyTemplate, compileTemplate } from './templates.js'
 import { findUndeclaredFields } from './undeclared-fields.js'
+import { compileHeaders, fixtureHeaderProblems } from './compile-headers.js'
 import { type MediaKind, type XmlNames, contentTypeFor, kindOf, serializeBody } from './serialize-body.js'
 import { isPlainObject } from '../plain-object.js'
 
@@ -18,6 +19,11 @@ export interface StaticBody {
   json: string
   /** A fixture with `{{request...}}` placeholders is rendered per request instead of served as `json`. */
   template?: BodyTemplate
+  /**
+   * A fixture with a `.headers.json` sidecar: every header sent with this body, lower-case names, the
+   * sidecar's over the response's own (`DeclaredResponse.headers`), merged at start-up.
+   */
+  headers?: Record<string, string>
 }
 
 /** The schema a body is checked against. */
@@ -57,13 +63,22 @@ export interface DeclaredResponse {
    * `mediaOf` checks them before any body is read (`settleExamples`).
    */
   settle?: () => void
-  /** Header values known at start-up, sent with every answer of this response (today: a declared `Location`). */
+  /**
+   * Every header the response declares, lower-case name → value, settled at start-up (`compileHeaders`):
+   * sent with every answer of this response; `undefined` when it declares none that is sent.
+   */
   headers?: Record<string, string>
   /**
    * How every answer of this response breaks its declaration whatever its body, known at start-up:
-   * a `Location` the mock made up that breaks the header's schema. Reported with each answer.
+   * a header value that breaks the header's schema. Reported with each answer.
    */
   violations?: readonly Violation[]
+  /**
+   * Under `--dynamic`: a fresh set of header values, those made of a schema generated again with
+   * `fake` (a generated value that breaks its schema gives way to the static one); values the
+   * description writes keep their static value. `undefined` when no header would change.
+   */
+  generateHeaders?: (fake: (schema: object) => unknown) => Record<string, string>
 }
 
 export interface ResponseSet {
@@ -79,6 +94,8 @@ interface CompileContext {
   /** The request view of the description, where fixture templates' placeholders are checked (a writeOnly field is sent). @default document */
   requestDocument?: unknown
   ajv: Ajv
+  /** The engine's coercing Ajv, to check header values as header parameters are read (see `HeaderContext`). */
+  coercingAjv?: Ajv
   logger: Logger
   /** Read no example of the description (`ignoreExamples`): those responses are generated, or served from fixtures. */
   ignoreExamples?: boolean
@@ -102,7 +119,7 @@ function compileResponse(context: CompileContext, operation: OperationDescriptio
   const pending: Array<() => void> = []
   const media = jsonFirst(response.content).map((content) => compileMedia(context, label, content, pending))
   const preferred = media[0]
-  const headers = locationHeader(context.document, response)
+  const { headers, violations, generateHeaders } = compileHeaders(context, label, response.headers)
   const declared: DeclaredResponse = {
     code: response.code,
     mediaType: preferred?.mediaType,
@@ -111,48 +128,14 @@ function compileResponse(context: CompileContext, operation: OperationDescriptio
     bodies: preferred?.bodies ?? new Map(),
     media,
     headers,
-    violations: headers ? headerViolations(context, response, headers) : undefined,
+    violations,
+    generateHeaders,
   }
   if (pending.length > 0) {
     declared.settle = () => pending.forEach((check) => check())
     context.deferredExamples!.push(declared)
   }
   return declared
-}
-
-/** The sent headers that break their declared schema: checked once, here, since their values never change. */
-function headerViolations(context: CompileContext, response: ResponseDescription, headers: Record<string, string>): Violation[] | undefined {
-  const violations: Violation[] = []
-  for (const declared of response.headers) {
-    const name = declared.name.toLowerCase()
-    const value = headers[name]
-    if (value === undefined || !declared.schemaPointer) continue
-    const validate = compileHeaderSchema(context.ajv, declared.schemaPointer)
-    if (validate && !validate(value)) violations.push(...toViolations(fieldPath('header', name), validate.errors))
-  }
-  return violations.length ? violations : undefined
-}
-
-/** A header schema Ajv cannot compile judges nothing: the header has been sent unjudged until now, and must not stop start-up. */
-function compileHeaderSchema(ajv: Ajv, pointer: string): ValidateFunction | undefined {
-  try {
-    return compileAt(ajv, pointer)
-  } catch {
-    return undefined
-  }
-}
-
-/**
- * A response that declares a `Location` header (a redirect, a 201) sends one: the header's example, else its schema's
- * example, default, const or first enum value, else a URL or path that fits its format.
- */
-function locationHeader(document: unknown, response: ResponseDescription): Record<string, string> | undefined {
-  const declared = response.headers.find((h) => h.name.toLowerCase() === 'location')
-  if (!declared) return undefined
-  const schema = declared.schemaPointer ? derefSchema(document, nodeAt(document, declared.schemaPointer)) : undefined
-  const candidates = [declared.example, schema?.example, schema?.examples?.[0], schema?.default, schema?.const, schema?.enum?.[0]]
-  const value = candidates.find((v) => typeof v === 'string' && /^[\x21-\x7e]+$/.test(v)) as string | undefined
-  return { location: value ?? (schema?.format === 'uri' || schema?.format === 'url' ? 'http://127.0.0.1/' : '/') }
 }
 
 function compileMedia(context: CompileContext, label: string, content: MediaTypeDescription, pending: Array<() => void>): DeclaredMedia {
@@ -330,10 +313,25 @@ function attachFixture(context: CompileContext, operation: OperationDescription,
   const others = [...response.bodies.values()].filter((b) => b.name !== fixture.name)
   const fixtures = others.filter((b) => b.origin === 'fixture')
   const examples = others.filter((b) => b.origin === 'example')
-  const body: StaticBody = { name: fixture.name, origin: 'fixture', json: JSON.stringify(fixture.value), template }
+  const body: StaticBody = { name: fixture.name, origin: 'fixture', json: JSON.stringify(fixture.value), template, headers: fixtureHeaders(context, operation, found, fixture) }
   // The map is shared with the response's own fields, so it is refilled rather than replaced.
   response.bodies.clear()
   for (const b of [...fixtures, body, ...examples]) response.bodies.set(b.name, b)
+}
+
+/**
+ * A fixture's sidecar headers over the response's own, merged here so that the request path only
+ * writes them. A value that breaks the schema of the header the response declares stops start-up;
+ * a header it does not declare is the fixture's own (a mock may add headers), and not judged.
+ */
+function fixtureHeaders(context: CompileContext, operation: OperationDescription, found: DeclaredResponse, fixture: Fixture): Record<string, string> | undefined {
+  if (!fixture.headers) return undefined
+  const declared = operation.responses.find((r) => r.code === fixture.code)?.headers ?? []
+  const problems = fixtureHeaderProblems(context, declared, fixture.headers)
+  if (problems.length) {
+    throw new StartupError(`The fixture headers ${fixture.headersFile} do not match the headers the ${fixture.code} response of ${operation.id} declares: ${problems.join('; ')}.`)
+  }
+  return { ...found.headers, ...fixture.headers }
 }
 
 /** The body served when none is asked for by name: the one named `default` (`200.json`), else the first. */

@@ -1,6 +1,8 @@
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { StartupError } from '../errors.js'
+import { isHeaderName } from '../http/header-value.js'
+import { isPlainObject } from '../plain-object.js'
 
 /** One fixture file: a named response body for one operation and status. */
 export interface Fixture {
@@ -10,6 +12,10 @@ export interface Fixture {
   /** `default` for `200.json`, `duplicate-id` for `400.duplicate-id.json`. */
   name: string
   value: unknown
+  /** From its sidecar `<status>[.<name>].headers.json`: lower-case header name → value, sent with this body. */
+  headers?: Record<string, string>
+  /** The sidecar's path, for start-up errors. */
+  headersFile?: string
 }
 
 /** Fixtures by folder name (operationId, or e.g. `post_plants_{id}`). */
@@ -17,11 +23,21 @@ export type FixtureSet = Map<string, Fixture[]>
 
 const FIXTURE_FILE = /^([1-5](?:\d\d|XX)|default)(?:\.([A-Za-z0-9][\w-]*))?\.json$/
 
+/** The headers of a fixture: `200.headers.json` beside `200.json`, `400.taken.headers.json` beside `400.taken.json`. */
+const HEADERS_FILE = /^([1-5](?:\d\d|XX)|default)(?:\.([A-Za-z0-9][\w-]*))?\.headers\.json$/
+
+/**
+ * Headers a sidecar cannot set: the media type is negotiated (`Content-Type`), the framing is the
+ * server's, and the mock's own `X-Mock-*` headers are written after the fixture's.
+ */
+const RESERVED_HEADER = /^(content-type|content-length|content-encoding|transfer-encoding|connection|keep-alive|proxy-connection|te|trailer|upgrade|x-mock-.*)$/
+
 /** What editors and tools leave beside the files they edit: `200.json~`, `200.json.bak`, `200.json.swp`, `#200.json#`. */
 const EDITOR_LEFTOVER = /(?:~|\.bak|\.orig|\.tmp|\.sw[op])$|^#.*#$/
 
 /**
- * Reads `<dir>/<operation>/<status>[.<name>].json`. Files at the top level are left for other
+ * Reads `<dir>/<operation>/<status>[.<name>].json`, and beside each the headers it is sent with,
+ * `<status>[.<name>].headers.json`, if any. Files at the top level are left for other
  * features (a scenarios file, a README); anything malformed inside an operation folder stops start-up,
  * except dotfiles (`.#200.json`) and editor leftovers, which are passed over (`skipped` is told each
  * leftover, for one warning): an open editor must not stop the mock, nor a reload under `--watch`.
@@ -42,6 +58,7 @@ export async function loadFixtures(dir: string, required: boolean, skipped: (fil
 
 async function loadOperationFolder(folder: string, skipped: (file: string) => void): Promise<Fixture[]> {
   const fixtures: Fixture[] = []
+  const sidecars: string[] = []
   for (const name of (await readdir(folder)).sort()) {
     if (name.startsWith('.')) continue
     const file = join(folder, name)
@@ -49,13 +66,53 @@ async function loadOperationFolder(folder: string, skipped: (file: string) => vo
       skipped(file)
       continue
     }
+    if (HEADERS_FILE.test(name)) {
+      sidecars.push(name)
+      continue
+    }
     const match = FIXTURE_FILE.exec(name)
     if (!match) {
-      throw new StartupError(`The fixture ${file} is not named <status>[.<name>].json (for example 200.json or 400.duplicate-id.json).`)
+      throw new StartupError(`The fixture ${file} is not named <status>[.<name>].json (for example 200.json or 400.duplicate-id.json), nor <status>[.<name>].headers.json for the headers of one.`)
     }
     fixtures.push({ file, code: match[1]!, name: match[2] ?? 'default', value: await readJson(file) })
   }
+  for (const name of sidecars) await attachSidecar(folder, name, fixtures)
   return fixtures
+}
+
+/** `headers` is the name of no fixture: `200.headers.json` holds the headers of `200.json`, which must be there. */
+async function attachSidecar(folder: string, name: string, fixtures: Fixture[]): Promise<void> {
+  const file = join(folder, name)
+  const [, code, named = 'default'] = HEADERS_FILE.exec(name)!
+  const fixture = fixtures.find((f) => f.code === code && f.name === named)
+  if (!fixture) {
+    throw new StartupError(`The fixture headers ${file} belong to no fixture: put ${name.replace(/\.headers\.json$/, '.json')} beside it (a fixture cannot be named "headers").`)
+  }
+  fixture.headers = readSidecarHeaders(file, await readJson(file))
+  fixture.headersFile = file
+}
+
+/** A JSON object of header name → text (a number or boolean is written as text), each one a header HTTP can carry. */
+function readSidecarHeaders(file: string, value: unknown): Record<string, string> {
+  if (!isPlainObject(value)) throw new StartupError(`The fixture headers ${file} must be a JSON object of header name → value, such as {"ETag": "\\"v2\\""}.`)
+  const headers: Record<string, string> = {}
+  for (const [name, raw] of Object.entries(value)) {
+    const key = name.toLowerCase()
+    const problem = sidecarHeaderProblem(name, raw)
+    if (problem) throw new StartupError(`The fixture headers ${file}: the header "${name}" ${problem}.`)
+    if (key in headers) throw new StartupError(`The fixture headers ${file} set the header "${name}" twice (header names are case-insensitive).`)
+    headers[key] = String(raw)
+  }
+  return headers
+}
+
+function sidecarHeaderProblem(name: string, value: unknown): string | undefined {
+  if (!isHeaderName(name)) return "is not a header name HTTP can carry (letters, digits and !#$%&'*+-.^_`|~)"
+  if (RESERVED_HEADER.test(name.toLowerCase())) return 'is set by the mock or the server, not by a fixture'
+  if (!(typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value)))) return 'must have a string, number or boolean value'
+  // eslint-disable-next-line no-control-regex
+  if (!/^[\x20-\x7e\t]*$/.test(String(value))) return 'has a value a header cannot carry: visible ASCII, spaces and tabs only (percent-encode the rest)'
+  return undefined
 }
 
 async function readJson(file: string): Promise<unknown> {

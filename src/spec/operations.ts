@@ -43,9 +43,16 @@ export interface MediaTypeDescription {
 export interface HeaderDescription {
   name: string
   required: boolean
+  /** The header's `schema`, or the schema of the one media type of its `content`. */
   schemaPointer?: string
-  /** `example`, else the first of `examples`, of the header itself. */
+  /** `example`, else the value of the first of `examples`, of the header itself (or of its `content`'s media type). */
   example?: unknown
+  /** Where `schema` is the header's own: how its value is written, as a header parameter's (`simple` is the only style a header has). */
+  explode: boolean
+  /** What the schema says the value is: decides how the value is written, and read back to be checked. */
+  shape: ParameterShape
+  /** A header declared with `content` rather than `schema` (OpenAPI 3): its value is a document of this media type. */
+  mediaType?: string
 }
 
 export interface ResponseDescription {
@@ -207,10 +214,19 @@ function describeHeaders(document: any, headers: Record<string, any> | undefined
   if (typeof headers !== 'object' || headers === null) return []
   return Object.entries(headers).map(([name, raw]) => {
     const { node, pointer: at } = resolveRef(document, { node: raw, pointer: `${pointer}${pointerOf(name)}` })
-    const named = node?.examples && typeof node.examples === 'object' ? Object.values(node.examples)[0] : undefined
-    const example = node?.example ?? (named ? resolveRef(document, { node: named, pointer: at }).node?.value : undefined)
-    return { name, required: node?.required === true, schemaPointer: node?.schema ? `${at}/schema` : undefined, example }
+    const declared = { name, required: node?.required === true, explode: node?.explode === true }
+    const [media] = node?.schema === undefined ? describeContent(document, node?.content, `${at}/content`) : []
+    if (media) return { ...declared, schemaPointer: media.schemaPointer, example: media.examples[0]?.value, shape: 'primitive', mediaType: media.mediaType }
+    const schema = node?.schema === undefined ? undefined : derefSchema(document, node.schema)
+    return { ...declared, schemaPointer: node?.schema ? `${at}/schema` : undefined, example: exampleOfHeader(document, node, at), shape: shapeOf(document, schema) }
   })
+}
+
+/** A header's `example`, else the value of the first of its `examples` (Example Objects, `$ref`s followed). */
+function exampleOfHeader(document: any, node: any, pointer: string): unknown {
+  if (node?.example !== undefined) return node.example
+  const [name, named] = node?.examples && typeof node.examples === 'object' ? (Object.entries(node.examples)[0] ?? []) : []
+  return named === undefined ? undefined : resolveRef(document, { node: named, pointer: `${pointer}${pointerOf('examples', name!)}` }).node?.value
 }
 
 function describeContent(document: any, content: Record<string, any> | undefined, pointer: string): MediaTypeDescription[] {
