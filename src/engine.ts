@@ -183,7 +183,7 @@ function compileOperation(description: OperationDescription, index: number, cont
     parameterLocations: /[?#]/.test(description.path) ? Object.fromEntries(description.parameters.map((p) => [p.name, p.in])) : undefined,
     parameters: compileParameters(coercingAjv, description.parameters),
     body: description.requestBody ? compileBody(requestAjv, description.requestBody, coercingAjv, { maxDepth: options.maxDepth }) : undefined,
-    responses: compileResponses({ document, requestDocument: context.requestDocument, ajv, logger, ignoreExamples: options.ignoreExamples, deferredExamples: context.deferredExamples }, description, fixtures.get(description.fixtureKey)),
+    responses: compileResponses({ document, requestDocument: context.requestDocument, ajv, coercingAjv, logger, ignoreExamples: options.ignoreExamples, deferredExamples: context.deferredExamples }, description, fixtures.get(description.fixtureKey)),
   }
 }
 

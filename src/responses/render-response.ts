@@ -71,13 +71,17 @@ export function renderDeclared(plan: ResponsePlan, response: DeclaredResponse, c
   // Declared content that nothing can fill (no schema, no example) still comes as what was declared.
   if (source.kind === 'empty') return { status, contentType: media.contentType, headers, body: serializeBody(media.kind, media.kind === 'text' ? '' : {}, media.xml) ?? '' }
   if (source.kind === 'static') {
-    if (!source.body.template || !request) return { status, contentType: media.contentType, headers, body: source.body.json }
-    return renderTemplate({ status, contentType: media.contentType, headers, body: null }, response.code, media, source.body, context, request)
+    // A fixture with headers of its own (a `.headers.json` beside it) carries the whole set, merged at start-up.
+    const served = source.body.headers ?? headers
+    if (!source.body.template || !request) return { status, contentType: media.contentType, headers: served, body: source.body.json }
+    return renderTemplate({ status, contentType: media.contentType, headers: served, body: null }, response.code, media, source.body, context, request)
   }
   if (!media.schemaPointer) return { status, headers, body: null }
   const made = madeBodyOf(response.code, media, context, source.kind === 'sampled')
   if (made.body === undefined) return { status, headers, body: null }
-  const rendered: RenderedResponse = { status, contentType: media.contentType, headers, body: made.body }
+  // A generated body comes with generated header values, where the description writes none.
+  const sent = source.kind === 'generated' && response.generateHeaders ? response.generateHeaders((schema) => context.faker(schema)) : headers
+  const rendered: RenderedResponse = { status, contentType: media.contentType, headers: sent, body: made.body }
   if (made.violations) rendered.violations = made.violations
   return rendered
 }

@@ -225,6 +225,27 @@ describe('generateHeaders: header values generated again under --dynamic', () =>
   })
 })
 
+describe('generated headers over HTTP (--dynamic)', () => {
+  it('sends generated values that meet their schemas with a generated body, the written ones as written', async () => {
+    const app = await createApp({ spec, dynamic: true, seed: 5, logger: silentLogger })
+    const counts = new Set<string>()
+    for (let i = 0; i < 3; i++) {
+      const res = await app.request('/plants')
+      expect(res.status).toBe(200)
+      expect(res.headers.get('x-mock-violations')).toBeNull()
+      const headers = headersOf(res)
+      expect(headers['x-rate-limit']).toBe('100')
+      expect(headers['x-checksum']).toMatch(/^[a-f0-9]{8}$/)
+      expect(Number(headers['x-total-count'])).toBeGreaterThanOrEqual(1)
+      counts.add(headers['x-total-count']!)
+    }
+    // Not the static '1' every time: generated per answer.
+    expect([...counts]).not.toEqual(['1'])
+    // Prefer: dynamic=false answers the static body with the static values.
+    expect(headersOf(await app.request('/plants', { headers: { prefer: 'dynamic=false' } }))['x-total-count']).toBe('1')
+  })
+})
+
 describe('fixture headers: <status>[.<name>].headers.json beside the body', () => {
   afterEach(removeTempDirs)
 
@@ -237,8 +258,7 @@ describe('fixture headers: <status>[.<name>].headers.json beside the body', () =
     expect(responseOf(engine, 'addPlant', '201').bodies.get('default')?.headers).toEqual({ location: '/plants/9', etag: '"v9"' })
   })
 
-  // Un-skip once render-response.ts serves `StaticBody.headers` (the lead's part of #13).
-  it.skip('serves a fixture’s headers with its body, and the declared ones with the others', async () => {
+  it('serves a fixture’s headers with its body, and the declared ones with the others', async () => {
     const app = await createApp({ spec, fixtures, logger: silentLogger })
     const res = await app.request('/plants')
     expect(res.headers.get('x-rate-limit')).toBe('5')
