@@ -60,8 +60,12 @@ export function isMockError(error: unknown): error is MockError {
 
 /** Templates: every client-facing error message is written here, nowhere else. */
 export const errors = {
-  notFound: (method: string, path: string, prefixes: readonly string[] = []) =>
-    new MockError(404, 'not_found', `No operation in the description matches ${method} ${path}${prefixes.length ? `; paths are served at the root and under ${prefixes.join(', ')}` : ''}.`),
+  notFound: (method: string, path: string, prefixes: readonly string[] = [], near: readonly string[] = [], pathCount = 0) =>
+    new MockError(
+      404,
+      'not_found',
+      `No operation in the description matches ${method} ${path}${prefixes.length ? `; paths are served at the root and under ${prefixes.join(', ')}` : ''}${near.length ? `; ${pathCount === 1 ? 'the one path declared is' : `of the ${pathCount} paths declared, the closest are`} ${near.join(', ')}` : ''}.`,
+    ),
 
   methodNotAllowed: (method: string, path: string, allow: readonly string[]) =>
     new MockError(405, 'method_not_allowed', `${method} is not declared for ${path}; declared methods: ${allow.join(', ')}.`, {

@@ -1,3 +1,4 @@
+import { editDistance } from '../closest-word.js'
 import { MockError, errors } from '../errors.js'
 
 export interface Routable {
@@ -103,6 +104,8 @@ export interface Router<T> {
   tree: SegmentNode<T>
   /** Server URL paths (`/api/v3`) the operations are also served under, longest first; tried only on a miss. */
   prefixes: readonly string[]
+  /** Every path served, as declared (`/plants/{id}`), once each: a 404 names those near the path sent. */
+  paths: readonly string[]
 }
 
 /** The parameters of a literal path: one shared empty object. */
@@ -124,7 +127,7 @@ export function createRouter<T extends Routable>(operations: readonly T[], prefi
     }
     addOperation(endpoint, operation, conditions)
   }
-  return { literal, tree, prefixes }
+  return { literal, tree, prefixes, paths: [...new Set(operations.map((o) => splitPathKey(o).route))] }
 }
 
 /**
@@ -149,7 +152,29 @@ export function matchOperation<T, R extends RouteRequest>(router: Router<T>, met
     // A path that exists under the prefix explains the miss better (405, conditions) than the root's plain 404.
     miss ??= found
   }
-  throw miss ?? errors.notFound(method, path, router.prefixes)
+  throw miss ?? errors.notFound(method, path, router.prefixes, nearPaths(router, path), router.paths.length)
+}
+
+/** Paths shown near a missed one, at most. */
+const NEAR_PATHS = 3
+
+/**
+ * The declared paths closest to one that matched nothing (`/plant` → `/plants`), by edit distance
+ * over those that share its first segment, or all where none does: work done on a miss only.
+ */
+function nearPaths(router: Router<unknown>, path: string): string[] {
+  const stripped = router.prefixes.find((p) => path.startsWith(`${p}/`))
+  const sent = stripped ? path.slice(stripped.length) : path
+  const first = sent.split('/', 2)[1] ?? ''
+  const sameStart = router.paths.filter((p) => p.split('/', 2)[1] === first)
+  const candidates = sameStart.length ? sameStart : router.paths
+  // A description of thousands of paths is not measured whole for each miss.
+  if (candidates.length > 2000) return []
+  return candidates
+    .map((candidate) => ({ candidate, distance: editDistance(sent, candidate) }))
+    .sort((a, b) => a.distance - b.distance || a.candidate.localeCompare(b.candidate))
+    .slice(0, NEAR_PATHS)
+    .map((c) => c.candidate)
 }
 
 /**

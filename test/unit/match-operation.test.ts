@@ -272,6 +272,20 @@ describe('matchOperation', () => {
   })
 })
 
+describe('matchOperation: a 404 names the declared paths closest to the one sent', () => {
+  const router = createRouter([op('GET', '/plants'), op('GET', '/plants/{id}'), op('GET', '/orders/{id}'), op('GET', '/orders'), op('GET', '/')])
+
+  it('among those sharing its first segment, closest first', () => {
+    expect(caught(() => matchOperation(router, 'GET', '/plant')).message).toBe('No operation in the description matches GET /plant; of the 5 paths declared, the closest are /plants, /, /orders.')
+    expect(caught(() => matchOperation(router, 'GET', '/plants/1/leaves')).message).toBe('No operation in the description matches GET /plants/1/leaves; of the 5 paths declared, the closest are /plants/{id}, /plants.')
+  })
+
+  it('counts each path once, whatever its methods', () => {
+    const one = createRouter([op('GET', '/plants'), op('POST', '/plants')])
+    expect(caught(() => matchOperation(one, 'GET', '/x')).message).toBe('No operation in the description matches GET /x; the one path declared is /plants.')
+  })
+})
+
 describe('matchOperation under server prefixes', () => {
   const router = createRouter([op('GET', '/pets/{id}'), op('GET', '/v1/pets'), op('POST', '/pets')], ['/api/v3', '/v1'])
 
@@ -282,7 +296,7 @@ describe('matchOperation under server prefixes', () => {
   })
 
   it('names the prefixes in a 404 and the path as sent in a 405', () => {
-    expect(caught(() => matchOperation(router, 'GET', '/api/v3/owners')).message).toBe('No operation in the description matches GET /api/v3/owners; paths are served at the root and under /api/v3, /v1.')
+    expect(caught(() => matchOperation(router, 'GET', '/api/v3/owners')).message).toBe('No operation in the description matches GET /api/v3/owners; paths are served at the root and under /api/v3, /v1; of the 3 paths declared, the closest are /pets, /v1/pets, /pets/{id}.')
     const method = caught(() => matchOperation(router, 'DELETE', '/api/v3/pets'))
     expect(method.status).toBe(405)
     expect(method.message).toContain('DELETE is not declared for /api/v3/pets')
