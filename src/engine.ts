@@ -79,6 +79,8 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
   const spec = await loadSpec(options.spec, { allowRefOutside: options.allowRefOutside })
   const { document } = spec
   for (const warning of spec.warnings ?? []) logger.warn(`${spec.path}: ${warning}`)
+  // Prism reads json-schema-faker options from the description; its 0.5 option names are not this 0.6's, so they are told, not guessed at.
+  if (document['x-json-schema-faker'] !== undefined) logger.warn(`${spec.path}: x-json-schema-faker is not read: bodies are static unless --dynamic, and generation is set with --json-schema-faker-fillProperties and --seed.`)
   for (const pattern of findUnusablePatterns(document)) logger.warn(`${spec.path}: the pattern at ${pattern} is not a regular expression any engine here reads; it is not enforced.`)
   markExactIntegers(document)
   // readOnly / writeOnly: requests are read with one view of the description, responses made and checked with the other.

@@ -1,6 +1,11 @@
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { join } from 'node:path'
+import { afterEach } from 'vitest'
 import { createApp } from '../../src/index.js'
+import { removeTempDirs, tempDir } from '../support/temp-dirs.js'
+
+afterEach(removeTempDirs)
 
 /**
  * Options behind Prism's generation flags (#13): `ignoreExamples` (`--ignoreExamples`) and
@@ -66,5 +71,16 @@ describe('fillProperties (Prism --json-schema-faker-fillProperties) #13', () => 
       expect(status).toBe(200)
       expect(Object.keys(body).sort()).toEqual(['id', 'subtitle', 'title'])
     }
+  })
+})
+
+describe('x-json-schema-faker (Prism reads it from the description) #13', () => {
+  it('is not read, and start-up says so and what to use instead', async () => {
+    const warnings: string[] = []
+    const dir = await tempDir('mock-jsf-', {
+      'api.yaml': 'openapi: 3.0.3\ninfo: {title: t, version: "1"}\nx-json-schema-faker: {min-items: 2}\npaths: {}\n',
+    })
+    await createApp({ spec: join(dir, 'api.yaml'), logger: { info() {}, warn: (m: string) => warnings.push(m), error() {} } })
+    expect(warnings).toEqual([expect.stringContaining('x-json-schema-faker is not read: bodies are static unless --dynamic, and generation is set with --json-schema-faker-fillProperties and --seed.')])
   })
 })
