@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Which schema sampler makes response bodies that our own validator accepts more often, on real
-// descriptions: `openapi-sampler` (Redocly, our dependency) against `@stoplight/json-schema-sampler`
+// descriptions: `openapi-sampler` (Redocly, a devDependency for this bench) against `@stoplight/json-schema-sampler`
 // (Prism's static mode). APIs.guru's corpus (bench/corpus/, cached in .cache/corpus/), each description
 // loaded as the mock loads it (dist/: loadSpec, int64 marks, the response view without writeOnly);
 // every JSON response schema (distinct per description, `$ref` chains followed as compileAt does)

@@ -1,4 +1,3 @@
-import { sample } from 'openapi-sampler'
 import type { Violation } from '../errors.js'
 import { toHeaderValue } from '../http/header-value.js'
 import type { Logger } from '../log.js'
@@ -8,6 +7,9 @@ import type { HeaderDescription, ParameterDescription } from '../spec/operations
 import { derefSchema, nodeAt } from '../spec/resolve-ref.js'
 import { type Ajv, addDescriptionSchema, compileAt, createAjv, fieldPath, toViolations } from '../validation/create-ajv.js'
 import { compileParameters, validateParameters } from '../validation/validate-params.js'
+import { seededRandom } from './fake.js'
+import { stringMatching } from './mend-generated.js'
+import { sampleSchema } from './sample-body.js'
 import { kindOf } from './serialize-body.js'
 
 /**
@@ -121,7 +123,7 @@ function describedValueOf(document: unknown, declared: HeaderDescription): unkno
 
 /**
  * A value made of the schema: for `Location`, a URL or path as its format says (as before); for any
- * other, a sample of its schema (openapi-sampler: the same on every run, patterns followed), a header
+ * other, a sample of its schema (the same on every run, patterns followed), a header
  * without a schema being read as a string. `Set-Cookie` gets none (`planHeader`): a made-up cookie
  * lands in the browser's jar for every port of the host, and goes on to the other servers run there.
  */
@@ -131,10 +133,20 @@ function madeUpValueOf(document: unknown, declared: HeaderDescription): unknown 
   return sampleOf(document, declared.schemaPointer ? nodeAt(document, declared.schemaPointer) : { type: 'string' })
 }
 
-/** A schema the sampler cannot read (a dangling `$ref` inside) makes an empty value, which its check then judges. */
+/**
+ * The static sample of a header's schema (`sampleSchema`, as bodies get); a string schema with a
+ * `pattern`, which the sampler does not read, gets a string the pattern matches, drawn from a fixed
+ * seed so that it is the same on every run. A schema the sampler cannot read (a dangling `$ref`
+ * inside) makes an empty value, which its check then judges.
+ */
 function sampleOf(document: unknown, schema: unknown): unknown {
+  const node = derefSchema(document, schema)
+  if (isPlainObject(node) && typeof node.pattern === 'string' && (node.type === undefined || node.type === 'string')) {
+    const matching = stringMatching(node.pattern, node, seededRandom(1))
+    if (matching !== undefined) return matching
+  }
   try {
-    return sample(schema as object, { quiet: true, enablePatterns: true }, document as object)
+    return sampleSchema(schema as object, document as object)
   } catch {
     return ''
   }

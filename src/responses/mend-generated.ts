@@ -69,7 +69,7 @@ const RandExp = createRequire(import.meta.url)('randexp') as new (pattern: RegEx
  * A string the pattern matches and the schema's length bounds allow, made with randexp, or
  * `undefined` when it cannot read the pattern (look-behinds) or misses after a few tries.
  */
-function stringMatching(source: string, schema: Record<string, any>, random: () => number): string | undefined {
+export function stringMatching(source: string, schema: Record<string, any>, random: () => number): string | undefined {
   const pattern = compilePattern(source, 'u')
   for (const flags of ['u', '']) {
     let generator: InstanceType<typeof RandExp>
