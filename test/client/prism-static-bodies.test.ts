@@ -2,8 +2,7 @@
  * Static bodies (#13), the mock beside Stoplight Prism 5.14 itself: both serve
  * test/specs/static-bodies.yaml (schemas, no examples) on loopback without --dynamic. Both answer
  * the same body to the same request every time; where Prism's body meets the schema, the mock's
- * has the same values (Prism samples with @stoplight/json-schema-sampler, a fork of the
- * openapi-sampler the mock uses); where Prism's breaks it (a pattern it writes as "string", unique
+ * has the same values (both sample with @stoplight/json-schema-sampler); where Prism's breaks it (a pattern it writes as "string", unique
  * items it repeats, a recursion it cuts with `{}`), the mock's differs and meets it. Each such
  * difference is named below with both answers, so that a change on either side shows.
  */

@@ -1,7 +1,7 @@
 /**
  * Deterministic bodies by default (#13): without `--dynamic`, a response with a schema and no
- * fixture or example answers one body made from its schema (openapi-sampler, then checked and
- * mended), the same on every request and on every run, whatever the seed and whatever was asked
+ * fixture or example answers one body made from its schema (@stoplight/json-schema-sampler, then checked
+ * and mended), the same on every request and on every run, whatever the seed and whatever was asked
  * before. `--dynamic`, `Prefer: dynamic=true` and `?__dynamic=true` keep generated bodies.
  */
 import { fileURLToPath } from 'node:url'
@@ -51,7 +51,7 @@ describe('static bodies (#13)', () => {
     // The default, the first enum value, the minimum: what the schema says first.
     expect(plant).toMatchObject({ id: 1, name: 'Fern', status: 'growing', height: 0.5 })
     expect(plant.code).toMatch(/^[A-Z]{2}\d{3}$/)
-    // openapi-sampler repeats the first enum value, which uniqueItems forbids: what cannot be mended is left out, being optional.
+    // The sampler repeats the first enum value, which uniqueItems forbids: what cannot be mended is left out, being optional.
     if (plant.tags !== undefined) expect(new Set(plant.tags).size).toBe(plant.tags.length)
   })
 
