@@ -409,7 +409,7 @@ async function workerMain() {
     import(at('responses/serialize-body.js')),
     import(at('spec/walk.js')),
   ])
-  const { createAjv, addDescriptionSchema, compileAt, markExactIntegers, schemaRootOf, EXACT_INT64_KEYWORD } = ajvModule
+  const { createAjv, addDescription, compileAt, markExactIntegers, schemaRootOf, EXACT_INT64_KEYWORD } = ajvModule
   const require = createRequire(import.meta.url)
   const openapiSampler = require('openapi-sampler')
   const stoplightSampler = require('@stoplight/json-schema-sampler')
@@ -437,22 +437,11 @@ async function workerMain() {
       }
       markExactIntegers(spec.document)
       view = deriveReadWriteViews(spec.document).response
-      ajv = createAjv()
       try {
-        addDescriptionSchema(ajv, view)
+        // As the engine adds it: `$id` in example data (akeneo.com, box.com) is retried without.
+        ajv = addDescription(createAjv(), { path: file, document: view })
       } catch (e) {
-        // As the engine's addDescription: `$id` in example data (akeneo.com, box.com) is "more than one
-        // schema"; the validator then gets a copy without `$id` in examples.
-        let retried = false
-        if (/resolves to more than one schema/.test(String(e?.message))) {
-          try {
-            addDescriptionSchema(ajv.removeSchema('mock:spec'), withoutIdsInExamples(view))
-            retried = true
-          } catch {
-            // Reported with the first message.
-          }
-        }
-        if (!retried) return send({ type: 'done', summary: { outcome: 'ajv-refused', note: String(e?.message ?? e).slice(0, 200) } })
+        return send({ type: 'done', summary: { outcome: 'ajv-refused', note: String(e?.message ?? e).slice(0, 200) } })
       }
       sampled = foldAllOfAnnotations ? foldAnnotationParts(structuredClone(view), walkSchemas) : view
       let operations
@@ -564,23 +553,6 @@ async function workerMain() {
       return { pass, ajvValid, undeclared: undeclared.length > 0, stubOnly, bytes: text.length, keywords: [...keywords], formats: [...formats], examples, why: pass ? undefined : [...keywords].join(',') }
     }
   })
-}
-
-/** The engine's withoutIdsInExamples (src/engine.ts, not exported): example data copied without `$id` keys. */
-function withoutIdsInExamples(node, inData = false) {
-  if (typeof node !== 'object' || node === null) return node
-  if (Array.isArray(node)) {
-    const items = node.map((item) => withoutIdsInExamples(item, inData))
-    return items.some((item, index) => item !== node[index]) ? items : node
-  }
-  let copy
-  for (const [key, value] of Object.entries(node)) {
-    const data = inData || key === 'example' || key === 'examples' || key === 'default'
-    const next = inData && key === '$id' ? undefined : withoutIdsInExamples(value, data)
-    if (next !== value) (copy ??= { ...node })[key] = next
-    if (next === undefined && copy) delete copy[key]
-  }
-  return copy ?? node
 }
 
 /** Annotation keywords: an allOf part made only of these constrains nothing. */

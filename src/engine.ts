@@ -20,7 +20,7 @@ import { type SpecDocument, loadSpec } from './spec/load-spec.js'
 import { type OperationDescription, describeOperations } from './spec/operations.js'
 import { deriveReadWriteViews } from './spec/read-write-only.js'
 import { derefSchema, nodeAt } from './spec/resolve-ref.js'
-import { type Ajv, addDescriptionSchema, compileAt, createAjv, findUnusablePatterns, markExactIntegers } from './validation/create-ajv.js'
+import { type Ajv, addDescription, compileAt, createAjv, findUnusablePatterns, markExactIntegers } from './validation/create-ajv.js'
 import { type BodyValidator, compileBody } from './validation/validate-body.js'
 import { type ParameterValidator, compileParameters } from './validation/validate-params.js'
 
@@ -259,40 +259,6 @@ function explainer(spec: SpecDocument, responseView: Record<string, any>): (sche
   return (schemaPointer) => compileAt((verbose ??= addDescription(createAjv({ verbose: true }), { ...spec, document: responseView })), schemaPointer)
 }
 
-function addDescription(ajv: Ajv, spec: SpecDocument): Ajv {
-  try {
-    return addDescriptionSchema(ajv, spec.document)
-  } catch (error) {
-    // Ajv reads `$id` in every object of the document, examples included: the same example in a
-    // request and a response (akeneo.com) is "more than one schema". The validator then gets a
-    // copy without `$id` in example data; examples themselves are served as written.
-    if (/resolves to more than one schema/.test((error as Error).message)) {
-      try {
-        return addDescriptionSchema(ajv.removeSchema('mock:spec'), withoutIdsInExamples(spec.document))
-      } catch {
-        // Reported below with the first message.
-      }
-    }
-    throw new StartupError(`The schemas of ${spec.path} cannot be compiled: ${(error as Error).message}`)
-  }
-}
-
-/** The document with example data copied without `$id` keys; everything else shared. */
-function withoutIdsInExamples(node: any, inData = false): any {
-  if (typeof node !== 'object' || node === null) return node
-  if (Array.isArray(node)) {
-    const items = node.map((item) => withoutIdsInExamples(item, inData))
-    return items.some((item, index) => item !== node[index]) ? items : node
-  }
-  let copy: Record<string, any> | undefined
-  for (const [key, value] of Object.entries(node)) {
-    const data = inData || key === 'example' || key === 'examples' || key === 'default'
-    const next = inData && key === '$id' ? undefined : withoutIdsInExamples(value, data)
-    if (next !== value) (copy ??= { ...node })[key] = next
-    if (next === undefined && copy) delete copy[key]
-  }
-  return copy ?? node
-}
 
 function checkFixtureFolders(fixtures: FixtureSet, descriptions: OperationDescription[], dir: string): void {
   const keys = new Set<string>()

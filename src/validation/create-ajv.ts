@@ -333,3 +333,42 @@ export function fieldPath(root: string, ...segments: Array<string | number>): st
 function pathSegment(token: string): string {
   return /^\d+$/.test(token) ? `[${token}]` : /^[A-Za-z_$][\w$]*$/.test(token) ? `.${token}` : `[${JSON.stringify(token)}]`
 }
+
+/**
+ * Adds a description's document to an Ajv (`addDescriptionSchema`), or stops start-up naming why.
+ * @param spec its path, for the message, and the document (or a view of it) to add
+ */
+export function addDescription(ajv: Ajv, spec: { path: string; document: unknown }): Ajv {
+  try {
+    return addDescriptionSchema(ajv, spec.document)
+  } catch (error) {
+    // Ajv reads `$id` in every object of the document, examples included: the same example in a
+    // request and a response (akeneo.com) is "more than one schema". The validator then gets a
+    // copy without `$id` in example data; examples themselves are served as written.
+    if (/resolves to more than one schema/.test((error as Error).message)) {
+      try {
+        return addDescriptionSchema(ajv.removeSchema('mock:spec'), withoutIdsInExamples(spec.document))
+      } catch {
+        // Reported below with the first message.
+      }
+    }
+    throw new StartupError(`The schemas of ${spec.path} cannot be compiled: ${(error as Error).message}`)
+  }
+}
+
+/** The document with example data copied without `$id` keys; everything else shared. */
+function withoutIdsInExamples(node: any, inData = false): any {
+  if (typeof node !== 'object' || node === null) return node
+  if (Array.isArray(node)) {
+    const items = node.map((item) => withoutIdsInExamples(item, inData))
+    return items.some((item, index) => item !== node[index]) ? items : node
+  }
+  let copy: Record<string, any> | undefined
+  for (const [key, value] of Object.entries(node)) {
+    const data = inData || key === 'example' || key === 'examples' || key === 'default'
+    const next = inData && key === '$id' ? undefined : withoutIdsInExamples(value, data)
+    if (next !== value) (copy ??= { ...node })[key] = next
+    if (next === undefined && copy) delete copy[key]
+  }
+  return copy ?? node
+}

@@ -10,30 +10,23 @@ import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parse } from 'yaml'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type MockServer, startMockServer } from '../../src/index.js'
+import type { MockServer } from '../../src/index.js'
 import { addDescriptionSchema, compileAt, createAjv } from '../../src/validation/create-ajv.js'
-import { type Spawned, cleanEnv, root, start, stopProcesses, waitForOutput } from '../support/processes.js'
+import { type PrismAndMock, startPrismAndMock, stopPrismAndMock } from '../support/prism.js'
 
 const spec = fileURLToPath(new URL('../specs/static-bodies.yaml', import.meta.url))
-const prismBin = fileURLToPath(new URL('../../node_modules/.bin/prism', import.meta.url))
-const silent = { info() {}, warn() {}, error() {} }
 const ajv = addDescriptionSchema(createAjv(), parse(readFileSync(spec, 'utf8')))
 
-let prism: Spawned
 let prismUrl: string
 let mock: MockServer
+let servers: PrismAndMock | undefined
 
 beforeAll(async () => {
-  prism = start(process.execPath, [prismBin, 'mock', spec, '-p', '0', '-h', '127.0.0.1'], { cwd: root, env: cleanEnv({ FORCE_COLOR: '0', NO_COLOR: '1' }) })
-  mock = await startMockServer({ spec, port: 0, logger: silent })
-  const [, url] = await waitForOutput(prism, /Prism is listening on (http:\/\/127\.0\.0\.1:\d+)/, 30_000, 'Prism to listen')
-  prismUrl = url!
+  servers = await startPrismAndMock(spec)
+  ;({ prismUrl, mock } = servers)
 }, 40_000)
 
-afterAll(async () => {
-  await mock?.close()
-  await stopProcesses()
-})
+afterAll(() => stopPrismAndMock(servers))
 
 async function ask(base: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
   const response = await fetch(`${base}${path}`, { headers, signal: AbortSignal.timeout(10_000) })
