@@ -400,14 +400,14 @@ async function workerMain() {
   const { dist, ticks, maxSchemas, descriptionMs, enablePatterns, foldAllOfAnnotations } = workerData
   const at = (p) => new URL(p, dist.endsWith('/') ? dist : `${dist}/`).href
   const [{ loadSpec }, { describeOperations }, { deriveReadWriteViews }, { nodeAt }, ajvModule, { findUndeclaredFields }, { kindOf }, { walkSchemas }] = await Promise.all([
-    import(at('spec/load-spec.js')),
-    import(at('spec/operations.js')),
-    import(at('spec/read-write-only.js')),
-    import(at('spec/resolve-ref.js')),
+    import(at('openapi/load-spec.js')),
+    import(at('openapi/operations.js')),
+    import(at('openapi/read-write-only.js')),
+    import(at('openapi/resolve-ref.js')),
     import(at('validation/create-ajv.js')),
     import(at('responses/undeclared-fields.js')),
     import(at('responses/serialize-body.js')),
-    import(at('spec/walk.js')),
+    import(at('openapi/walk.js')),
   ])
   const { createAjv, addDescription, compileAt, markExactIntegers, schemaRootOf, EXACT_INT64_KEYWORD } = ajvModule
   const require = createRequire(import.meta.url)

@@ -2,7 +2,7 @@ import type { Hono } from 'hono'
 import { ADMIN_PREFIX, type MockOptions } from './config.js'
 import { type MockControls, createControls } from './controls.js'
 import { type Engine, checkDeferredExamples, createEngine } from './engine.js'
-import { createApp as createPipeline } from './http/app.js'
+import { createHonoApp } from './http/app.js'
 import type { JournalEntry, JournalFilter } from './journal/journal.js'
 import { type Logger, createConsoleLogger, silentLogger } from './log.js'
 import { listen } from './server.js'
@@ -147,7 +147,7 @@ interface Assembled {
 /** An app and its controls for one engine; a reload carries the journal and the active scenario over. */
 function assemble(engine: Engine, closing: AbortSignal, previous?: MockControls): Assembled {
   const controls = createControls(engine.scenarios, engine.options.scenario, engine.options.journalSize, previous, engine.redaction, engine.options.journalBytes)
-  const app = Object.assign(createPipeline(engine, controls, closing), { mock: handleOf(() => controls) })
+  const app = Object.assign(createHonoApp(engine, controls, closing), { mock: handleOf(() => controls) })
   return { engine, controls, app }
 }
 

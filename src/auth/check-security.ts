@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto'
 import { StartupError, errors } from '../errors.js'
 import { isHeaderName, toHeaderValue } from '../http/header-value.js'
 import type { RequestData } from '../request.js'
-import type { SecurityRequirement } from '../spec/operations.js'
+import type { SecurityRequirement } from '../openapi/operations.js'
 
 /** A credential check: `undefined` when it passes, else why it failed. */
 type SchemeCheck = (request: RequestData) => SchemeFailure | undefined

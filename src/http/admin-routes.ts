@@ -6,7 +6,7 @@ import { type MockError, errors } from '../errors.js'
 import type { JournalFilter, StatusClass } from '../journal/journal.js'
 import type { Scenario } from '../responses/scenarios.js'
 import { corsForAdmin } from './cors.js'
-import { incomingOf } from './middleware.js'
+import { incomingOf } from './request-data.js'
 import { readBody } from './read-body.js'
 
 export interface AdminOptions {

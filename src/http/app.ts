@@ -21,7 +21,7 @@ import { VIOLATIONS_HEADER, renderViolationsHeader } from '../validation/violati
 import { ADMIN_ROUTES, createAdminRoutes } from './admin-routes.js'
 import { corsForMockRequests } from './cors.js'
 import { NetworkFault, answerWithFault, drawDelay, waitBeforeAnswering } from './faults.js'
-import { incomingOf, toRequestData } from './middleware.js'
+import { incomingOf, toRequestData } from './request-data.js'
 import { createOwnPages } from './own-pages.js'
 import { readBody } from './read-body.js'
 
@@ -69,7 +69,7 @@ const ANSWERS_NOT_VIOLATIONS = new Set<MockError['kind']>(['forced_by_scenario',
  * of Hono middleware (CORS, journal, delay, handler) the same work cost about a quarter more CPU per
  * request (issue #4). Hono routes the admin API and shapes the app; CORS runs only when an Origin asks.
  */
-export function createApp(engine: Engine, controls: MockControls, closing: AbortSignal): Hono<Env> {
+export function createHonoApp(engine: Engine, controls: MockControls, closing: AbortSignal): Hono<Env> {
   const app = new Hono<Env>()
   if (engine.options.admin) {
     const adminToken = engine.options.adminToken

@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import type { Delay } from '../config.js'
 import type { Fault } from '../responses/scenarios.js'
-import { incomingOf } from './middleware.js'
+import { incomingOf } from './request-data.js'
 
 /** A uniformly drawn wait within the range, in milliseconds. */
 export function drawDelay({ min, max }: Delay): number {

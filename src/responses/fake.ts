@@ -1,5 +1,5 @@
 import { generateSync } from 'json-schema-faker'
-import { derefSchema, nodeAt } from '../spec/resolve-ref.js'
+import { derefSchema, nodeAt } from '../openapi/resolve-ref.js'
 import { type GenerationBudget, GENERATION_BUDGET, exceedsBudget, withinBudget } from './generation-budget.js'
 import type { Deadline } from './generation-deadline.js'
 

@@ -1,4 +1,4 @@
-import { walkSchemas } from '../spec/walk.js'
+import { walkSchemas } from '../openapi/walk.js'
 
 /**
  * What generating one response body may spend (#12). A schema that asks for more (`minLength:

@@ -1,5 +1,5 @@
 import type { ErrorObject } from 'ajv'
-import { pointerTokens } from '../spec/resolve-ref.js'
+import { pointerTokens } from '../openapi/resolve-ref.js'
 import { createRequire } from 'node:module'
 import { compilePattern } from '../validation/create-ajv.js'
 import { type GenerationBudget, GENERATION_BUDGET, exceedsBudget } from './generation-budget.js'

@@ -1,8 +1,8 @@
 import { closestWord } from '../closest-word.js'
 import { StartupError } from '../errors.js'
 import { isPlainObject } from '../plain-object.js'
-import type { OperationDescription } from '../spec/operations.js'
-import { derefSchema, nodeAt, pointerTokens } from '../spec/resolve-ref.js'
+import type { OperationDescription } from '../openapi/operations.js'
+import { derefSchema, nodeAt, pointerTokens } from '../openapi/resolve-ref.js'
 
 /** What a template may read of a request. Plain data only: templates never run code or read files. */
 export interface TemplateRequest {

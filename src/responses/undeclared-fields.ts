@@ -1,4 +1,4 @@
-import { derefSchema } from '../spec/resolve-ref.js'
+import { derefSchema } from '../openapi/resolve-ref.js'
 
 /**
  * Paths of object fields that the schema does not declare. A response must carry only what its

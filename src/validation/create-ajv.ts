@@ -2,8 +2,8 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormats from 'ajv-formats'
 import { RE2JS } from 're2js'
 import { StartupError, type Violation } from '../errors.js'
-import { nodeAt, pointerTokens } from '../spec/resolve-ref.js'
-import { walkSchemas } from '../spec/walk.js'
+import { nodeAt, pointerTokens } from '../openapi/resolve-ref.js'
+import { walkSchemas } from '../openapi/walk.js'
 import { type ExactLiterals, isAmbiguousInt64, isExactInt64Literal, isInt64Number } from './exact-integers.js'
 import { isPlainObject } from '../plain-object.js'
 

@@ -1,5 +1,5 @@
 import { LosslessNumber, parse as parseLossless } from 'lossless-json'
-import { pointerTokens } from '../spec/resolve-ref.js'
+import { pointerTokens } from '../openapi/resolve-ref.js'
 
 /**
  * `JSON.parse` rounds integers beyond 2^53, so `9223372036854775807` (the largest int64) and

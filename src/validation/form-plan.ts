@@ -1,4 +1,4 @@
-import { derefSchema, nodeAt } from '../spec/resolve-ref.js'
+import { derefSchema, nodeAt } from '../openapi/resolve-ref.js'
 import { essenceOf, isJsonType } from '../media-type.js'
 
 /**

@@ -1,6 +1,6 @@
 import type { ValidateFunction } from 'ajv'
 import { errors, type Violation } from '../errors.js'
-import type { MediaTypeDescription } from '../spec/operations.js'
+import type { MediaTypeDescription } from '../openapi/operations.js'
 import { type Ajv, compileAt, descriptionOf, toViolations } from './create-ajv.js'
 import { jsonLiterals } from './exact-integers.js'
 import { MAX_FORM_FIELDS, fieldsOf, parseJsonField, withoutFieldsReported, wrapLoneItems } from './form-fields.js'

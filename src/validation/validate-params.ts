@@ -1,7 +1,7 @@
 import type { ValidateFunction } from 'ajv'
 import type { Violation } from '../errors.js'
 import type { RequestData } from '../request.js'
-import type { ParameterDescription, ParameterLocation } from '../spec/operations.js'
+import type { ParameterDescription, ParameterLocation } from '../openapi/operations.js'
 import { type Ajv, compileOnFirstUse, fieldPath, toViolations } from './create-ajv.js'
 import { rawLiterals } from './exact-integers.js'
 

@@ -1,5 +1,5 @@
 import type { Violation } from '../errors.js'
-import { pointerOf } from '../spec/resolve-ref.js'
+import { pointerOf } from '../openapi/resolve-ref.js'
 
 /** The response header that reports violations the mock answered past (`--validate report`, a response that breaks its schema). */
 export const VIOLATIONS_HEADER = 'x-mock-violations'

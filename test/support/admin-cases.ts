@@ -1,6 +1,6 @@
 /**
  * The admin API (`/__mock/*`) and the request journal (issue #3, §3 and §4) as one suite that every
- * transport runs: `test/http/admin.test.ts` through `createApp().request()`, `test/client/admin.test.ts`
+ * transport runs: `test/in-process/admin.test.ts` through `createApp().request()`, `test/socket/admin.test.ts`
  * over a socket with fetch (h3's `describeMatrix`). Every admin response is checked against
  * `admin-openapi.yaml` by the Prism oracle (`admin-oracle.ts`); each test is one behaviour.
  */
@@ -37,8 +37,8 @@ interface Answer {
 const root = fileURLToPath(new URL('../../', import.meta.url))
 export const specs = {
   plantStore: `${root}openapi.yaml`,
-  minimalJson: `${root}test/specs/minimal.json`,
-  adminPrefix: `${root}test/specs/admin-prefix.yaml`,
+  minimalJson: `${root}test/descriptions/minimal.json`,
+  adminPrefix: `${root}test/descriptions/admin-prefix.yaml`,
 }
 
 const ADMIN_TOKEN = 'admin-s3cret'

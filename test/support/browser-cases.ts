@@ -1,8 +1,8 @@
 /**
  * What a browser meets at the mock (#13): the index at `GET /`, the favicon it asks for by itself,
  * CORS on the described API's misses, and the admin API driven from a page of another origin. One
- * suite that every transport runs: `test/http/browser.test.ts` through `createApp().request()`,
- * `test/client/browser.test.ts` over a socket with `node:http` (which sends `Origin` and `Host` as given).
+ * suite that every transport runs: `test/in-process/browser.test.ts` through `createApp().request()`,
+ * `test/socket/browser.test.ts` over a socket with `node:http` (which sends `Origin` and `Host` as given).
  */
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -26,8 +26,8 @@ export interface BrowserTarget {
 export type StartBrowserTarget = (options: AppOptions) => Promise<BrowserTarget>
 
 const specs = {
-  indexPage: fileURLToPath(new URL('../specs/index-page.yaml', import.meta.url)),
-  rootAndFavicon: fileURLToPath(new URL('../specs/root-and-favicon.yaml', import.meta.url)),
+  indexPage: fileURLToPath(new URL('../descriptions/index-page.yaml', import.meta.url)),
+  rootAndFavicon: fileURLToPath(new URL('../descriptions/root-and-favicon.yaml', import.meta.url)),
 }
 
 /** What Chrome and Firefox send when the address is typed in. */

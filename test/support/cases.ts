@@ -1,7 +1,7 @@
 /**
  * The request cases of the Plant Store (POST /plants), in one table that every transport runs:
- * `test/http/plants.test.ts` through `app.request()`, `test/client/plants.test.ts` over a socket,
- * `test/http/conformance.test.ts` through both, against the oracle (h3's `describeMatrix`).
+ * `test/in-process/plants.test.ts` through `app.request()`, `test/socket/plants.test.ts` over a socket,
+ * `test/in-process/conformance.test.ts` through both, against the oracle (h3's `describeMatrix`).
  * Each case is one behaviour, with its request beside its expectation.
  */
 import { readFileSync } from 'node:fs'

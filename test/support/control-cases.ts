@@ -1,6 +1,6 @@
 /**
  * Request controls and reported violations (#13), in one table that every transport runs:
- * `test/http/request-controls.test.ts` through `app.request()`, `test/client/request-controls.test.ts`
+ * `test/in-process/request-controls.test.ts` through `app.request()`, `test/socket/request-controls.test.ts`
  * over a socket. Prism's query controls (`?__code=`, `?__example=`, `?__dynamic=`), `--validate
  * strict|report|off` and `Prefer: validate=`, and answers the mock knows to break their declaration
  * (`X-Mock-Violations`, `--errors`). Each case is one behaviour: its request, the answer, the journal entry.
@@ -12,9 +12,9 @@ import type { CaseRequest, Received } from './cases.js'
 
 const specs = {
   /** GET /items (`limit`, an open `flags` object), GET /items/{id} (echoes the query), POST /items (secured, echoes the name). */
-  controls: fileURLToPath(new URL('../specs/request-controls/openapi.yaml', import.meta.url)),
+  controls: fileURLToPath(new URL('../descriptions/request-controls/openapi.yaml', import.meta.url)),
   /** Answers that break their declaration: a generated body, a 400 body, a made-up Location, an undeclared 204. */
-  violations: fileURLToPath(new URL('../specs/response-violations.yaml', import.meta.url)),
+  violations: fileURLToPath(new URL('../descriptions/response-violations.yaml', import.meta.url)),
 }
 
 export interface ControlCase {

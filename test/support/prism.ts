@@ -1,5 +1,5 @@
 /**
- * Stoplight Prism 5.14 beside the mock, for the oracle tests (`test/client/prism-*.test.ts`): both
+ * Stoplight Prism 5.14 beside the mock, for the oracle tests (`test/socket/prism-*.test.ts`): both
  * serve the same description on loopback, Prism from node_modules/.bin/prism as a child process.
  * `stopPrismAndMock()` ends both.
  */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { type SecurityCheck, checkSecurity, compileSecurity } from '../../src/auth/check-security.js'
 import { MockError, StartupError } from '../../src/errors.js'
-import type { SecurityRequirement } from '../../src/spec/operations.js'
-import { type FakeRequest, requestOf } from './_build.js'
+import type { SecurityRequirement } from '../../src/openapi/operations.js'
+import { type FakeRequest, requestOf } from '../support/builders.js'
 
 const schemes = {
   bearerAuth: { type: 'http', scheme: 'bearer' },

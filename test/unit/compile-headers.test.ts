@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { compileHeaders, toHeaderText, writeHeaderValue } from '../../src/responses/compile-headers.js'
-import { ajvFor, documentWithResponses, operationsOf } from './_build.js'
+import { ajvFor, documentWithResponses, operationsOf } from '../support/builders.js'
 
 const simple = { explode: false }
 const exploded = { explode: true }

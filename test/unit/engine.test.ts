@@ -9,8 +9,8 @@ import { startupErrorOf } from '../support/startup-error.js'
 
 /** Start-up failures, through the public createApp: each one rejects with a StartupError that says what to fix. */
 
-const librarySpec = fileURLToPath(new URL('../specs/library.yaml', import.meta.url))
-const specFile = (name: string) => fileURLToPath(new URL(`../specs/${name}`, import.meta.url))
+const librarySpec = fileURLToPath(new URL('../descriptions/library.yaml', import.meta.url))
+const specFile = (name: string) => fileURLToPath(new URL(`../descriptions/${name}`, import.meta.url))
 
 afterEach(removeTempDirs)
 

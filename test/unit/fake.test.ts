@@ -3,7 +3,7 @@ import { createFaker } from '../../src/responses/fake.js'
 import { isDeadlinePassed, startDeadline } from '../../src/responses/generation-deadline.js'
 import { findUndeclaredFields } from '../../src/responses/undeclared-fields.js'
 import { compileAt } from '../../src/validation/create-ajv.js'
-import { ajvFor } from './_build.js'
+import { ajvFor } from '../support/builders.js'
 
 /**
  * The faker's contract (#7): every generated body validates against its schema and carries no

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { type BodyOutcome, type BodyValidator, compileBody, selectMediaType, validateBody } from '../../src/validation/validate-body.js'
 import { MAX_FORM_FIELDS } from '../../src/validation/form-fields.js'
-import { ajvFor, operationsOf } from './_build.js'
+import { ajvFor, operationsOf } from '../support/builders.js'
 
 const FORM = 'application/x-www-form-urlencoded'
 const BOUNDARY = 'XyZ'

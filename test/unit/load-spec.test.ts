@@ -5,13 +5,13 @@ import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { removeTempDirs, tempDir } from '../support/temp-dirs.js'
 import { StartupError } from '../../src/errors.js'
-import { type SpecDocument, loadSpec } from '../../src/spec/load-spec.js'
-import { describeOperations } from '../../src/spec/operations.js'
+import { type SpecDocument, loadSpec } from '../../src/openapi/load-spec.js'
+import { describeOperations } from '../../src/openapi/operations.js'
 import { compileAt } from '../../src/validation/create-ajv.js'
-import { ajvFor } from './_build.js'
+import { ajvFor } from '../support/builders.js'
 import { startupErrorOf } from '../support/startup-error.js'
 
-const specFile = (name: string) => fileURLToPath(new URL(`../specs/${name}`, import.meta.url))
+const specFile = (name: string) => fileURLToPath(new URL(`../descriptions/${name}`, import.meta.url))
 const plantStore = fileURLToPath(new URL('../../openapi.yaml', import.meta.url))
 
 /** A description held in memory, for describeOperations cases too small for a file. */

@@ -2,13 +2,13 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../../src/index.js'
 import { createFaker } from '../../src/responses/fake.js'
-import { deriveReadWriteViews } from '../../src/spec/read-write-only.js'
+import { deriveReadWriteViews } from '../../src/openapi/read-write-only.js'
 import { compileAt } from '../../src/validation/create-ajv.js'
-import { ajvFor, documentWithResponses, jsonResponse, responsesOf } from './_build.js'
+import { ajvFor, documentWithResponses, jsonResponse, responsesOf } from '../support/builders.js'
 import { bodyProblems } from '../../src/responses/compile-responses.js'
 
-const spec = fileURLToPath(new URL('../specs/read-write-only.yaml', import.meta.url))
-const fixtures = fileURLToPath(new URL('../specs/read-write-only-fixtures', import.meta.url))
+const spec = fileURLToPath(new URL('../descriptions/read-write-only.yaml', import.meta.url))
+const fixtures = fileURLToPath(new URL('../descriptions/read-write-only-fixtures', import.meta.url))
 
 /** A User whose id is readOnly and whose password is writeOnly, both required (3.1: flags beside `$ref`s too). */
 function usersDocument(): Record<string, any> {

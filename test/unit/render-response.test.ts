@@ -13,7 +13,7 @@ import { type RenderContext, renderDeclared, renderResponse } from '../../src/re
 import type { ResponsePlan } from '../../src/responses/select-response.js'
 import { selectResponse } from '../../src/responses/select-response.js'
 import { compileAt, createAjv, addDescriptionSchema } from '../../src/validation/create-ajv.js'
-import { documentWithResponses, jsonResponse, responsesOf } from './_build.js'
+import { documentWithResponses, jsonResponse, responsesOf } from '../support/builders.js'
 
 const recursive = { type: 'object', required: ['child'], properties: { child: { $ref: '#/components/schemas/Node' } } }
 

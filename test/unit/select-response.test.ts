@@ -4,7 +4,7 @@ import { type DeclaredResponse, type ResponseSet, findResponse, statusOf } from 
 import type { Fixture } from '../../src/responses/fixtures.js'
 import type { Preferences } from '../../src/responses/prefer.js'
 import { type ResponsePlan, selectResponse } from '../../src/responses/select-response.js'
-import { documentWithResponses, jsonResponse, responsesOf } from './_build.js'
+import { documentWithResponses, jsonResponse, responsesOf } from '../support/builders.js'
 
 const error = { type: 'object', required: ['error', 'message'], properties: { error: { type: 'integer' }, message: { type: 'string' } } }
 const plant = { type: 'object', required: ['name'], properties: { name: { type: 'string' } } }

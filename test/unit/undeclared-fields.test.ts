@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { findUndeclaredFields } from '../../src/responses/undeclared-fields.js'
-import { plantStore } from './_build.js'
+import { plantStore } from '../support/builders.js'
 
 const document = plantStore()
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })

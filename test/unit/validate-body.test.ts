@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { MockError } from '../../src/errors.js'
 import { type BodyValidator, MAX_JSON_DEPTH, compileBody, nestingExceeds, selectMediaType, validateBody } from '../../src/validation/validate-body.js'
-import { ajvFor, operationsOf, plantStore } from './_build.js'
+import { ajvFor, operationsOf, plantStore } from '../support/builders.js'
 
 const INT64_MESSAGE = 'must be a signed 64-bit integer (-9223372036854775808 to 9223372036854775807)'
 

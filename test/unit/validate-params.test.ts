@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { type ParameterValidator, compileParameters, validateParameters } from '../../src/validation/validate-params.js'
-import { type FakeRequest, ajvFor, operationsOf, requestOf } from './_build.js'
+import { type FakeRequest, ajvFor, operationsOf, requestOf } from '../support/builders.js'
 
 const INT64_MESSAGE = 'must be a signed 64-bit integer (-9223372036854775808 to 9223372036854775807)'
 

@@ -3,8 +3,8 @@
  * value the description writes for it, else one made of its schema, in the `simple` style; values
  * are checked against their schemas at start-up, fixtures may set headers in a `.headers.json`
  * sidecar, and under `--dynamic` made-up values can be generated again (`generateHeaders`).
- * test/specs/response-headers.yaml (OpenAPI 3.0) and response-headers-swagger2.yaml show each case;
- * Prism's answers to the same description are in test/client/prism-response-headers.test.ts.
+ * test/descriptions/response-headers.yaml (OpenAPI 3.0) and response-headers-swagger2.yaml show each case;
+ * Prism's answers to the same description are in test/socket/prism-response-headers.test.ts.
  */
 import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -16,9 +16,9 @@ import { createFaker } from '../../src/responses/fake.js'
 import { startupErrorOf } from '../support/startup-error.js'
 import { removeTempDirs, tempDir } from '../support/temp-dirs.js'
 
-const spec = fileURLToPath(new URL('../specs/response-headers.yaml', import.meta.url))
-const swagger2 = fileURLToPath(new URL('../specs/response-headers-swagger2.yaml', import.meta.url))
-const fixtures = fileURLToPath(new URL('../specs/response-headers-fixtures', import.meta.url))
+const spec = fileURLToPath(new URL('../descriptions/response-headers.yaml', import.meta.url))
+const swagger2 = fileURLToPath(new URL('../descriptions/response-headers-swagger2.yaml', import.meta.url))
+const fixtures = fileURLToPath(new URL('../descriptions/response-headers-fixtures', import.meta.url))
 
 type App = Awaited<ReturnType<typeof createApp>>
 

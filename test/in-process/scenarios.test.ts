@@ -13,8 +13,8 @@ import { expectErrorBody, expectPlant, fixtures, specPath } from '../support/cas
 import { type Oracle, createOracle } from '../support/oracle.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
-const librarySpec = `${root}test/specs/library.yaml`
-const fallbackSpec = `${root}test/specs/template-fallback/openapi.yaml`
+const librarySpec = `${root}test/descriptions/library.yaml`
+const fallbackSpec = `${root}test/descriptions/template-fallback/openapi.yaml`
 
 let plantOracle: Oracle
 let libraryOracle: Oracle

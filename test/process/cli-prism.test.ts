@@ -9,7 +9,7 @@ import { runCli, startCli, startedUrl, stopProcesses, within, freePort } from '.
  */
 afterEach(stopProcesses)
 
-const specFile = (name: string) => fileURLToPath(new URL(`../specs/${name}`, import.meta.url))
+const specFile = (name: string) => fileURLToPath(new URL(`../descriptions/${name}`, import.meta.url))
 const library = specFile('library.yaml')
 /** A stack trace line, as Node prints them. */
 const STACK_LINE = /^\s+at .+/m

@@ -6,7 +6,7 @@ import { type MockServer, startMockServer } from '../../src/index.js'
 describe('header values made from the description, over a socket (#12)', () => {
   let mock: MockServer
   beforeAll(async () => {
-    const spec = fileURLToPath(new URL('../specs/wild/header-values.yaml', import.meta.url))
+    const spec = fileURLToPath(new URL('../descriptions/wild/header-values.yaml', import.meta.url))
     mock = await startMockServer({ spec, port: 0, logger: { info() {}, warn() {}, error() {} } })
   })
   afterAll(() => mock.close())

@@ -11,7 +11,7 @@ import { addDescriptionSchema, compileAt, createAjv } from '../../src/validation
 import { parse } from 'yaml'
 import { readFileSync } from 'node:fs'
 
-const spec = fileURLToPath(new URL('../specs/static-bodies.yaml', import.meta.url))
+const spec = fileURLToPath(new URL('../descriptions/static-bodies.yaml', import.meta.url))
 const document = parse(readFileSync(spec, 'utf8'))
 const ajv = addDescriptionSchema(createAjv(), document)
 const silent = { info() {}, warn() {}, error() {} }

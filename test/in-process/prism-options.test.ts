@@ -11,7 +11,7 @@ afterEach(removeTempDirs)
  * Options behind Prism's generation flags (#13): `ignoreExamples` (`--ignoreExamples`) and
  * `fillProperties` (`--json-schema-faker-fillProperties`), in process, on library.yaml.
  */
-const librarySpec = fileURLToPath(new URL('../specs/library.yaml', import.meta.url))
+const librarySpec = fileURLToPath(new URL('../descriptions/library.yaml', import.meta.url))
 const key = { 'x-library-key': 'any-key' }
 /** The example library.yaml writes for GET /books. */
 const booksExample = [

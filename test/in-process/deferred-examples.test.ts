@@ -10,7 +10,7 @@ import { createEngine } from '../../src/engine.js'
 import { type MockServer, startMockServer } from '../../src/index.js'
 import { mediaOf } from '../../src/responses/compile-responses.js'
 
-const brokenExamples = fileURLToPath(new URL('../specs/wild/broken-examples.yaml', import.meta.url))
+const brokenExamples = fileURLToPath(new URL('../descriptions/wild/broken-examples.yaml', import.meta.url))
 const BROKEN = 'the example "default" is not served, since it breaks its schema'
 const collecting = () => {
   const warnings: string[] = []

@@ -1,6 +1,6 @@
 /**
  * Small descriptions, one behaviour each, with their requests and expected responses beside them
- * in `x-mock-cases`: test/specs/corpus/ (issue #7), and test/specs/wild/, one for each way a real
+ * in `x-mock-cases`: test/descriptions/corpus/ (issue #7), and test/descriptions/wild/, one for each way a real
  * published description broke the mock (#11). Where `x-mock-warnings` is given, start-up warns
  * exactly that many times, each warning containing its fragment. Every response is also checked
  * against the description by the Prism oracle (test/support/oracle.ts).
@@ -38,8 +38,8 @@ interface CorpusCase {
 }
 
 const folders = [
-  { dir: fileURLToPath(new URL('../specs/corpus/', import.meta.url)), issue: '#7' },
-  { dir: fileURLToPath(new URL('../specs/wild/', import.meta.url)), issue: '#11' },
+  { dir: fileURLToPath(new URL('../descriptions/corpus/', import.meta.url)), issue: '#7' },
+  { dir: fileURLToPath(new URL('../descriptions/wild/', import.meta.url)), issue: '#11' },
 ]
 const files = folders.flatMap(({ dir, issue }) => readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort().map((file) => [file, issue, `${dir}${file}`] as const))
 

@@ -3,10 +3,10 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../../src/index.js'
 
 /**
- * The engine is not tied to the Plant Store: the same pipeline serves test/specs/library.yaml,
+ * The engine is not tied to the Plant Store: the same pipeline serves test/descriptions/library.yaml,
  * an OpenAPI 3.0.3 description with path and query parameters, an API key, a 201, a 204 and a 422.
  */
-const librarySpec = fileURLToPath(new URL('../specs/library.yaml', import.meta.url))
+const librarySpec = fileURLToPath(new URL('../descriptions/library.yaml', import.meta.url))
 
 type App = Awaited<ReturnType<typeof createApp>>
 

@@ -2,8 +2,8 @@ import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../../src/index.js'
 
-/** test/specs/parameter-styles.yaml through the whole pipeline (#7). */
-const spec = fileURLToPath(new URL('../specs/parameter-styles.yaml', import.meta.url))
+/** test/descriptions/parameter-styles.yaml through the whole pipeline (#7). */
+const spec = fileURLToPath(new URL('../descriptions/parameter-styles.yaml', import.meta.url))
 
 type App = Awaited<ReturnType<typeof createApp>>
 

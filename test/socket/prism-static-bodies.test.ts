@@ -1,6 +1,6 @@
 /**
  * Static bodies (#13), the mock beside Stoplight Prism 5.14 itself: both serve
- * test/specs/static-bodies.yaml (schemas, no examples) on loopback without --dynamic. Both answer
+ * test/descriptions/static-bodies.yaml (schemas, no examples) on loopback without --dynamic. Both answer
  * the same body to the same request every time; where Prism's body meets the schema, the mock's
  * has the same values (both sample with @stoplight/json-schema-sampler); where Prism's breaks it (a pattern it writes as "string", unique
  * items it repeats, a recursion it cuts with `{}`), the mock's differs and meets it. Each such
@@ -14,7 +14,7 @@ import type { MockServer } from '../../src/index.js'
 import { addDescriptionSchema, compileAt, createAjv } from '../../src/validation/create-ajv.js'
 import { type PrismAndMock, startPrismAndMock, stopPrismAndMock } from '../support/prism.js'
 
-const spec = fileURLToPath(new URL('../specs/static-bodies.yaml', import.meta.url))
+const spec = fileURLToPath(new URL('../descriptions/static-bodies.yaml', import.meta.url))
 const ajv = addDescriptionSchema(createAjv(), parse(readFileSync(spec, 'utf8')))
 
 let prismUrl: string

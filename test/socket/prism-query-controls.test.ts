@@ -1,6 +1,6 @@
 /**
  * Prism's query controls (#13), the mock beside Stoplight Prism 5.14 itself: both serve
- * test/specs/query-controls-prism.yaml on loopback, and each request goes to both. Where Prism
+ * test/descriptions/query-controls-prism.yaml on loopback, and each request goes to both. Where Prism
  * defines the behaviour, they agree (status, and the body where it is an example); where the mock
  * answers otherwise on purpose, the difference is named below, with both answers, so that a change
  * on either side shows.
@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { MockServer } from '../../src/index.js'
 import { type PrismAndMock, startPrismAndMock, stopPrismAndMock } from '../support/prism.js'
 
-const spec = fileURLToPath(new URL('../specs/query-controls-prism.yaml', import.meta.url))
+const spec = fileURLToPath(new URL('../descriptions/query-controls-prism.yaml', import.meta.url))
 let prismUrl: string
 let mock: MockServer
 let servers: PrismAndMock | undefined

@@ -3,14 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type MockServer, createApp, startMockServer } from '../../src/index.js'
 
 /**
- * Paths under the `servers` URL (#13 §2): test/specs/servers-prefix.yaml declares
+ * Paths under the `servers` URL (#13 §2): test/descriptions/servers-prefix.yaml declares
  * `https://api.example.com/api/v3` and `https://{region}.example.com/{basePath}` (basePath `v1`), and
  * is served at the root, under `/api/v3` and under `/v1`. Prism 5.14 (`prism mock -p 0`) serves the
  * same description at the root only: `GET /api/v3/pets` and `GET /v1/pets` are 404 there.
  */
-const spec = fileURLToPath(new URL('../specs/servers-prefix.yaml', import.meta.url))
+const spec = fileURLToPath(new URL('../descriptions/servers-prefix.yaml', import.meta.url))
 const plantStore = fileURLToPath(new URL('../../openapi.yaml', import.meta.url))
-const swagger2 = fileURLToPath(new URL('../specs/swagger2-petstore.yaml', import.meta.url))
+const swagger2 = fileURLToPath(new URL('../descriptions/swagger2-petstore.yaml', import.meta.url))
 
 type App = Awaited<ReturnType<typeof createApp>>
 

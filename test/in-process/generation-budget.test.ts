@@ -6,7 +6,7 @@ import { type AppOptions, createApp } from '../../src/index.js'
  * The generation budget as options (#12): bytes and milliseconds, per app. No assertion is timed:
  * sizes are bounded, budgets small, and what is checked is the status and the message.
  */
-const specPath = fileURLToPath(new URL('../specs/generation-budget-options.yaml', import.meta.url))
+const specPath = fileURLToPath(new URL('../descriptions/generation-budget-options.yaml', import.meta.url))
 const pointer = (path: string) => `#/paths/~1${path}/get/responses/200/content/application~1json/schema`
 
 async function appWith(options: AppOptions = {}) {

@@ -1,6 +1,6 @@
 /**
  * Response headers (#13), the mock beside Stoplight Prism 5.14 itself: both serve
- * test/specs/response-headers.yaml on loopback, and each request goes to both. Where the
+ * test/descriptions/response-headers.yaml on loopback, and each request goes to both. Where the
  * description gives the value (an example, a default, an enum) or both sample the same, they send
  * the same header; where the mock answers otherwise on purpose, the difference is named below, with
  * both answers, so that a change on either side shows.
@@ -8,14 +8,14 @@
  * Not asked of Prism: GET /plant-styles (array and object headers). Prism checks its own answer and
  * splits an array header's value as text: with an example (`[3, 4, 5]`) or without (`null`), the
  * split throws and the Prism process exits (`TypeError: value.split is not a function` in
- * validator/deserializers/style/simple.js). The mock's answer is in test/http/response-headers.test.ts.
+ * validator/deserializers/style/simple.js). The mock's answer is in test/in-process/response-headers.test.ts.
  */
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { MockServer } from '../../src/index.js'
 import { type PrismAndMock, startPrismAndMock, stopPrismAndMock } from '../support/prism.js'
 
-const spec = fileURLToPath(new URL('../specs/response-headers.yaml', import.meta.url))
+const spec = fileURLToPath(new URL('../descriptions/response-headers.yaml', import.meta.url))
 let prismUrl: string
 let mock: MockServer
 let servers: PrismAndMock | undefined

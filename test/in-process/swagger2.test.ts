@@ -2,8 +2,8 @@ import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../../src/index.js'
 
-/** A Swagger 2.0 description (test/specs/swagger2-petstore.yaml) served like any other (#7). */
-const spec = fileURLToPath(new URL('../specs/swagger2-petstore.yaml', import.meta.url))
+/** A Swagger 2.0 description (test/descriptions/swagger2-petstore.yaml) served like any other (#7). */
+const spec = fileURLToPath(new URL('../descriptions/swagger2-petstore.yaml', import.meta.url))
 
 type App = Awaited<ReturnType<typeof createApp>>
 

@@ -9,7 +9,7 @@ import { runCli, startCli, startedUrl, stopProcesses, waitForOutput, within, fre
  * The bin, as a user runs it: `node dist/cli.js`, built once from the current sources.
  * Every server listens on port 0 (or on a port just taken from the OS), and every child is killed after its test.
  */
-const specFile = (name: string) => fileURLToPath(new URL(`../specs/${name}`, import.meta.url))
+const specFile = (name: string) => fileURLToPath(new URL(`../descriptions/${name}`, import.meta.url))
 const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version
 
 /** A stack trace line, as Node prints them. */

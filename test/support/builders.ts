@@ -6,7 +6,7 @@ import type { RequestData } from '../../src/request.js'
 import { silentLogger } from '../../src/log.js'
 import { type ResponseSet, compileResponses } from '../../src/responses/compile-responses.js'
 import type { Fixture } from '../../src/responses/fixtures.js'
-import { type OperationDescription, describeOperations } from '../../src/spec/operations.js'
+import { type OperationDescription, describeOperations } from '../../src/openapi/operations.js'
 import { type Ajv, addDescriptionSchema, createAjv, markExactIntegers } from '../../src/validation/create-ajv.js'
 
 /** Adds a description to a fresh Ajv as `mock:spec`, int64 schemas marked, as the engine does. */

@@ -1,5 +1,5 @@
 /**
- * Two well-known public API descriptions (#7 §8), rewritten from their facts under test/specs/public/:
+ * Two well-known public API descriptions (#7 §8), rewritten from their facts under test/descriptions/public/:
  * every operation is called with a valid request, and every response is checked by the Prism oracle.
  */
 import { readFileSync } from 'node:fs'
@@ -19,7 +19,7 @@ interface Call {
 }
 
 const silent = { info() {}, warn() {}, error() {} }
-const specOf = (name: string) => fileURLToPath(new URL(`../specs/public/${name}`, import.meta.url))
+const specOf = (name: string) => fileURLToPath(new URL(`../descriptions/public/${name}`, import.meta.url))
 const json = { 'content-type': 'application/json' }
 const form = { 'content-type': 'application/x-www-form-urlencoded' }
 const oauth = { authorization: 'Bearer t' }

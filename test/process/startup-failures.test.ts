@@ -12,7 +12,7 @@ import { StartupError, startMockServer } from '../../src/index.js'
 import { runCli, stopProcesses } from '../support/processes.js'
 import { removeTempDirs, tempDir as makeTempDir } from '../support/temp-dirs.js'
 
-const specFile = (name: string) => fileURLToPath(new URL(`../specs/${name}`, import.meta.url))
+const specFile = (name: string) => fileURLToPath(new URL(`../descriptions/${name}`, import.meta.url))
 const STACK_LINE = /^\s+at .+/m
 const isRoot = process.getuid?.() === 0
 

@@ -158,7 +158,7 @@ describe('the Docker image entrypoint, run as the container runs it', () => {
   })
 
   it('serves a mounted description named by MOCK_SPEC instead of the embedded one #6', async () => {
-    const spec = fileURLToPath(new URL('../specs/library.yaml', import.meta.url))
+    const spec = fileURLToPath(new URL('../descriptions/library.yaml', import.meta.url))
     const mock = run(command, containerEnv({ PORT: '0', MOCK_SPEC: spec }))
     const port = await listeningPort(mock)
     expect(mock.stdout()).toMatch(/Library .*mock listening on .*GET \/books/)

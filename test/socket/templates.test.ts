@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type MockServer, startMockServer } from '../../src/index.js'
 
-const spec = fileURLToPath(new URL('../specs/template-fallback/openapi.yaml', import.meta.url))
+const spec = fileURLToPath(new URL('../descriptions/template-fallback/openapi.yaml', import.meta.url))
 const silent = { info() {}, warn() {}, error() {} }
 
 describe('header templates over a socket', () => {
