@@ -16,7 +16,12 @@ import { ensureBuilt, root } from './corpus/corpus.mjs'
 import { killAll, probe, rssMiB, startServer, table } from './harness.mjs'
 
 const { values: args } = parseArgs({
-  options: { quick: { type: 'boolean', default: false }, dist: { type: 'string' }, only: { type: 'string' }, json: { type: 'boolean', default: false } },
+  options: {
+    quick: { type: 'boolean', default: false },
+    dist: { type: 'string' },
+    only: { type: 'string' },
+    json: { type: 'boolean', default: false },
+  },
 })
 const quick = args.quick
 const dist = resolve(args.dist ?? join(root, 'dist'))
@@ -26,11 +31,19 @@ const dir = mkdtempSync(join(tmpdir(), 'plant-store-mock-attack-'))
 /** A description written into the attack's folder. */
 function description(name, paths, schemas = {}) {
   const file = join(dir, `${name}.json`)
-  writeFileSync(file, JSON.stringify({ openapi: '3.1.0', info: { title: name, version: '1' }, paths, components: { schemas } }))
+  writeFileSync(
+    file,
+    JSON.stringify({ openapi: '3.1.0', info: { title: name, version: '1' }, paths, components: { schemas } }),
+  )
   return file
 }
 
-const post = (schema, status = '204') => ({ post: { requestBody: { required: true, content: { 'application/json': { schema } } }, responses: { [status]: { description: 'ok' } } } })
+const post = (schema, status = '204') => ({
+  post: {
+    requestBody: { required: true, content: { 'application/json': { schema } } },
+    responses: { [status]: { description: 'ok' } },
+  },
+})
 const json = (body) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body })
 
 /** Sends `count` requests, `concurrency` at a time, each with a 10 s limit; resolves the statuses (0: no answer). */
@@ -41,7 +54,12 @@ async function send(url, count, concurrency, requestAt) {
     while (next < count) {
       const i = next++
       const { path = '/x', ...init } = requestAt(i)
-      statuses.push(await fetch(url + path, { ...init, signal: AbortSignal.timeout(10_000) }).then(async (r) => (await r.arrayBuffer(), r.status), () => 0))
+      statuses.push(
+        await fetch(url + path, { ...init, signal: AbortSignal.timeout(10_000) }).then(
+          async (r) => (await r.arrayBuffer(), r.status),
+          () => 0,
+        ),
+      )
     }
   }
   await Promise.all(Array.from({ length: concurrency }, worker))
@@ -55,7 +73,12 @@ const ATTACKS = [
   {
     name: 'violations',
     what: `${n(500, 40)} bodies with a 1 MB property name against additionalProperties: false`,
-    args: () => ['--spec', description('violations', { '/x': post({ type: 'object', additionalProperties: false }) }), '--max-body', '2mb'],
+    args: () => [
+      '--spec',
+      description('violations', { '/x': post({ type: 'object', additionalProperties: false }) }),
+      '--max-body',
+      '2mb',
+    ],
     run: (url) => send(url, n(500, 40), 4, () => json(`{"${'k'.repeat(1024 * 1024)}":1}`)),
     expect: (statuses) => statuses.every((s) => s === 422),
   },
@@ -63,48 +86,122 @@ const ATTACKS = [
     name: 'sessions',
     what: `${n(2000, 100)} scenario switches for sessions named with 60 KB`,
     args: () => [],
-    run: (url) => send(url, n(2000, 100), 4, (i) => ({ path: '/__mock/scenario', method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'error', session: `${i}-${'s'.repeat(60 * 1024)}` }) })),
+    run: (url) =>
+      send(url, n(2000, 100), 4, (i) => ({
+        path: '/__mock/scenario',
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'error', session: `${i}-${'s'.repeat(60 * 1024)}` }),
+      })),
     expect: (statuses) => statuses.every((s) => s === 400),
   },
   {
     name: 'held',
     what: `${n(190, 140)} answers delayed 3 s at once, each with a 512 KiB body`,
     args: () => ['--spec', description('held', { '/x': post({ type: 'object' }) })],
-    run: (url) => send(url, n(190, 140), n(190, 140), () => ({ ...json(`{"pad":"${'p'.repeat(512 * 1024)}"}`), headers: { 'content-type': 'application/json', prefer: 'delay=3000' } })),
-    expect: (statuses) => statuses.filter((s) => s === 204).length === 128 && statuses.every((s) => s === 204 || s === 503),
+    run: (url) =>
+      send(url, n(190, 140), n(190, 140), () => ({
+        ...json(`{"pad":"${'p'.repeat(512 * 1024)}"}`),
+        headers: { 'content-type': 'application/json', prefer: 'delay=3000' },
+      })),
+    expect: (statuses) =>
+      statuses.filter((s) => s === 204).length === 128 && statuses.every((s) => s === 204 || s === 503),
   },
   {
     name: 'redos',
     what: `${n(20, 5)} values of 31 characters against ^(a+)+$`,
-    args: () => ['--spec', description('redos', { '/x': post({ type: 'object', properties: { v: { type: 'string', pattern: '^(a+)+$' } } }) })],
+    args: () => [
+      '--spec',
+      description('redos', {
+        '/x': post({ type: 'object', properties: { v: { type: 'string', pattern: '^(a+)+$' } } }),
+      }),
+    ],
     run: (url) => send(url, n(20, 5), 2, () => json(`{"v":"${'a'.repeat(30)}!"}`)),
     expect: (statuses) => statuses.every((s) => s === 422),
   },
   {
     name: 'deep-json',
     what: `${n(50, 5)} bodies nested 5,000 levels against a recursive schema`,
-    args: () => ['--spec', description('deep', { '/x': post({ $ref: '#/components/schemas/Node' }) }, { Node: { type: 'object', properties: { next: { $ref: '#/components/schemas/Node' } } } })],
+    args: () => [
+      '--spec',
+      description(
+        'deep',
+        { '/x': post({ $ref: '#/components/schemas/Node' }) },
+        { Node: { type: 'object', properties: { next: { $ref: '#/components/schemas/Node' } } } },
+      ),
+    ],
     run: (url) => send(url, n(50, 5), 2, () => json(`${'{"next":'.repeat(5000)}{}${'}'.repeat(5000)}`)),
     expect: (statuses) => statuses.every((s) => s === 422),
   },
   {
     name: 'form-repeats',
     what: `${n(10, 2)} form bodies repeating one field 40,000 times`,
-    args: () => ['--spec', description('form', { '/x': { post: { requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { tag: { type: 'array', items: { type: 'string' } } } } } } }, responses: { 204: { description: 'ok' } } } } })],
-    run: (url) => send(url, n(10, 2), 2, () => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'tag=a&'.repeat(40_000) })),
+    args: () => [
+      '--spec',
+      description('form', {
+        '/x': {
+          post: {
+            requestBody: {
+              required: true,
+              content: {
+                'application/x-www-form-urlencoded': {
+                  schema: { type: 'object', properties: { tag: { type: 'array', items: { type: 'string' } } } },
+                },
+              },
+            },
+            responses: { 204: { description: 'ok' } },
+          },
+        },
+      }),
+    ],
+    run: (url) =>
+      send(url, n(10, 2), 2, () => ({
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'tag=a&'.repeat(40_000),
+      })),
     expect: (statuses) => statuses.every((s) => s === 204),
   },
   {
     name: 'multipart-cut',
     what: `${n(20, 3)} multipart bodies cut inside a file part`,
-    args: () => ['--spec', description('multipart', { '/x': { post: { requestBody: { required: true, content: { 'multipart/form-data': { schema: { type: 'object' } } } }, responses: { 204: { description: 'ok' } } } } })],
-    run: (url) => send(url, n(20, 3), 2, () => ({ method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=XX' }, body: '--XX\r\nContent-Disposition: form-data; name="f"; filename="a.txt"\r\n\r\nhalf a fi' })),
+    args: () => [
+      '--spec',
+      description('multipart', {
+        '/x': {
+          post: {
+            requestBody: { required: true, content: { 'multipart/form-data': { schema: { type: 'object' } } } },
+            responses: { 204: { description: 'ok' } },
+          },
+        },
+      }),
+    ],
+    run: (url) =>
+      send(url, n(20, 3), 2, () => ({
+        method: 'POST',
+        headers: { 'content-type': 'multipart/form-data; boundary=XX' },
+        body: '--XX\r\nContent-Disposition: form-data; name="f"; filename="a.txt"\r\n\r\nhalf a fi',
+      })),
     expect: (statuses) => statuses.every((s) => s === 422),
   },
   {
     name: 'generation',
     what: `${n(10, 2)} answers whose schema asks for 5,000,000 characters`,
-    args: () => ['--spec', description('generation', { '/x': { get: { responses: { 200: { description: 'big', content: { 'application/json': { schema: { type: 'string', minLength: 5_000_000 } } } } } } } })],
+    args: () => [
+      '--spec',
+      description('generation', {
+        '/x': {
+          get: {
+            responses: {
+              200: {
+                description: 'big',
+                content: { 'application/json': { schema: { type: 'string', minLength: 5_000_000 } } },
+              },
+            },
+          },
+        },
+      }),
+    ],
     run: (url) => send(url, n(10, 2), 2, () => ({ method: 'GET' })),
     expect: (statuses) => statuses.every((s) => s === 500),
   },
@@ -112,7 +209,10 @@ const ATTACKS = [
     name: 'journal-listing',
     what: `${n(3000, 300)} requests of 64 KiB bodies journaled (journal size 100000), then the journal listed`,
     args: () => ['--spec', description('journal', { '/x': post({ type: 'object' }) }), '--journal-size', '100000'],
-    run: async (url) => [...(await send(url, n(3000, 300), 8, () => json(`{"pad":"${'j'.repeat(64 * 1024)}"}`))), ...(await send(url, 1, 1, () => ({ path: '/__mock/requests?limit=1000' })))],
+    run: async (url) => [
+      ...(await send(url, n(3000, 300), 8, () => json(`{"pad":"${'j'.repeat(64 * 1024)}"}`))),
+      ...(await send(url, 1, 1, () => ({ path: '/__mock/requests?limit=1000' }))),
+    ],
     expect: (statuses) => statuses.every((s) => s === 204 || s === 200),
   },
 ]
@@ -120,7 +220,12 @@ const ATTACKS = [
 const results = []
 try {
   for (const attack of ATTACKS.filter((a) => !args.only || a.name === args.only)) {
-    const server = await startServer(attack.name, process.execPath, [join(dist, 'cli.js'), '--port', '0', '--quiet', ...attack.args()], { cwd: dir, timeoutMs: 60_000 })
+    const server = await startServer(
+      attack.name,
+      process.execPath,
+      [join(dist, 'cli.js'), '--port', '0', '--quiet', ...attack.args()],
+      { cwd: dir, timeoutMs: 60_000 },
+    )
     let peak = rssMiB(server)
     const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(server))), 50)
     const started = performance.now()
@@ -128,10 +233,22 @@ try {
     const seconds = (performance.now() - started) / 1000
     clearInterval(sampler)
     const alive = server.child.exitCode === null && (await probe(`${server.url}/__mock/health`)) === 200
-    const counts = Object.entries(statuses.reduce((all, s) => ({ ...all, [s]: (all[s] ?? 0) + 1 }), {})).map(([s, c]) => `${c}×${s === '0' ? 'none' : s}`)
-    results.push({ name: attack.name, what: attack.what, answers: counts.join(' '), peakRssMiB: Math.round(peak), seconds: Math.round(seconds * 10) / 10, alive, sound: alive && attack.expect(statuses) })
+    const counts = Object.entries(statuses.reduce((all, s) => ({ ...all, [s]: (all[s] ?? 0) + 1 }), {})).map(
+      ([s, c]) => `${c}×${s === '0' ? 'none' : s}`,
+    )
+    results.push({
+      name: attack.name,
+      what: attack.what,
+      answers: counts.join(' '),
+      peakRssMiB: Math.round(peak),
+      seconds: Math.round(seconds * 10) / 10,
+      alive,
+      sound: alive && attack.expect(statuses),
+    })
     await server.stop()
-    process.stderr.write(`[attack] ${attack.name}: ${counts.join(' ')}, peak ${Math.round(peak)} MiB, ${seconds.toFixed(1)} s, ${alive ? 'alive' : 'DEAD'}\n`)
+    process.stderr.write(
+      `[attack] ${attack.name}: ${counts.join(' ')}, peak ${Math.round(peak)} MiB, ${seconds.toFixed(1)} s, ${alive ? 'alive' : 'DEAD'}\n`,
+    )
   }
 } finally {
   await killAll()
@@ -140,6 +257,19 @@ try {
 if (args.json) console.log(JSON.stringify(results))
 else {
   console.log(`node ${process.version} · ${quick ? 'quick' : 'full'} · ${dist}`)
-  console.log(table(['attack', 'what', 'answers', 'peak RSS MiB', 's', 'alive', 'sound'], results.map((r) => [r.name, r.what, r.answers, r.peakRssMiB, r.seconds, r.alive ? 'yes' : 'NO', r.sound ? 'yes' : 'NO'])))
+  console.log(
+    table(
+      ['attack', 'what', 'answers', 'peak RSS MiB', 's', 'alive', 'sound'],
+      results.map((r) => [
+        r.name,
+        r.what,
+        r.answers,
+        r.peakRssMiB,
+        r.seconds,
+        r.alive ? 'yes' : 'NO',
+        r.sound ? 'yes' : 'NO',
+      ]),
+    ),
+  )
 }
 process.exitCode = results.every((r) => r.sound) ? 0 : 1

@@ -12,7 +12,10 @@ const { values } = parseArgs({ options: { port: { type: 'string', default: '0' }
 
 const OK = JSON.stringify({ name: 'Monstera deliciosa', tag: 'houseplant' })
 const FORCED_400 = JSON.stringify({ error: 400, message: 'The plant could not be added.' })
-const UNAUTHORIZED = JSON.stringify({ error: 401, message: 'This operation needs an "Authorization: Bearer <token>" header.' })
+const UNAUTHORIZED = JSON.stringify({
+  error: 401,
+  message: 'This operation needs an "Authorization: Bearer <token>" header.',
+})
 const NOT_FOUND = JSON.stringify({ error: 404, message: 'Not found.' })
 const UNSUPPORTED = JSON.stringify({ error: 415, message: 'Send application/json.' })
 
@@ -25,7 +28,8 @@ function send(res, status, body, headers) {
 function problemsOf(value) {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return ['body must be an object']
   const problems = []
-  if (typeof value.name !== 'string') problems.push(value.name === undefined ? 'body.name is required' : 'body.name must be a string')
+  if (typeof value.name !== 'string')
+    problems.push(value.name === undefined ? 'body.name is required' : 'body.name must be a string')
   if (value.tag !== undefined && typeof value.tag !== 'string') problems.push('body.tag must be a string')
   if (value.id === undefined) problems.push('body.id is required')
   else if (!Number.isInteger(value.id)) problems.push('body.id must be an integer')
@@ -48,7 +52,11 @@ const server = createServer((req, res) => {
     }
     const problems = problemsOf(value)
     if (problems.length) {
-      return send(res, 400, JSON.stringify({ error: 400, message: `The request does not match the description: ${problems.join('; ')}.` }))
+      return send(
+        res,
+        400,
+        JSON.stringify({ error: 400, message: `The request does not match the description: ${problems.join('; ')}.` }),
+      )
     }
     if (/\bcode=400\b/.test(req.headers.prefer ?? '')) return send(res, 400, FORCED_400)
     send(res, 200, OK)

@@ -20,22 +20,39 @@ export function urlOf(i, itemId = 42) {
 }
 
 export function generateSpec(operationCount) {
-  if (!Number.isInteger(operationCount) || operationCount < 2 || operationCount % 2) throw new Error('operationCount must be an even number ≥ 2')
+  if (!Number.isInteger(operationCount) || operationCount < 2 || operationCount % 2)
+    throw new Error('operationCount must be an even number ≥ 2')
   const pathCount = operationCount / 2
   const paths = {}
   const schemas = {
     Address: {
       type: 'object',
       required: ['street', 'city'],
-      properties: { street: { type: 'string' }, city: { type: 'string' }, geo: { type: 'object', properties: { lat: { type: 'number' }, lon: { type: 'number' } } } },
+      properties: {
+        street: { type: 'string' },
+        city: { type: 'string' },
+        geo: { type: 'object', properties: { lat: { type: 'number' }, lon: { type: 'number' } } },
+      },
     },
     Owner: {
       type: 'object',
       required: ['id', 'name'],
-      properties: { id: { type: 'integer', format: 'int64' }, name: { type: 'string', maxLength: 100 }, address: { $ref: '#/components/schemas/Address' } },
+      properties: {
+        id: { type: 'integer', format: 'int64' },
+        name: { type: 'string', maxLength: 100 },
+        address: { $ref: '#/components/schemas/Address' },
+      },
     },
-    Tag: { type: 'object', required: ['label'], properties: { label: { type: 'string', pattern: '^[a-z-]+$' }, weight: { type: 'integer', minimum: 0 } } },
-    Error: { type: 'object', required: ['error', 'message'], properties: { error: { type: 'integer', format: 'int32' }, message: { type: 'string' } } },
+    Tag: {
+      type: 'object',
+      required: ['label'],
+      properties: { label: { type: 'string', pattern: '^[a-z-]+$' }, weight: { type: 'integer', minimum: 0 } },
+    },
+    Error: {
+      type: 'object',
+      required: ['error', 'message'],
+      properties: { error: { type: 'integer', format: 'int32' }, message: { type: 'string' } },
+    },
   }
   const example = (i) => ({
     id: 42,
@@ -65,28 +82,49 @@ export function generateSpec(operationCount) {
       },
     }
     schemas[itemSchema] = {
-      allOf: [{ $ref: `#/components/schemas/New${itemSchema}` }, { type: 'object', required: ['id'], properties: { id: { type: 'integer', format: 'int64' } } }],
+      allOf: [
+        { $ref: `#/components/schemas/New${itemSchema}` },
+        { type: 'object', required: ['id'], properties: { id: { type: 'integer', format: 'int64' } } },
+      ],
     }
     const parameters = [
-      ...(i % 2 === 0 ? [] : [{ name: 'orgId', in: 'path', required: true, schema: { type: 'string', pattern: '^[a-z]+$' } }]),
+      ...(i % 2 === 0
+        ? []
+        : [{ name: 'orgId', in: 'path', required: true, schema: { type: 'string', pattern: '^[a-z]+$' } }]),
       { name: 'itemId', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } },
     ]
-    const errorResponse = { description: 'bad request', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }
+    const errorResponse = {
+      description: 'bad request',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    }
     paths[pathOf(i)] = {
       parameters,
       get: {
         operationId: `get${itemSchema}`,
         parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100 } }],
         responses: {
-          200: { description: 'ok', content: { 'application/json': { schema: { $ref: `#/components/schemas/${itemSchema}` }, example: example(i) } } },
+          200: {
+            description: 'ok',
+            content: {
+              'application/json': { schema: { $ref: `#/components/schemas/${itemSchema}` }, example: example(i) },
+            },
+          },
           400: errorResponse,
         },
       },
       post: {
         operationId: `update${itemSchema}`,
-        requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/New${itemSchema}` } } } },
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { $ref: `#/components/schemas/New${itemSchema}` } } },
+        },
         responses: {
-          201: { description: 'created', content: { 'application/json': { schema: { $ref: `#/components/schemas/${itemSchema}` }, example: example(i) } } },
+          201: {
+            description: 'created',
+            content: {
+              'application/json': { schema: { $ref: `#/components/schemas/${itemSchema}` }, example: example(i) },
+            },
+          },
           400: errorResponse,
         },
       },

@@ -102,11 +102,15 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 /** Sends one request; resolves its status (or 0 on a connection error). */
 export function probe(url, { method = 'GET', headers = {}, body } = {}) {
   return new Promise((resolve) => {
-    const req = request(url, { method, headers: { ...headers, connection: 'close' }, agent: false, timeout: 2000 }, (res) => {
-      res.resume()
-      res.on('end', () => resolve(res.statusCode))
-      res.on('error', () => resolve(0))
-    })
+    const req = request(
+      url,
+      { method, headers: { ...headers, connection: 'close' }, agent: false, timeout: 2000 },
+      (res) => {
+        res.resume()
+        res.on('end', () => resolve(res.statusCode))
+        res.on('error', () => resolve(0))
+      },
+    )
     req.on('timeout', () => req.destroy())
     req.on('error', () => resolve(0))
     req.end(body)
@@ -119,7 +123,10 @@ export async function timeToFirst200(server, target, { timeoutMs = 60_000 } = {}
   for (;;) {
     const status = await probe(server.url + target.path, target)
     if (status === 200) return performance.now() - server.spawnedAt
-    if (performance.now() > deadline) throw new Error(`${server.name}: no 200 for ${target.method} ${target.path} within ${timeoutMs} ms (last status ${status})`)
+    if (performance.now() > deadline)
+      throw new Error(
+        `${server.name}: no 200 for ${target.method} ${target.path} within ${timeoutMs} ms (last status ${status})`,
+      )
     await sleep(5)
   }
 }
@@ -194,10 +201,13 @@ export function load(server, target, { connections = 50, seconds = 5 } = {}) {
       resolve(result)
     })
     instance.on('response', (_client, _status, _bytes, responseTime) => times.add(responseTime))
-    watchdog = setTimeout(() => {
-      instance.stop()
-      reject(new Error(`${server.name}: autocannon did not finish within ${seconds + 15} s`))
-    }, (seconds + 15) * 1000)
+    watchdog = setTimeout(
+      () => {
+        instance.stop()
+        reject(new Error(`${server.name}: autocannon did not finish within ${seconds + 15} s`))
+      },
+      (seconds + 15) * 1000,
+    )
   })
 }
 
@@ -216,10 +226,15 @@ class LatencyLog {
   /** Nearest-rank percentiles, e.g. `{ p50, p99 }`. */
   percentiles(ranks) {
     const all = new Float64Array((this.#chunks.length - 1) * (1 << 16) + this.#used)
-    this.#chunks.forEach((chunk, i) => all.set(i === this.#chunks.length - 1 ? chunk.subarray(0, this.#used) : chunk, i * (1 << 16)))
+    this.#chunks.forEach((chunk, i) =>
+      all.set(i === this.#chunks.length - 1 ? chunk.subarray(0, this.#used) : chunk, i * (1 << 16)),
+    )
     all.sort()
     const out = {}
-    for (const rank of ranks) out[`p${rank}`] = all.length ? all[Math.min(all.length - 1, Math.ceil((rank / 100) * all.length) - 1)] : Number.NaN
+    for (const rank of ranks)
+      out[`p${rank}`] = all.length
+        ? all[Math.min(all.length - 1, Math.ceil((rank / 100) * all.length) - 1)]
+        : Number.NaN
     return out
   }
 }
@@ -250,6 +265,12 @@ export function median(values) {
 /** Renders rows (arrays of strings) as an aligned text table; numeric-looking cells align right. */
 export function table(header, rows) {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)))
-  const line = (cells) => cells.map((c, i) => (/^[\d.,×()\s-]+$|^n\/a$/.test(String(c)) ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i]))).join('  ').trimEnd()
+  const line = (cells) =>
+    cells
+      .map((c, i) =>
+        /^[\d.,×()\s-]+$|^n\/a$/.test(String(c)) ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i]),
+      )
+      .join('  ')
+      .trimEnd()
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n')
 }

@@ -3,10 +3,28 @@
 // ns per record. Found the #12 regression: an extra field on the spread record, 1.0 → 2.1 µs.
 const dist = new URL(process.argv[2] ?? 'dist', `file://${process.cwd()}/`).pathname.replace(/\/$/, '')
 const { createJournal } = await import(`${dist}/journal/journal.js`)
-const headers = { host: '127.0.0.1:4010', 'content-type': 'application/json', authorization: 'Bearer x', 'content-length': '27' }
+const headers = {
+  host: '127.0.0.1:4010',
+  'content-type': 'application/json',
+  authorization: 'Bearer x',
+  'content-length': '27',
+}
 const body = new TextEncoder().encode('{"id": 1, "name": "Fern"}')
 function record(i) {
-  return { time: Date.now(), method: 'POST', path: '/plants', query: '', operation: 'addPlant', headers, body, status: 200, scenario: 'default', valid: true, violations: [], durationMs: 0.1 }
+  return {
+    time: Date.now(),
+    method: 'POST',
+    path: '/plants',
+    query: '',
+    operation: 'addPlant',
+    headers,
+    body,
+    status: 200,
+    scenario: 'default',
+    valid: true,
+    violations: [],
+    durationMs: 0.1,
+  }
 }
 const results = []
 for (let round = 0; round < 7; round++) {

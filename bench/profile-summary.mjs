@@ -22,7 +22,12 @@ function packageOf(url) {
 function shortLocation(url, line) {
   if (!url) return ''
   const modules = url.lastIndexOf('node_modules/')
-  const short = modules !== -1 ? url.slice(modules + 'node_modules/'.length) : url.includes('/dist/') ? url.slice(url.indexOf('/dist/') + 1) : url.replace(/^file:\/\//, '')
+  const short =
+    modules !== -1
+      ? url.slice(modules + 'node_modules/'.length)
+      : url.includes('/dist/')
+        ? url.slice(url.indexOf('/dist/') + 1)
+        : url.replace(/^file:\/\//, '')
   return `${short}:${line + 1}`
 }
 
@@ -68,7 +73,12 @@ export function summariseProfile(profile, top = 15) {
     }
     busy += micros
     const key = keyOf(frame)
-    const entry = functions.get(key) ?? { name, where: shortLocation(frame.url, frame.lineNumber), pkg: packageOf(frame.url), micros: 0 }
+    const entry = functions.get(key) ?? {
+      name,
+      where: shortLocation(frame.url, frame.lineNumber),
+      pkg: packageOf(frame.url),
+      micros: 0,
+    }
     entry.micros += micros
     functions.set(key, entry)
     packages.set(entry.pkg, (packages.get(entry.pkg) ?? 0) + micros)
@@ -79,24 +89,40 @@ export function summariseProfile(profile, top = 15) {
     const frame = node.callFrame
     if (packageOf(frame.url) !== 'plant-store-mock (dist)') continue
     const key = keyOf(frame)
-    ownFunctions.set(key, { name: frame.functionName || '(anonymous)', where: shortLocation(frame.url, frame.lineNumber), micros: inclusive.get(key) ?? 0 })
+    ownFunctions.set(key, {
+      name: frame.functionName || '(anonymous)',
+      where: shortLocation(frame.url, frame.lineNumber),
+      micros: inclusive.get(key) ?? 0,
+    })
   }
   const pct = (micros) => `${((100 * micros) / busy).toFixed(1)}%`
   const ms = (micros) => (micros / 1000).toFixed(0)
   const topFunctions = [...functions.values()].sort((a, b) => b.micros - a.micros).slice(0, top)
   const topPackages = [...packages.entries()].sort((a, b) => b[1] - a[1]).slice(0, 10)
-  const topOwn = [...ownFunctions.values()].filter((f) => f.micros > 0).sort((a, b) => b.micros - a.micros).slice(0, 12)
+  const topOwn = [...ownFunctions.values()]
+    .filter((f) => f.micros > 0)
+    .sort((a, b) => b.micros - a.micros)
+    .slice(0, 12)
   return [
     `${(busy / 1e6).toFixed(2)} s busy, ${(idle / 1e6).toFixed(2)} s idle/program; percentages are of busy time.`,
     '',
     `Top ${top} functions by self time:`,
-    table(['#', 'self %', 'self ms', 'function', 'where'], topFunctions.map((f, i) => [String(i + 1), pct(f.micros), ms(f.micros), f.name, f.where])),
+    table(
+      ['#', 'self %', 'self ms', 'function', 'where'],
+      topFunctions.map((f, i) => [String(i + 1), pct(f.micros), ms(f.micros), f.name, f.where]),
+    ),
     '',
     'Self time by package:',
-    table(['self %', 'self ms', 'package'], topPackages.map(([pkg, micros]) => [pct(micros), ms(micros), pkg])),
+    table(
+      ['self %', 'self ms', 'package'],
+      topPackages.map(([pkg, micros]) => [pct(micros), ms(micros), pkg]),
+    ),
     '',
     "The mock's own functions (dist/) by total time, callees included:",
-    table(['total %', 'total ms', 'function', 'where'], topOwn.map((f) => [pct(f.micros), ms(f.micros), f.name, f.where])),
+    table(
+      ['total %', 'total ms', 'function', 'where'],
+      topOwn.map((f) => [pct(f.micros), ms(f.micros), f.name, f.where]),
+    ),
   ].join('\n')
 }
 

@@ -21,7 +21,20 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { generateSpec, urlOf } from './generate-spec.mjs'
-import { cpuSeconds, killAll, load, median, probe, rssMiB, sleep, startServer, statusSummary, statusesOf, table, timeToFirst200 } from './harness.mjs'
+import {
+  cpuSeconds,
+  killAll,
+  load,
+  median,
+  probe,
+  rssMiB,
+  sleep,
+  startServer,
+  statusSummary,
+  statusesOf,
+  table,
+  timeToFirst200,
+} from './harness.mjs'
 import { summariseProfile } from './profile-summary.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -62,20 +75,74 @@ const JSON_HEADERS = { 'content-type': 'application/json' }
 const AUTH = { authorization: 'Bearer bench-token' }
 const VALID_BODY = JSON.stringify({ id: 1, name: 'Fern', tag: 'houseplant' })
 const PATHS = [
-  { key: 'valid', label: 'valid POST /plants', expect: 200, method: 'POST', path: '/plants', headers: { ...JSON_HEADERS, ...AUTH }, body: VALID_BODY },
-  { key: 'invalid', label: 'invalid body', expect: 400, method: 'POST', path: '/plants', headers: { ...JSON_HEADERS, ...AUTH }, body: JSON.stringify({ name: 42, tag: 'x' }) },
-  { key: 'noauth', label: 'no credentials', expect: 401, method: 'POST', path: '/plants', headers: JSON_HEADERS, body: VALID_BODY },
-  { key: 'prefer', label: 'Prefer: code=400', expect: 400, method: 'POST', path: '/plants', headers: { ...JSON_HEADERS, ...AUTH, prefer: 'code=400' }, body: VALID_BODY },
+  {
+    key: 'valid',
+    label: 'valid POST /plants',
+    expect: 200,
+    method: 'POST',
+    path: '/plants',
+    headers: { ...JSON_HEADERS, ...AUTH },
+    body: VALID_BODY,
+  },
+  {
+    key: 'invalid',
+    label: 'invalid body',
+    expect: 400,
+    method: 'POST',
+    path: '/plants',
+    headers: { ...JSON_HEADERS, ...AUTH },
+    body: JSON.stringify({ name: 42, tag: 'x' }),
+  },
+  {
+    key: 'noauth',
+    label: 'no credentials',
+    expect: 401,
+    method: 'POST',
+    path: '/plants',
+    headers: JSON_HEADERS,
+    body: VALID_BODY,
+  },
+  {
+    key: 'prefer',
+    label: 'Prefer: code=400',
+    expect: 400,
+    method: 'POST',
+    path: '/plants',
+    headers: { ...JSON_HEADERS, ...AUTH, prefer: 'code=400' },
+    body: VALID_BODY,
+  },
 ]
 
 const SERVERS = [
-  { name: 'bare', start: () => startServer('bare', process.execPath, [join(root, 'bench/bare-server.mjs'), '--port', '0'], { cwd: root }) },
+  {
+    name: 'bare',
+    start: () =>
+      startServer('bare', process.execPath, [join(root, 'bench/bare-server.mjs'), '--port', '0'], { cwd: root }),
+  },
   // Default options: a request line per request goes to stdout (issue #6).
-  { name: 'mock', start: () => startServer('mock', process.execPath, [join(root, 'dist/cli.js'), '--port', '0'], { cwd: root }) },
+  {
+    name: 'mock',
+    start: () => startServer('mock', process.execPath, [join(root, 'dist/cli.js'), '--port', '0'], { cwd: root }),
+  },
   // The same without request lines: the bare server logs nothing, so this row isolates the request path.
-  { name: 'mock-quiet', start: () => startServer('mock-quiet', process.execPath, [join(root, 'dist/cli.js'), '--port', '0', '--quiet'], { cwd: root }) },
+  {
+    name: 'mock-quiet',
+    start: () =>
+      startServer('mock-quiet', process.execPath, [join(root, 'dist/cli.js'), '--port', '0', '--quiet'], { cwd: root }),
+  },
   ...(settings.prism
-    ? [{ name: 'prism', start: () => startServer('prism', process.execPath, [PRISM_BIN, 'mock', join(root, 'openapi.yaml'), '-p', '0', '-h', '127.0.0.1'], { cwd: root, timeoutMs: 120_000 }) }]
+    ? [
+        {
+          name: 'prism',
+          start: () =>
+            startServer(
+              'prism',
+              process.execPath,
+              [PRISM_BIN, 'mock', join(root, 'openapi.yaml'), '-p', '0', '-h', '127.0.0.1'],
+              { cwd: root, timeoutMs: 120_000 },
+            ),
+        },
+      ]
     : []),
 ]
 
@@ -108,7 +175,8 @@ async function measure(server, target, seconds) {
 }
 
 async function warmUp(server, targets) {
-  for (const target of targets) await load(server, target, { connections: settings.connections, seconds: settings.warmupSeconds })
+  for (const target of targets)
+    await load(server, target, { connections: settings.connections, seconds: settings.warmupSeconds })
 }
 
 const fmt = {
@@ -117,14 +185,17 @@ const fmt = {
   one: (n) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a'),
   ratio: (n) => (Number.isFinite(n) ? `(${n.toFixed(2)}×)` : ''),
 }
-const withRatio = (value, ratio, format) => (ratio === undefined ? format(value) : `${format(value)} ${fmt.ratio(ratio)}`.trim())
+const withRatio = (value, ratio, format) =>
+  ratio === undefined ? format(value) : `${format(value)} ${fmt.ratio(ratio)}`.trim()
 
 // ---------------------------------------------------------------------------------------------
 // Mode 1: mock vs bare (vs Prism), A B A B.
 
 async function compare() {
   const { rounds, seconds } = settings
-  console.log(`\n## Comparison: ${SERVERS.map((s) => s.name).join(', ')} · ${rounds} round(s) × ${PATHS.length} paths × ${seconds} s · ${settings.connections} connections`)
+  console.log(
+    `\n## Comparison: ${SERVERS.map((s) => s.name).join(', ')} · ${rounds} round(s) × ${PATHS.length} paths × ${seconds} s · ${settings.connections} connections`,
+  )
   /** runs[server][path] = one measurement per round; startup[server] = ms per round. */
   const runs = Object.fromEntries(SERVERS.map((s) => [s.name, Object.fromEntries(PATHS.map((p) => [p.key, []]))]))
   const startup = Object.fromEntries(SERVERS.map((s) => [s.name, []]))
@@ -144,7 +215,9 @@ async function compare() {
         for (const server of order) {
           const m = await measure(server, target, seconds)
           runs[server.name][target.key][round] = m
-          process.stdout.write(`  round ${round + 1} ${target.key.padEnd(7)} ${server.name.padEnd(5)} ${fmt.int(m.rps).padStart(7)} req/s  p50 ${fmt.ms(m.p50)} ms  p99 ${fmt.ms(m.p99)} ms  ${m.statusSummary}\n`)
+          process.stdout.write(
+            `  round ${round + 1} ${target.key.padEnd(7)} ${server.name.padEnd(5)} ${fmt.int(m.rps).padStart(7)} req/s  p50 ${fmt.ms(m.p50)} ms  p99 ${fmt.ms(m.p99)} ms  ${m.statusSummary}\n`,
+          )
         }
       }
     } finally {
@@ -175,10 +248,10 @@ async function compare() {
       ])
     }
   }
+  console.log(`\nMedians over ${rounds} round(s); (×) = median of the per-round ratio to bare on the same path.\n`)
   console.log(
-    `\nMedians over ${rounds} round(s); (×) = median of the per-round ratio to bare on the same path.\n`,
+    table(['path', 'server', 'status', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'RSS MiB', 'start ms'], rows),
   )
-  console.log(table(['path', 'server', 'status', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'RSS MiB', 'start ms'], rows))
   return { settings, runs, startup }
 }
 
@@ -190,10 +263,30 @@ async function scale() {
   const { rounds, seconds } = settings
   const dir = mkdtempSync(join(tmpdir(), 'plant-store-mock-bench-'))
   const servers = [
-    { name: 'mock', start: (spec) => startServer('mock', process.execPath, [join(root, 'dist/cli.js'), '--port', '0', '--spec', spec, '--quiet'], { cwd: dir, timeoutMs: 120_000 }) },
-    ...(settings.prism ? [{ name: 'prism', start: (spec) => startServer('prism', process.execPath, [PRISM_BIN, 'mock', spec, '-p', '0', '-h', '127.0.0.1'], { cwd: dir, timeoutMs: 120_000 }) }] : []),
+    {
+      name: 'mock',
+      start: (spec) =>
+        startServer('mock', process.execPath, [join(root, 'dist/cli.js'), '--port', '0', '--spec', spec, '--quiet'], {
+          cwd: dir,
+          timeoutMs: 120_000,
+        }),
+    },
+    ...(settings.prism
+      ? [
+          {
+            name: 'prism',
+            start: (spec) =>
+              startServer('prism', process.execPath, [PRISM_BIN, 'mock', spec, '-p', '0', '-h', '127.0.0.1'], {
+                cwd: dir,
+                timeoutMs: 120_000,
+              }),
+          },
+        ]
+      : []),
   ]
-  console.log(`\n## Scale: ${sizes.join(' / ')} operations · ${servers.map((s) => s.name).join(', ')} · ${rounds} round(s) × ${seconds} s · ${settings.connections} connections`)
+  console.log(
+    `\n## Scale: ${sizes.join(' / ')} operations · ${servers.map((s) => s.name).join(', ')} · ${rounds} round(s) × ${seconds} s · ${settings.connections} connections`,
+  )
   const results = []
   try {
     for (const size of sizes) {
@@ -217,7 +310,9 @@ async function scale() {
             await server.stop()
           }
           const s = samples.at(-1)
-          process.stdout.write(`  ${String(size).padStart(4)} ops ${spec.name.padEnd(5)} start ${fmt.int(s.startMs)} ms  ${fmt.int(s.rps)} req/s  ${s.statusSummary}\n`)
+          process.stdout.write(
+            `  ${String(size).padStart(4)} ops ${spec.name.padEnd(5)} start ${fmt.int(s.startMs)} ms  ${fmt.int(s.rps)} req/s  ${s.statusSummary}\n`,
+          )
         }
         const med = (metric) => median(samples.map((s) => s[metric]))
         results.push({ size, server: spec.name, samples })
@@ -238,8 +333,26 @@ async function scale() {
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
-  console.log(`\nMedians over ${rounds} round(s). start = spawn to first 200 of the last operation; load = 50 GETs over all paths, round robin.\n`)
-  console.log(table(['operations', 'server', 'start ms', 'RSS idle MiB', 'RSS load MiB', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'status'], results.map((r) => r.row)))
+  console.log(
+    `\nMedians over ${rounds} round(s). start = spawn to first 200 of the last operation; load = 50 GETs over all paths, round robin.\n`,
+  )
+  console.log(
+    table(
+      [
+        'operations',
+        'server',
+        'start ms',
+        'RSS idle MiB',
+        'RSS load MiB',
+        'req/s',
+        'p50 ms',
+        'p99 ms',
+        'CPU µs/req',
+        'status',
+      ],
+      results.map((r) => r.row),
+    ),
+  )
   return results.map(({ size, server, samples }) => ({ size, server, samples }))
 }
 
@@ -251,8 +364,15 @@ async function profile() {
   const target = PATHS.find((p) => p.key === args['profile-path'])
   if (!target) throw new Error(`--profile-path must be one of ${PATHS.map((p) => p.key).join(', ')}`)
   const dir = mkdtempSync(join(tmpdir(), 'plant-store-mock-profile-'))
-  console.log(`\n## CPU profile: mock under ${seconds} s of ${target.label} (${target.key}), ${settings.connections} connections`)
-  const server = await startServer('mock', process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, join(root, 'dist/cli.js'), '--port', '0', '--quiet'], { cwd: root })
+  console.log(
+    `\n## CPU profile: mock under ${seconds} s of ${target.label} (${target.key}), ${settings.connections} connections`,
+  )
+  const server = await startServer(
+    'mock',
+    process.execPath,
+    ['--cpu-prof', `--cpu-prof-dir=${dir}`, join(root, 'dist/cli.js'), '--port', '0', '--quiet'],
+    { cwd: root },
+  )
   let result
   try {
     await timeToFirst200(server, PATHS[0])
@@ -263,7 +383,9 @@ async function profile() {
   }
   const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'))
   if (!file) throw new Error(`no .cpuprofile in ${dir}`)
-  console.log(`${fmt.int(result.requests.average)} req/s, ${statusSummary(result)}. Profile (start-up and warm-up included): ${join(dir, file)}\n`)
+  console.log(
+    `${fmt.int(result.requests.average)} req/s, ${statusSummary(result)}. Profile (start-up and warm-up included): ${join(dir, file)}\n`,
+  )
   console.log(summariseProfile(JSON.parse(readFileSync(join(dir, file), 'utf8')), Number(args.top)))
   return { file: join(dir, file) }
 }
@@ -274,15 +396,35 @@ async function profile() {
 /** One rotation of the soak: every connection cycles through these, so each answer class keeps coming. */
 const SOAK_REQUESTS = [
   { method: 'POST', path: '/plants', headers: { ...JSON_HEADERS, ...AUTH }, body: VALID_BODY },
-  { method: 'POST', path: '/plants', headers: { ...JSON_HEADERS, ...AUTH }, body: JSON.stringify({ id: '9223372036854775808', name: 5 }) },
+  {
+    method: 'POST',
+    path: '/plants',
+    headers: { ...JSON_HEADERS, ...AUTH },
+    body: JSON.stringify({ id: '9223372036854775808', name: 5 }),
+  },
   { method: 'POST', path: '/plants', headers: JSON_HEADERS, body: VALID_BODY },
-  { method: 'POST', path: '/plants', headers: { ...JSON_HEADERS, ...AUTH, prefer: 'code=400, example=duplicate-id' }, body: VALID_BODY },
+  {
+    method: 'POST',
+    path: '/plants',
+    headers: { ...JSON_HEADERS, ...AUTH, prefer: 'code=400, example=duplicate-id' },
+    body: VALID_BODY,
+  },
   { method: 'POST', path: '/plants', headers: { ...JSON_HEADERS, ...AUTH, prefer: 'dynamic=true' }, body: VALID_BODY },
   { method: 'POST', path: '/plants', headers: { ...JSON_HEADERS, ...AUTH }, body: '{"id": 1, "name": "Fe' },
   { method: 'POST', path: '/plants', headers: { 'content-type': 'text/plain', ...AUTH }, body: 'Fern' },
-  { method: 'POST', path: '/plants', headers: { ...JSON_HEADERS, ...AUTH, 'x-mock-scenario': 'error', 'x-mock-session': 'soak' }, body: VALID_BODY },
+  {
+    method: 'POST',
+    path: '/plants',
+    headers: { ...JSON_HEADERS, ...AUTH, 'x-mock-scenario': 'error', 'x-mock-session': 'soak' },
+    body: VALID_BODY,
+  },
   { method: 'POST', path: '/plants', headers: { ...JSON_HEADERS, ...AUTH, accept: 'text/html' }, body: VALID_BODY },
-  { method: 'POST', path: '/plants', headers: { ...JSON_HEADERS, ...AUTH }, body: JSON.stringify({ id: 1, name: 'x'.repeat(20_000), tag: '__proto__' }) },
+  {
+    method: 'POST',
+    path: '/plants',
+    headers: { ...JSON_HEADERS, ...AUTH },
+    body: JSON.stringify({ id: 1, name: 'x'.repeat(20_000), tag: '__proto__' }),
+  },
   { method: 'GET', path: '/plants' },
   { method: 'GET', path: '/no/such/path/%2e%2e' },
   { method: 'GET', path: '/__mock/health' },
@@ -291,14 +433,19 @@ const SOAK_REQUESTS = [
 async function soak() {
   const { seconds, connections } = settings
   const sampleEveryMs = 5000
-  console.log(`\n## Soak: mock · ${SOAK_REQUESTS.length} request shapes in rotation · ${connections} connections × ${seconds} s · RSS every ${sampleEveryMs / 1000} s`)
+  console.log(
+    `\n## Soak: mock · ${SOAK_REQUESTS.length} request shapes in rotation · ${connections} connections × ${seconds} s · RSS every ${sampleEveryMs / 1000} s`,
+  )
   const server = await startServer('mock', process.execPath, [join(root, 'dist/cli.js'), '--port', '0'], { cwd: root })
   try {
     await timeToFirst200(server, PATHS[0])
     await load(server, { requests: SOAK_REQUESTS }, { connections, seconds: 5 }) // warm-up, not counted
     const started = performance.now()
     const samples = [{ t: 0, rss: rssMiB(server) }]
-    const sampler = setInterval(() => samples.push({ t: Math.round((performance.now() - started) / 1000), rss: rssMiB(server) }), sampleEveryMs)
+    const sampler = setInterval(
+      () => samples.push({ t: Math.round((performance.now() - started) / 1000), rss: rssMiB(server) }),
+      sampleEveryMs,
+    )
     let result
     try {
       result = await load(server, { requests: SOAK_REQUESTS }, { connections, seconds })
@@ -329,14 +476,27 @@ async function soak() {
       [`memory flat: late mean − early mean = ${fmt.one(growth)} MiB ≤ ${fmt.one(allowed)} MiB`, growth <= allowed],
       ['still answers /__mock/health after the soak', alive],
     ]
-    console.log(`\n${fmt.int(result.requests.average)} req/s · p50 ${fmt.ms(result.exactLatency.p50)} ms · p99 ${fmt.ms(result.exactLatency.p99)} ms · ${statusSummary(result)}\n`)
-    console.log(table(['requests', '2xx', '4xx', '5xx', 'other', 'errors', 'timeouts'], [Object.values(counts).map(fmt.int)]))
+    console.log(
+      `\n${fmt.int(result.requests.average)} req/s · p50 ${fmt.ms(result.exactLatency.p50)} ms · p99 ${fmt.ms(result.exactLatency.p99)} ms · ${statusSummary(result)}\n`,
+    )
+    console.log(
+      table(['requests', '2xx', '4xx', '5xx', 'other', 'errors', 'timeouts'], [Object.values(counts).map(fmt.int)]),
+    )
     console.log(`\nRSS (MiB) by second: ${samples.map((s) => `${s.t}s ${fmt.one(s.rss)}`).join(' · ')}\n`)
     for (const [label, ok] of checks) console.log(`  ${ok ? 'PASS' : 'FAIL'}  ${label}`)
     const passed = checks.every(([, ok]) => ok)
     console.log(`\nsoak ${passed ? 'PASSED' : 'FAILED'}`)
     if (!passed) process.exitCode = 1
-    return { settings, counts, samples, growth, allowed, passed, statuses: result.statusCodeStats, rps: result.requests.average }
+    return {
+      settings,
+      counts,
+      samples,
+      growth,
+      allowed,
+      passed,
+      statuses: result.statusCodeStats,
+      rps: result.requests.average,
+    }
   } finally {
     await server.stop()
   }
@@ -346,7 +506,9 @@ async function soak() {
 
 async function main() {
   build()
-  console.log(`node ${process.version} · ${settings.prism ? 'Prism found' : args['no-prism'] ? 'Prism skipped (--no-prism)' : 'Prism not installed: skipped'}${args.quick ? ' · quick mode' : ''}`)
+  console.log(
+    `node ${process.version} · ${settings.prism ? 'Prism found' : args['no-prism'] ? 'Prism skipped (--no-prism)' : 'Prism not installed: skipped'}${args.quick ? ' · quick mode' : ''}`,
+  )
   const report = {}
   if (args.soak) report.soak = await soak()
   if (args.profile) report.profile = await profile()

@@ -25,7 +25,10 @@ import { parseArgs } from 'node:util'
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads'
 
 const SAMPLERS = ['openapi-sampler', '@stoplight/json-schema-sampler']
-const SHORT = { 'openapi-sampler': 'openapi-sampler 1.7.10', '@stoplight/json-schema-sampler': '@stoplight/json-schema-sampler 0.3.0' }
+const SHORT = {
+  'openapi-sampler': 'openapi-sampler 1.7.10',
+  '@stoplight/json-schema-sampler': '@stoplight/json-schema-sampler 0.3.0',
+}
 
 // ---------------------------------------------------------------------------------------------
 // Main thread: selection, the worker's leash, the tallies, the report
@@ -76,10 +79,20 @@ async function main() {
   const corpus = await import('./corpus/corpus.mjs')
   corpus.ensureBuilt()
   const dist = snapshotOfDist(corpus.root, corpus.cacheDir)
-  const entries = corpus.selectDescriptions({ source: 'apis-guru', sample: opts.sample, seed: opts.seed, only: opts.only })
-  corpus.ensureExtracted('apis-guru', entries.map((e) => e.rel))
+  const entries = corpus.selectDescriptions({
+    source: 'apis-guru',
+    sample: opts.sample,
+    seed: opts.seed,
+    only: opts.only,
+  })
+  corpus.ensureExtracted(
+    'apis-guru',
+    entries.map((e) => e.rel),
+  )
   const log = (m) => process.stderr.write(`[sampler] ${m}\n`)
-  log(`${entries.length} description(s) of apis-guru (sample ${opts.sample}, seed ${opts.seed}${opts.only ? `, only ${opts.only}` : ''}); cap ${opts.maxSeconds} s`)
+  log(
+    `${entries.length} description(s) of apis-guru (sample ${opts.sample}, seed ${opts.seed}${opts.only ? `, only ${opts.only}` : ''}); cap ${opts.maxSeconds} s`,
+  )
 
   const tally = newTally()
   const t0 = Date.now()
@@ -96,10 +109,18 @@ async function main() {
     }
     const d = { description: entry.rel, ...outcome.summary }
     tally.descriptions.push(d)
-    log(`${String(i + 1).padStart(4)}/${entries.length} ${entry.rel}: ${d.outcome}${d.schemas !== undefined ? `, ${d.schemas} schema(s)` : ''}${d.note ? ` (${d.note})` : ''} ${((Date.now() - t0) / 1000).toFixed(0)} s`)
+    log(
+      `${String(i + 1).padStart(4)}/${entries.length} ${entry.rel}: ${d.outcome}${d.schemas !== undefined ? `, ${d.schemas} schema(s)` : ''}${d.note ? ` (${d.note})` : ''} ${((Date.now() - t0) / 1000).toFixed(0)} s`,
+    )
   }
   if (worker) await worker.terminate().catch(() => {})
-  const report = summarise(tally, { ...opts, selected: entries.length, visited: i, wallMs: Date.now() - t0, stoppedByCap: i < entries.length })
+  const report = summarise(tally, {
+    ...opts,
+    selected: entries.length,
+    visited: i,
+    wallMs: Date.now() - t0,
+    stoppedByCap: i < entries.length,
+  })
   if (args['json-file']) writeFileSync(args['json-file'], JSON.stringify(report, null, 1) + '\n')
   if (args.json) process.stdout.write(JSON.stringify(report, null, 1) + '\n')
   else process.stdout.write(formatMarkdown(report) + '\n')
@@ -116,7 +137,14 @@ function snapshotOfDist(root, cacheDir) {
 
 function startWorker(dist, opts) {
   const worker = new Worker(fileURLToPath(import.meta.url), {
-    workerData: { dist: pathToFileURL(dist).href, ticks: opts.ticks, enablePatterns: opts.enablePatterns, foldAllOfAnnotations: opts.foldAllOfAnnotations, maxSchemas: opts.maxSchemas, descriptionMs: opts.descriptionSeconds * 1000 },
+    workerData: {
+      dist: pathToFileURL(dist).href,
+      ticks: opts.ticks,
+      enablePatterns: opts.enablePatterns,
+      foldAllOfAnnotations: opts.foldAllOfAnnotations,
+      maxSchemas: opts.maxSchemas,
+      descriptionMs: opts.descriptionSeconds * 1000,
+    },
     resourceLimits: { maxOldGenerationSizeMb: 3072, stackSizeMb: 8 },
     // Whatever a sampler prints goes to stderr: stdout carries only the report.
     stdout: true,
@@ -147,7 +175,14 @@ function runDescription(worker, file, opts, tally) {
       stall = setTimeout(() => {
         // The call in progress never returned: it counts against its sampler (a hang), and the worker goes.
         if (current?.sampler) recordHang(tally, current, `no return within ${opts.callSeconds} s`)
-        finish({ kill: true, summary: { ...partial, outcome: 'stalled', note: current ? `${current.step} ${current.sampler ?? ''} at ${current.pointer}` : 'loading' } })
+        finish({
+          kill: true,
+          summary: {
+            ...partial,
+            outcome: 'stalled',
+            note: current ? `${current.step} ${current.sampler ?? ''} at ${current.pointer}` : 'loading',
+          },
+        })
       }, opts.callSeconds * 1000)
     }
     const partial = { schemas: 0 }
@@ -161,9 +196,17 @@ function runDescription(worker, file, opts, tally) {
     }
     const onError = (e) => {
       if (current?.sampler) recordHang(tally, current, `worker died: ${e.code ?? ''} ${e.message}`.trim())
-      finish({ kill: true, summary: { ...partial, outcome: 'worker-died', note: `${e.code ?? ''} ${String(e.message).slice(0, 200)}${current ? `; during ${current.step} ${current.sampler ?? ''} at ${current.pointer}` : ''}` } })
+      finish({
+        kill: true,
+        summary: {
+          ...partial,
+          outcome: 'worker-died',
+          note: `${e.code ?? ''} ${String(e.message).slice(0, 200)}${current ? `; during ${current.step} ${current.sampler ?? ''} at ${current.pointer}` : ''}`,
+        },
+      })
     }
-    const onExit = (code) => finish({ kill: true, summary: { ...partial, outcome: 'worker-exited', note: `code ${code}` } })
+    const onExit = (code) =>
+      finish({ kill: true, summary: { ...partial, outcome: 'worker-exited', note: `code ${code}` } })
     worker.on('message', onMessage)
     worker.on('error', onError)
     worker.on('exit', onExit)
@@ -224,7 +267,11 @@ function record(tally, m) {
     if (r.threw) {
       t.throws++
       bump(t.throwGroups, normalise(r.threw))
-      keep(t.examples, `(threw) ${normalise(r.threw)}`, { description: m.description, pointer: m.pointer, message: r.threw })
+      keep(t.examples, `(threw) ${normalise(r.threw)}`, {
+        description: m.description,
+        pointer: m.pointer,
+        message: r.threw,
+      })
       continue
     }
     t.bytes += r.bytes ?? 0
@@ -234,7 +281,8 @@ function record(tally, m) {
     if (r.pass) t.pass++
     for (const k of r.keywords ?? []) bump(t.keywords, k)
     for (const f of r.formats ?? []) bump(t.formats, f)
-    for (const e of r.examples ?? []) keep(t.examples, e.keyword, { description: m.description, pointer: m.pointer, ...e })
+    for (const e of r.examples ?? [])
+      keep(t.examples, e.keyword, { description: m.description, pointer: m.pointer, ...e })
   }
   const [a, b] = SAMPLERS.map((s) => m.results[s].pass === true)
   const both = tally.both
@@ -242,10 +290,16 @@ function record(tally, m) {
   else if (!a && !b) both.bothFail++
   else if (a) {
     both.onlyFirst++
-    if (both.onlyFirstExamples.length < 15) both.onlyFirstExamples.push({ description: m.description, pointer: m.pointer, other: m.results[SAMPLERS[1]].why })
+    if (both.onlyFirstExamples.length < 15)
+      both.onlyFirstExamples.push({ description: m.description, pointer: m.pointer, other: m.results[SAMPLERS[1]].why })
   } else {
     both.onlySecond++
-    if (both.onlySecondExamples.length < 15) both.onlySecondExamples.push({ description: m.description, pointer: m.pointer, other: m.results[SAMPLERS[0]].why })
+    if (both.onlySecondExamples.length < 15)
+      both.onlySecondExamples.push({
+        description: m.description,
+        pointer: m.pointer,
+        other: m.results[SAMPLERS[0]].why,
+      })
   }
 }
 
@@ -281,7 +335,8 @@ function normalise(text) {
     .slice(0, 160)
 }
 
-const quantile = (sorted, q) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] : undefined)
+const quantile = (sorted, q) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] : undefined
 const pct = (a, b) => (b ? Math.round((1000 * a) / b) / 10 : 0)
 const top = (map, n) => [...map.entries()].sort((x, y) => y[1] - x[1]).slice(0, n)
 
@@ -337,7 +392,9 @@ function summarise(tally, opts) {
     notCompiled: tally.notCompiled,
     notCompiledGroups: top(tally.notCompiledGroups, 5).map(([cause, count]) => ({ cause, count })),
     truncated: descriptions.filter((d) => d.truncated).map((d) => ({ description: d.description, why: d.truncated })),
-    problemDescriptions: descriptions.filter((d) => d.outcome !== 'ok').map((d) => ({ description: d.description, outcome: d.outcome, note: d.note })),
+    problemDescriptions: descriptions
+      .filter((d) => d.outcome !== 'ok')
+      .map((d) => ({ description: d.description, outcome: d.outcome, note: d.note })),
     samplers,
     disagreement: tally.both,
   }
@@ -352,20 +409,39 @@ function formatMarkdown(r) {
     `Sampler comparison: apis-guru, sample ${r.options.sample}, seed ${r.options.seed}${r.options.only ? `, only ${r.options.only}` : ''}; ` +
       `${r.visited} / ${r.selected} description(s) visited in ${(r.wallMs / 1000).toFixed(0)} s${r.stoppedByCap ? ` (stopped by --max-seconds ${r.options.maxSeconds})` : ''}.`,
   )
-  const variants = [r.options.enablePatterns && 'openapi-sampler with enablePatterns', r.options.foldAllOfAnnotations && 'samplers given annotation-only allOf parts folded away'].filter(Boolean)
-  lines.push(`Options: openapi-sampler {skipWriteOnly, quiet${r.options.enablePatterns ? ', enablePatterns' : ''}}, json-schema-sampler {skipWriteOnly, quiet, ticks: ${r.options.ticks}}${variants.length ? `; DIAGNOSTIC: ${variants.join(', ')}` : ''}.`)
-  lines.push(`Descriptions: ${Object.entries(r.outcomes).map(([k, v]) => `${k} ${v}`).join(', ')}. JSON response media types with a schema: ${r.mediaTypes}; distinct schemas judged: ${r.schemas}; not compilable by our Ajv (skipped): ${r.notCompiled}.`)
+  const variants = [
+    r.options.enablePatterns && 'openapi-sampler with enablePatterns',
+    r.options.foldAllOfAnnotations && 'samplers given annotation-only allOf parts folded away',
+  ].filter(Boolean)
+  lines.push(
+    `Options: openapi-sampler {skipWriteOnly, quiet${r.options.enablePatterns ? ', enablePatterns' : ''}}, json-schema-sampler {skipWriteOnly, quiet, ticks: ${r.options.ticks}}${variants.length ? `; DIAGNOSTIC: ${variants.join(', ')}` : ''}.`,
+  )
+  lines.push(
+    `Descriptions: ${Object.entries(r.outcomes)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(
+        ', ',
+      )}. JSON response media types with a schema: ${r.mediaTypes}; distinct schemas judged: ${r.schemas}; not compilable by our Ajv (skipped): ${r.notCompiled}.`,
+  )
   lines.push('')
-  lines.push('| sampler | schemas tried | pass | pass % | Ajv-valid | with undeclared fields | throws (hangs) | total sampling ms | median µs/body | p90 µs/body | output MB |')
+  lines.push(
+    '| sampler | schemas tried | pass | pass % | Ajv-valid | with undeclared fields | throws (hangs) | total sampling ms | median µs/body | p90 µs/body | output MB |',
+  )
   lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
   for (const name of SAMPLERS) {
     const s = r.samplers[name]
-    lines.push(`| ${r.sampler[name]} | ${s.tried} | ${s.pass} | ${s.passPct} | ${s.ajvValid} | ${s.withUndeclaredFields} | ${s.throws} (${s.hangs}) | ${s.totalMs} | ${s.medianUs ?? '-'} | ${s.p90Us ?? '-'} | ${s.outputMB} |`)
+    lines.push(
+      `| ${r.sampler[name]} | ${s.tried} | ${s.pass} | ${s.passPct} | ${s.ajvValid} | ${s.withUndeclaredFields} | ${s.throws} (${s.hangs}) | ${s.totalMs} | ${s.medianUs ?? '-'} | ${s.p90Us ?? '-'} | ${s.outputMB} |`,
+    )
   }
   const d = r.disagreement
   lines.push('')
-  lines.push(`Failing only through \`required\` on an empty-object stub (circular \`$ref\` / depth cut): ${SAMPLERS.map((n) => `${n} ${r.samplers[n].failingOnlyOnEmptyStubs}`).join(', ')}.`)
-  lines.push(`Both pass ${d.bothPass}, both fail ${d.bothFail}; only ${A} passes ${d.onlyFirst}; only ${B} passes ${d.onlySecond}.`)
+  lines.push(
+    `Failing only through \`required\` on an empty-object stub (circular \`$ref\` / depth cut): ${SAMPLERS.map((n) => `${n} ${r.samplers[n].failingOnlyOnEmptyStubs}`).join(', ')}.`,
+  )
+  lines.push(
+    `Both pass ${d.bothPass}, both fail ${d.bothFail}; only ${A} passes ${d.onlyFirst}; only ${B} passes ${d.onlySecond}.`,
+  )
   lines.push('')
   lines.push('Most common failing Ajv keywords (bodies with at least one such error):')
   lines.push('')
@@ -375,19 +451,29 @@ function formatMarkdown(r) {
     const x = a.topKeywords[i]
     const y = b.topKeywords[i]
     if (!x && !y) break
-    lines.push(`| ${i + 1} | ${x ? `\`${x.keyword}\`` : ''} | ${x?.bodies ?? ''} | ${y ? `\`${y.keyword}\`` : ''} | ${y?.bodies ?? ''} |`)
+    lines.push(
+      `| ${i + 1} | ${x ? `\`${x.keyword}\`` : ''} | ${x?.bodies ?? ''} | ${y ? `\`${y.keyword}\`` : ''} | ${y?.bodies ?? ''} |`,
+    )
   }
   lines.push('')
   lines.push('Failing formats (bodies):')
-  for (const name of SAMPLERS) lines.push(`- ${name}: ${r.samplers[name].topFormats.map((f) => `${f.format} ${f.bodies}`).join(', ') || 'none'}`)
+  for (const name of SAMPLERS)
+    lines.push(`- ${name}: ${r.samplers[name].topFormats.map((f) => `${f.format} ${f.bodies}`).join(', ') || 'none'}`)
   lines.push('')
   lines.push('Throws by cause:')
-  for (const name of SAMPLERS) lines.push(`- ${name}: ${r.samplers[name].throwGroups.map((g) => `[${g.count}] ${g.cause}`).join('; ') || 'none'}`)
-  if (r.notCompiledGroups.length) lines.push('', `Not compilable: ${r.notCompiledGroups.map((g) => `[${g.count}] ${g.cause}`).join('; ')}`)
-  if (r.truncated.length) lines.push('', `Descriptions cut short (--max-schemas / --description-seconds): ${r.truncated.map((t) => `${t.description} (${t.why})`).join(', ')}`)
+  for (const name of SAMPLERS)
+    lines.push(`- ${name}: ${r.samplers[name].throwGroups.map((g) => `[${g.count}] ${g.cause}`).join('; ') || 'none'}`)
+  if (r.notCompiledGroups.length)
+    lines.push('', `Not compilable: ${r.notCompiledGroups.map((g) => `[${g.count}] ${g.cause}`).join('; ')}`)
+  if (r.truncated.length)
+    lines.push(
+      '',
+      `Descriptions cut short (--max-schemas / --description-seconds): ${r.truncated.map((t) => `${t.description} (${t.why})`).join(', ')}`,
+    )
   if (r.problemDescriptions.length) {
     lines.push('', 'Descriptions not judged in full:')
-    for (const p of r.problemDescriptions.slice(0, 30)) lines.push(`- ${p.description}: ${p.outcome}${p.note ? ` (${String(p.note).slice(0, 200)})` : ''}`)
+    for (const p of r.problemDescriptions.slice(0, 30))
+      lines.push(`- ${p.description}: ${p.outcome}${p.note ? ` (${String(p.note).slice(0, 200)})` : ''}`)
     if (r.problemDescriptions.length > 30) lines.push(`- ... ${r.problemDescriptions.length - 30} more`)
   }
   return lines.join('\n')
@@ -399,7 +485,16 @@ function formatMarkdown(r) {
 async function workerMain() {
   const { dist, ticks, maxSchemas, descriptionMs, enablePatterns, foldAllOfAnnotations } = workerData
   const at = (p) => new URL(p, dist.endsWith('/') ? dist : `${dist}/`).href
-  const [{ loadSpec }, { describeOperations }, { deriveReadWriteViews }, { nodeAt }, ajvModule, { findUndeclaredFields }, { kindOf }, { walkSchemas }] = await Promise.all([
+  const [
+    { loadSpec },
+    { describeOperations },
+    { deriveReadWriteViews },
+    { nodeAt },
+    ajvModule,
+    { findUndeclaredFields },
+    { kindOf },
+    { walkSchemas },
+  ] = await Promise.all([
     import(at('openapi/load-spec.js')),
     import(at('openapi/operations.js')),
     import(at('openapi/read-write-only.js')),
@@ -414,8 +509,14 @@ async function workerMain() {
   const openapiSampler = require('openapi-sampler')
   const stoplightSampler = require('@stoplight/json-schema-sampler')
   const call = {
-    'openapi-sampler': (schema, document) => openapiSampler.sample(schema, { skipWriteOnly: true, quiet: true, ...(enablePatterns && { enablePatterns: true }) }, document),
-    '@stoplight/json-schema-sampler': (schema, document) => stoplightSampler.sample(schema, { skipWriteOnly: true, quiet: true, ticks }, document),
+    'openapi-sampler': (schema, document) =>
+      openapiSampler.sample(
+        schema,
+        { skipWriteOnly: true, quiet: true, ...(enablePatterns && { enablePatterns: true }) },
+        document,
+      ),
+    '@stoplight/json-schema-sampler': (schema, document) =>
+      stoplightSampler.sample(schema, { skipWriteOnly: true, quiet: true, ticks }, document),
   }
 
   parentPort.on('message', async ({ file }) => {
@@ -433,7 +534,13 @@ async function workerMain() {
       try {
         spec = await loadSpec(file)
       } catch (e) {
-        return send({ type: 'done', summary: { outcome: e?.name === 'StartupError' ? 'refused' : 'load-error', note: String(e?.message ?? e).slice(0, 200) } })
+        return send({
+          type: 'done',
+          summary: {
+            outcome: e?.name === 'StartupError' ? 'refused' : 'load-error',
+            note: String(e?.message ?? e).slice(0, 200),
+          },
+        })
       }
       markExactIntegers(spec.document)
       view = deriveReadWriteViews(spec.document).response
@@ -503,7 +610,10 @@ async function workerMain() {
         try {
           value = call[name](input, sampled)
         } catch (e) {
-          const what = e instanceof stoplightSampler.SchemaSizeExceededError ? `SchemaSizeExceededError (its ${ticks} ticks spent)` : `${e?.name ?? 'Error'}: ${String(e?.message ?? e).slice(0, 300)}`
+          const what =
+            e instanceof stoplightSampler.SchemaSizeExceededError
+              ? `SchemaSizeExceededError (its ${ticks} ticks spent)`
+              : `${e?.name ?? 'Error'}: ${String(e?.message ?? e).slice(0, 300)}`
           results[name] = { us: (performance.now() - t) * 1000, threw: what, why: 'threw' }
           continue
         }
@@ -520,12 +630,23 @@ async function workerMain() {
       try {
         text = JSON.stringify(value)
       } catch (e) {
-        return { pass: false, keywords: ['(not serialisable)'], why: 'not serialisable', examples: [{ keyword: '(not serialisable)', message: String(e?.message) }] }
+        return {
+          pass: false,
+          keywords: ['(not serialisable)'],
+          why: 'not serialisable',
+          examples: [{ keyword: '(not serialisable)', message: String(e?.message) }],
+        }
       }
-      if (text === undefined) return { pass: false, keywords: ['(no JSON value)'], why: 'no value', examples: [{ keyword: '(no JSON value)', message: `sampler returned ${String(value)}` }] }
+      if (text === undefined)
+        return {
+          pass: false,
+          keywords: ['(no JSON value)'],
+          why: 'no value',
+          examples: [{ keyword: '(no JSON value)', message: `sampler returned ${String(value)}` }],
+        }
       const body = JSON.parse(text)
       const ajvValid = validate(body) === true
-      const errors = ajvValid ? [] : validate.errors ?? []
+      const errors = ajvValid ? [] : (validate.errors ?? [])
       const wrongType = new Set(errors.filter((e) => e.keyword === 'type').map((e) => e.instancePath))
       const keywords = new Set()
       const formats = new Set()
@@ -537,7 +658,14 @@ async function workerMain() {
         if (keyword === 'format') formats.add(String(e.params?.format))
         if (!keywords.has(keyword)) {
           keywords.add(keyword)
-          examples.push({ keyword, instancePath: e.instancePath, schemaPath: e.schemaPath, message: e.message, params: e.params, value: snippet(valueAt(body, e.instancePath)) })
+          examples.push({
+            keyword,
+            instancePath: e.instancePath,
+            schemaPath: e.schemaPath,
+            message: e.message,
+            params: e.params,
+            value: snippet(valueAt(body, e.instancePath)),
+          })
         }
       }
       const undeclared = findUndeclaredFields(view, schema, body)
@@ -549,20 +677,54 @@ async function workerMain() {
       // A body whose only faults are `required` properties missing from an empty object: the stub a
       // sampler puts where it stops (a circular $ref, its maximum depth), not a wrong value.
       const leaves = errors.filter((e) => !COMPOSITE.has(e.keyword))
-      const stubOnly = !pass && undeclared.length === 0 && leaves.length > 0 && leaves.every((e) => e.keyword === 'required' && isEmptyObject(valueAt(body, e.instancePath)))
-      return { pass, ajvValid, undeclared: undeclared.length > 0, stubOnly, bytes: text.length, keywords: [...keywords], formats: [...formats], examples, why: pass ? undefined : [...keywords].join(',') }
+      const stubOnly =
+        !pass &&
+        undeclared.length === 0 &&
+        leaves.length > 0 &&
+        leaves.every((e) => e.keyword === 'required' && isEmptyObject(valueAt(body, e.instancePath)))
+      return {
+        pass,
+        ajvValid,
+        undeclared: undeclared.length > 0,
+        stubOnly,
+        bytes: text.length,
+        keywords: [...keywords],
+        formats: [...formats],
+        examples,
+        why: pass ? undefined : [...keywords].join(','),
+      }
     }
   })
 }
 
 /** Annotation keywords: an allOf part made only of these constrains nothing. */
-const ANNOTATIONS = new Set(['title', 'description', 'example', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly', 'xml', 'externalDocs', '$comment'])
+const ANNOTATIONS = new Set([
+  'title',
+  'description',
+  'example',
+  'examples',
+  'default',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  'xml',
+  'externalDocs',
+  '$comment',
+])
 
 /** Drops allOf parts that only annotate (an allOf left empty goes too); the document is a copy. */
 function foldAnnotationParts(document, walkSchemas) {
   walkSchemas(document, (schema) => {
     if (!Array.isArray(schema.allOf)) return
-    const kept = schema.allOf.filter((part) => !(part && typeof part === 'object' && !Array.isArray(part) && Object.keys(part).every((k) => ANNOTATIONS.has(k))))
+    const kept = schema.allOf.filter(
+      (part) =>
+        !(
+          part &&
+          typeof part === 'object' &&
+          !Array.isArray(part) &&
+          Object.keys(part).every((k) => ANNOTATIONS.has(k))
+        ),
+    )
     if (kept.length === schema.allOf.length) return
     if (kept.length) schema.allOf = kept
     else delete schema.allOf

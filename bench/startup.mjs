@@ -40,12 +40,30 @@ const entries = (positionals.length ? positionals : DEFAULT_LIST).map((name) => 
   return { name, source, rel }
 })
 ensureBuilt()
-for (const source of new Set(entries.map((e) => e.source))) ensureExtracted(source, entries.filter((e) => e.source === source).map((e) => e.rel))
+for (const source of new Set(entries.map((e) => e.source)))
+  ensureExtracted(
+    source,
+    entries.filter((e) => e.source === source).map((e) => e.rel),
+  )
 
 const servers = [
-  { name: 'mock', start: (spec) => startServer('mock', process.execPath, [join(root, 'dist/cli.js'), '--port', '0', '--quiet', '--spec', spec], { timeoutMs: LIMIT_MS }) },
+  {
+    name: 'mock',
+    start: (spec) =>
+      startServer('mock', process.execPath, [join(root, 'dist/cli.js'), '--port', '0', '--quiet', '--spec', spec], {
+        timeoutMs: LIMIT_MS,
+      }),
+  },
   ...(!args['no-prism'] && existsSync(PRISM_BIN)
-    ? [{ name: 'prism', start: (spec) => startServer('prism', process.execPath, [PRISM_BIN, 'mock', spec, '-p', '0', '-h', '127.0.0.1'], { timeoutMs: LIMIT_MS }) }]
+    ? [
+        {
+          name: 'prism',
+          start: (spec) =>
+            startServer('prism', process.execPath, [PRISM_BIN, 'mock', spec, '-p', '0', '-h', '127.0.0.1'], {
+              timeoutMs: LIMIT_MS,
+            }),
+        },
+      ]
     : []),
 ]
 
@@ -93,4 +111,9 @@ try {
 console.log(`node ${process.version} · ${rounds} round(s) · spawn to first answer, median; RSS once answering`)
 console.log(table(['description', ...servers.map((s) => s.name), 'mock / prism'], rows))
 const slower = measured.filter((m) => m.prism !== undefined && m.mock > m.prism)
-if (servers.length > 1) console.log(slower.length ? `slower than Prism: ${slower.map((m) => m.name).join(', ')}` : 'the mock started first on every description')
+if (servers.length > 1)
+  console.log(
+    slower.length
+      ? `slower than Prism: ${slower.map((m) => m.name).join(', ')}`
+      : 'the mock started first on every description',
+  )

@@ -49,7 +49,8 @@ function newerThan(path, time) {
 /** `npm run build` with the npm that runs this script when there is one (`npm start`), else the one on PATH. */
 function build(root) {
   const npm = process.env.npm_execpath
-  const [command, args] = npm && /\.[cm]?js$/.test(npm) ? [process.execPath, [npm, 'run', 'build']] : ['npm', ['run', 'build']]
+  const [command, args] =
+    npm && /\.[cm]?js$/.test(npm) ? [process.execPath, [npm, 'run', 'build']] : ['npm', ['run', 'build']]
   execFileSync(command, args, { cwd: root, stdio: 'inherit' })
 }
 

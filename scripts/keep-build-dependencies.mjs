@@ -19,5 +19,7 @@ export function isBuildDependency(name) {
 
 const file = process.argv[2] ?? 'package.json'
 const manifest = JSON.parse(readFileSync(file, 'utf8'))
-manifest.devDependencies = Object.fromEntries(Object.entries(manifest.devDependencies ?? {}).filter(([name]) => isBuildDependency(name)))
+manifest.devDependencies = Object.fromEntries(
+  Object.entries(manifest.devDependencies ?? {}).filter(([name]) => isBuildDependency(name)),
+)
 writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`)

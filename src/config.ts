@@ -226,13 +226,15 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
 
 /** `--validate` and `validate` take these three words only. */
 export function checkValidationMode(mode: string): ValidationMode {
-  if (mode !== 'strict' && mode !== 'report' && mode !== 'off') throw new StartupError(`validate must be "strict", "report" or "off", got "${mode}".`)
+  if (mode !== 'strict' && mode !== 'report' && mode !== 'off')
+    throw new StartupError(`validate must be "strict", "report" or "off", got "${mode}".`)
   return mode
 }
 
 /** `--log-format` and `logFormat` take these two words only. */
 export function checkLogFormat(format: string): LogFormat {
-  if (format !== 'text' && format !== 'json') throw new StartupError(`log format must be "text" or "json", got "${format}".`)
+  if (format !== 'text' && format !== 'json')
+    throw new StartupError(`log format must be "text" or "json", got "${format}".`)
   return format
 }
 
@@ -262,6 +264,17 @@ function defaultFixtures(specPath: string): string {
 export function parseByteSize(text: string): number {
   const match = /^(\d+(?:\.\d+)?)\s*(b|kb|kib|k|mb|mib|m|gb|gib|g)?$/i.exec(text.trim())
   if (!match) throw new StartupError(`"${text}" is not a size; use bytes or a unit, e.g. 1048576, 512kb, 1mb.`)
-  const units: Record<string, number> = { b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3 }
+  const units: Record<string, number> = {
+    b: 1,
+    k: 1024,
+    kb: 1024,
+    kib: 1024,
+    m: 1024 ** 2,
+    mb: 1024 ** 2,
+    mib: 1024 ** 2,
+    g: 1024 ** 3,
+    gb: 1024 ** 3,
+    gib: 1024 ** 3,
+  }
   return Math.floor(Number(match[1]) * (units[(match[2] ?? 'b').toLowerCase()] ?? 1))
 }

@@ -36,7 +36,10 @@ export function createControls(
   journalBytes?: number,
 ): MockControls {
   const start = scenarios.get(startScenario)
-  if (!start) throw new StartupError(`There is no scenario "${startScenario}"; known scenarios: ${[...scenarios.keys()].join(', ')}.`)
+  if (!start)
+    throw new StartupError(
+      `There is no scenario "${startScenario}"; known scenarios: ${[...scenarios.keys()].join(', ')}.`,
+    )
   let active = (previous && scenarios.get(previous.activeScenario().name)) ?? start
   const bySession = new Map<string, Scenario>()
   for (const [session, scenario] of previous?.sessions() ?? []) {
@@ -52,12 +55,14 @@ export function createControls(
 
   return {
     listScenarios: () => [...scenarios.values()],
-    activeScenario: (session) => (session === undefined ? active : bySession.get(session) ?? active),
+    activeScenario: (session) => (session === undefined ? active : (bySession.get(session) ?? active)),
     findScenario,
     useScenario(name, session) {
       const scenario = findScenario(name)
       if (session !== undefined && Buffer.byteLength(session) > MAX_SESSION_BYTES) {
-        throw errors.invalidAdminRequest(`A session name is at most ${MAX_SESSION_BYTES} bytes long (this one has ${Buffer.byteLength(session)}).`)
+        throw errors.invalidAdminRequest(
+          `A session name is at most ${MAX_SESSION_BYTES} bytes long (this one has ${Buffer.byteLength(session)}).`,
+        )
       }
       if (session === undefined) return void (active = scenario)
       bySession.delete(session)

@@ -5,7 +5,12 @@ import { ADMIN_PREFIX, type MockOptions, type ResolvedOptions, resolveOptions } 
 import { StartupError } from './errors.js'
 import type { Redaction } from './journal/journal.js'
 import type { Logger } from './log.js'
-import { type DeclaredResponse, type ResponseSet, compileResponses, settleExamples } from './responses/compile-responses.js'
+import {
+  type DeclaredResponse,
+  type ResponseSet,
+  compileResponses,
+  settleExamples,
+} from './responses/compile-responses.js'
 import { type Faker, createFaker } from './responses/fake.js'
 import { createSampler } from './responses/sample-body.js'
 import { type FixtureSet, loadFixtures } from './responses/fixtures.js'
@@ -20,7 +25,14 @@ import { type SpecDocument, loadSpec } from './openapi/load-spec.js'
 import { type OperationDescription, describeOperations } from './openapi/operations.js'
 import { deriveReadWriteViews } from './openapi/read-write-only.js'
 import { derefSchema, nodeAt } from './openapi/resolve-ref.js'
-import { type Ajv, addDescription, compileAt, createAjv, findUnusablePatterns, markExactIntegers } from './validation/create-ajv.js'
+import {
+  type Ajv,
+  addDescription,
+  compileAt,
+  createAjv,
+  findUnusablePatterns,
+  markExactIntegers,
+} from './validation/create-ajv.js'
 import { type BodyValidator, compileBody } from './validation/validate-body.js'
 import { type ParameterValidator, compileParameters } from './validation/validate-params.js'
 
@@ -80,13 +92,20 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
   const { document } = spec
   for (const warning of spec.warnings ?? []) logger.warn(`${spec.path}: ${warning}`)
   // Prism reads json-schema-faker options from the description; its 0.5 option names are not this 0.6's, so they are told, not guessed at.
-  if (document['x-json-schema-faker'] !== undefined) logger.warn(`${spec.path}: x-json-schema-faker is not read: bodies are static unless --dynamic, and generation is set with --json-schema-faker-fillProperties and --seed.`)
-  for (const pattern of findUnusablePatterns(document)) logger.warn(`${spec.path}: the pattern at ${pattern} is not a regular expression any engine here reads; it is not enforced.`)
+  if (document['x-json-schema-faker'] !== undefined)
+    logger.warn(
+      `${spec.path}: x-json-schema-faker is not read: bodies are static unless --dynamic, and generation is set with --json-schema-faker-fillProperties and --seed.`,
+    )
+  for (const pattern of findUnusablePatterns(document))
+    logger.warn(
+      `${spec.path}: the pattern at ${pattern} is not a regular expression any engine here reads; it is not enforced.`,
+    )
   markExactIntegers(document)
   // readOnly / writeOnly: requests are read with one view of the description, responses made and checked with the other.
   const views = deriveReadWriteViews(document)
   const ajv = addDescription(createAjv(), { ...spec, document: views.response })
-  const requestAjv = views.request === views.response ? ajv : addDescription(createAjv(), { ...spec, document: views.request })
+  const requestAjv =
+    views.request === views.response ? ajv : addDescription(createAjv(), { ...spec, document: views.request })
   const coercingAjv = addDescription(createAjv({ coerceTypes: true }), { ...spec, document: views.request })
   const descriptions = inDescription(spec.path, '', () => describeOperations(spec))
   const warned = new Set<string>()
@@ -95,22 +114,42 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
     warned.add(key)
     logger.warn(`${spec.path}: ${message}`)
   }
-  if (descriptions.some((d) => d.responses.some((r) => r.content.some((c) => kindOf(c.mediaType) === 'xml')))) await loadXmlSupport()
+  if (descriptions.some((d) => d.responses.some((r) => r.content.some((c) => kindOf(c.mediaType) === 'xml'))))
+    await loadXmlSupport()
   const leftovers: string[] = []
   const fixtures = await loadFixtures(options.fixtures, options.fixturesRequired, (file) => leftovers.push(file))
-  if (leftovers.length) logger.warn(`passed over ${leftovers.length} editor backup or temporary file(s) among the fixtures: ${leftovers.slice(0, 5).join(', ')}${leftovers.length > 5 ? ', …' : ''}`)
+  if (leftovers.length)
+    logger.warn(
+      `passed over ${leftovers.length} editor backup or temporary file(s) among the fixtures: ${leftovers.slice(0, 5).join(', ')}${leftovers.length > 5 ? ', …' : ''}`,
+    )
   checkFixtureFolders(fixtures, descriptions, options.fixtures)
   if (options.admin) checkAdminPrefixIsFree(descriptions, spec.path)
   readParameterOneOfAsAnyOf(views.request, descriptions)
   const deferredExamples: DeclaredResponse[] | undefined = setup.deferExampleChecks ? [] : undefined
   const operations = descriptions.map((description, index) =>
     inDescription(spec.path, `operation ${description.id}`, () =>
-      compileOperation(description, index, { document: views.response, requestDocument: views.request, ajv, requestAjv, coercingAjv, fixtures, options, logger, warnOnce, deferredExamples }),
+      compileOperation(description, index, {
+        document: views.response,
+        requestDocument: views.request,
+        ajv,
+        requestAjv,
+        coercingAjv,
+        fixtures,
+        options,
+        logger,
+        warnOnce,
+        deferredExamples,
+      }),
     ),
   )
-  const scenarios = indexScenarios([...builtInScenarios(operations), ...(await loadScenarios(options.fixtures, operations))])
+  const scenarios = indexScenarios([
+    ...builtInScenarios(operations),
+    ...(await loadScenarios(options.fixtures, operations)),
+  ])
   if (!scenarios.has(options.scenario)) {
-    throw new StartupError(`There is no scenario "${options.scenario}" to start with; known scenarios: ${[...scenarios.keys()].join(', ')}.`)
+    throw new StartupError(
+      `There is no scenario "${options.scenario}" to start with; known scenarios: ${[...scenarios.keys()].join(', ')}.`,
+    )
   }
   const budget = { bytes: options.generationBytes, ms: options.generationMs }
   const faker = createFaker(views.response, options.seed, budget, { fillProperties: options.fillProperties })
@@ -126,11 +165,29 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
     operations,
     router: createRouter(operations, compileServerPrefixes(document.servers)),
     faker,
-    errorContext: { document: views.response, logger, faker, sampler: createSampler(views.response, { fillProperties: options.fillProperties, budget, beyondBudget: faker.beyondBudget }), dynamic: options.dynamic, validateError, unsatisfied: new Set(), budget, beyondBudget: budgetWarnings.length > 0, explain: explainer(spec, views.response) },
+    errorContext: {
+      document: views.response,
+      logger,
+      faker,
+      sampler: createSampler(views.response, {
+        fillProperties: options.fillProperties,
+        budget,
+        beyondBudget: faker.beyondBudget,
+      }),
+      dynamic: options.dynamic,
+      validateError,
+      unsatisfied: new Set(),
+      budget,
+      beyondBudget: budgetWarnings.length > 0,
+      explain: explainer(spec, views.response),
+    },
     logger,
     scenarios,
     redaction: redactionOf(document.components?.securitySchemes),
-    source: { text: await readFile(spec.path, 'utf8'), mediaType: /\.json$/i.test(spec.path) ? 'application/json' : 'application/yaml' },
+    source: {
+      text: await readFile(spec.path, 'utf8'),
+      mediaType: /\.json$/i.test(spec.path) ? 'application/json' : 'application/yaml',
+    },
     deferredExamples: deferredExamples ?? [],
   }
 }
@@ -167,7 +224,11 @@ interface CompileContext {
   deferredExamples?: DeclaredResponse[]
 }
 
-function compileOperation(description: OperationDescription, index: number, context: CompileContext): CompiledOperation {
+function compileOperation(
+  description: OperationDescription,
+  index: number,
+  context: CompileContext,
+): CompiledOperation {
   const { document, ajv, requestAjv, coercingAjv, fixtures, options, logger } = context
   const security = compileSecurity(description.security, document.components?.securitySchemes ?? {}, {
     tokens: options.tokens,
@@ -181,11 +242,29 @@ function compileOperation(description: OperationDescription, index: number, cont
     id: description.id,
     method: description.method,
     path: description.path,
-    pathValuePatterns: /\}\{|\{[^/]*\}[^/]+\{/.test(description.path) ? pathValuePatterns(document, description) : undefined,
-    parameterLocations: /[?#]/.test(description.path) ? Object.fromEntries(description.parameters.map((p) => [p.name, p.in])) : undefined,
+    pathValuePatterns: /\}\{|\{[^/]*\}[^/]+\{/.test(description.path)
+      ? pathValuePatterns(document, description)
+      : undefined,
+    parameterLocations: /[?#]/.test(description.path)
+      ? Object.fromEntries(description.parameters.map((p) => [p.name, p.in]))
+      : undefined,
     parameters: compileParameters(coercingAjv, description.parameters),
-    body: description.requestBody ? compileBody(requestAjv, description.requestBody, coercingAjv, { maxDepth: options.maxDepth }) : undefined,
-    responses: compileResponses({ document, requestDocument: context.requestDocument, ajv, coercingAjv, logger, ignoreExamples: options.ignoreExamples, deferredExamples: context.deferredExamples }, description, fixtures.get(description.fixtureKey)),
+    body: description.requestBody
+      ? compileBody(requestAjv, description.requestBody, coercingAjv, { maxDepth: options.maxDepth })
+      : undefined,
+    responses: compileResponses(
+      {
+        document,
+        requestDocument: context.requestDocument,
+        ajv,
+        coercingAjv,
+        logger,
+        ignoreExamples: options.ignoreExamples,
+        deferredExamples: context.deferredExamples,
+      },
+      description,
+      fixtures.get(description.fixtureKey),
+    ),
   }
 }
 
@@ -206,7 +285,13 @@ function readParameterOneOfAsAnyOf(requestView: unknown, descriptions: Operation
     // A parameter schema that is only a `$ref` to a oneOf (pandascore's id-or-slug): the parameter
     // gets its own anyOf of the same branches; the shared schema is left as it is.
     const target = derefSchema(requestView, schema)
-    if (schema !== target && typeof schema?.$ref === 'string' && Object.keys(schema).length === 1 && Array.isArray(target?.oneOf) && target.anyOf === undefined) {
+    if (
+      schema !== target &&
+      typeof schema?.$ref === 'string' &&
+      Object.keys(schema).length === 1 &&
+      Array.isArray(target?.oneOf) &&
+      target.anyOf === undefined
+    ) {
       const { oneOf, ...rest } = target
       delete schema.$ref
       Object.assign(schema, rest, { anyOf: oneOf })
@@ -220,8 +305,10 @@ function pathValuePatterns(document: unknown, description: OperationDescription)
   for (const parameter of description.parameters) {
     if (parameter.in !== 'path' || !parameter.schemaPointer) continue
     const schema = derefSchema(document, nodeAt(document, parameter.schemaPointer))
-    const values: unknown[] | undefined = schema?.const !== undefined ? [schema.const] : Array.isArray(schema?.enum) ? schema.enum : undefined
-    if (values?.length) patterns[parameter.name] = `(?:${values.map((v) => String(v).replace(/[.*+?^$()|[\]\\{}/]/g, '\\$&')).join('|')})`
+    const values: unknown[] | undefined =
+      schema?.const !== undefined ? [schema.const] : Array.isArray(schema?.enum) ? schema.enum : undefined
+    if (values?.length)
+      patterns[parameter.name] = `(?:${values.map((v) => String(v).replace(/[.*+?^$()|[\]\\{}/]/g, '\\$&')).join('|')})`
     else if (schema?.type === 'integer') patterns[parameter.name] = '-?\\d+'
   }
   return patterns
@@ -240,13 +327,17 @@ function inDescription<T>(path: string, where: string, compile: () => T): T {
 function checkAdminPrefixIsFree(descriptions: OperationDescription[], path: string): void {
   const clash = descriptions.find((d) => d.path === ADMIN_PREFIX || d.path.startsWith(`${ADMIN_PREFIX}/`))
   if (clash) {
-    throw new StartupError(`In ${path}, the path ${clash.path} lies under ${ADMIN_PREFIX}, which the admin API reserves; run with --no-admin to serve it.`)
+    throw new StartupError(
+      `In ${path}, the path ${clash.path} lies under ${ADMIN_PREFIX}, which the admin API reserves; run with --no-admin to serve it.`,
+    )
   }
 }
 
 /** The headers and query parameters the description's apiKey schemes read: credentials the journal must not show. */
 function redactionOf(schemes: Record<string, any> = {}): Redaction {
-  const apiKeys = Object.values(schemes).filter((scheme) => scheme?.type === 'apiKey' && typeof scheme.name === 'string')
+  const apiKeys = Object.values(schemes).filter(
+    (scheme) => scheme?.type === 'apiKey' && typeof scheme.name === 'string',
+  )
   return {
     headers: new Set(apiKeys.filter((s) => s.in === 'header').map((s) => String(s.name).toLowerCase())),
     query: new Set(apiKeys.filter((s) => s.in === 'query').map((s) => String(s.name))),
@@ -256,19 +347,25 @@ function redactionOf(schemes: Record<string, any> = {}): Redaction {
 /** Verbose validators for mending generated bodies: their own Ajv, made when a first body needs mending. */
 function explainer(spec: SpecDocument, responseView: Record<string, any>): (schemaPointer: string) => ValidateFunction {
   let verbose: Ajv | undefined
-  return (schemaPointer) => compileAt((verbose ??= addDescription(createAjv({ verbose: true }), { ...spec, document: responseView })), schemaPointer)
+  return (schemaPointer) =>
+    compileAt(
+      (verbose ??= addDescription(createAjv({ verbose: true }), { ...spec, document: responseView })),
+      schemaPointer,
+    )
 }
-
 
 function checkFixtureFolders(fixtures: FixtureSet, descriptions: OperationDescription[], dir: string): void {
   const keys = new Set<string>()
   for (const { fixtureKey, id } of descriptions) {
-    if (keys.has(fixtureKey)) throw new StartupError(`Two operations share the operationId "${id}"; fixtures could not tell them apart.`)
+    if (keys.has(fixtureKey))
+      throw new StartupError(`Two operations share the operationId "${id}"; fixtures could not tell them apart.`)
     keys.add(fixtureKey)
   }
   for (const folder of fixtures.keys()) {
     if (!keys.has(folder)) {
-      throw new StartupError(`The fixtures folder ${dir}/${folder} names no operation of the description; use an operationId (${[...keys].join(', ')}).`)
+      throw new StartupError(
+        `The fixtures folder ${dir}/${folder} names no operation of the description; use an operationId (${[...keys].join(', ')}).`,
+      )
     }
   }
 }

@@ -60,7 +60,13 @@ export function isMockError(error: unknown): error is MockError {
 
 /** Templates: every client-facing error message is written here, nowhere else. */
 export const errors = {
-  notFound: (method: string, path: string, prefixes: readonly string[] = [], near: readonly string[] = [], pathCount = 0) =>
+  notFound: (
+    method: string,
+    path: string,
+    prefixes: readonly string[] = [],
+    near: readonly string[] = [],
+    pathCount = 0,
+  ) =>
     new MockError(
       404,
       'not_found',
@@ -68,9 +74,14 @@ export const errors = {
     ),
 
   methodNotAllowed: (method: string, path: string, allow: readonly string[]) =>
-    new MockError(405, 'method_not_allowed', `${method} is not declared for ${path}; declared methods: ${allow.join(', ')}.`, {
-      headers: { allow: allow.join(', ') },
-    }),
+    new MockError(
+      405,
+      'method_not_allowed',
+      `${method} is not declared for ${path}; declared methods: ${allow.join(', ')}.`,
+      {
+        headers: { allow: allow.join(', ') },
+      },
+    ),
 
   unauthorized: (message: string, challenge: string) =>
     new MockError(401, 'unauthorized', message, { headers: { 'www-authenticate': challenge } }),
@@ -83,18 +94,23 @@ export const errors = {
     ),
 
   notAcceptable: (accept: string, available: readonly string[]) =>
-    new MockError(406, 'not_acceptable', `Accept "${accept}" accepts none of the media types this response declares: ${available.join(', ')}.`),
+    new MockError(
+      406,
+      'not_acceptable',
+      `Accept "${accept}" accepts none of the media types this response declares: ${available.join(', ')}.`,
+    ),
 
   /** `Connection: close`: the rest of an over-large body is never read, so the connection cannot be reused (#5). */
   payloadTooLarge: (limit: number) =>
-    new MockError(413, 'payload_too_large', `The request body is larger than the limit of ${limit} bytes.`, { headers: { connection: 'close' } }),
+    new MockError(413, 'payload_too_large', `The request body is larger than the limit of ${limit} bytes.`, {
+      headers: { connection: 'close' },
+    }),
 
   /** A request that breaks the description. The status is the operation's (see `violationStatus`). */
   invalidRequest: (status: number, violations: readonly Violation[]) =>
     new MockError(status, 'invalid_request', describeViolations(violations), { details: violations }),
 
-  undeclaredPreference: (status: number, message: string) =>
-    new MockError(status, 'undeclared_preference', message),
+  undeclaredPreference: (status: number, message: string) => new MockError(status, 'undeclared_preference', message),
 
   unknownScenario: (status: number, name: string, known: readonly string[]) =>
     new MockError(status, 'unknown_scenario', `There is no scenario "${name}"; known scenarios: ${known.join(', ')}.`),
@@ -114,13 +130,23 @@ export const errors = {
     new MockError(404, 'not_found', `The admin API has no route ${method} ${path}; its routes: ${routes.join(', ')}.`),
 
   adminMethodNotAllowed: (method: string, path: string, allow: readonly string[]) =>
-    new MockError(405, 'method_not_allowed', `The admin route ${path} does not answer ${method}; it answers ${allow.join(', ')}.`, {
-      headers: { allow: allow.join(', ') },
-    }),
+    new MockError(
+      405,
+      'method_not_allowed',
+      `The admin route ${path} does not answer ${method}; it answers ${allow.join(', ')}.`,
+      {
+        headers: { allow: allow.join(', ') },
+      },
+    ),
 
   /** More answers held (delayed or hanging) than the server keeps at once (#12): the client may retry. */
   tooManyHeld: (limit: number) =>
-    new MockError(503, 'too_many_held', `The mock already holds ${limit} delayed or hanging answers; try again in a second.`, { headers: { 'retry-after': '1' } }),
+    new MockError(
+      503,
+      'too_many_held',
+      `The mock already holds ${limit} delayed or hanging answers; try again in a second.`,
+      { headers: { 'retry-after': '1' } },
+    ),
 
   /** A request to the admin API that a web page or a rebinding attack could have made (#12). */
   adminForbidden: (message: string) => new MockError(403, 'admin_forbidden', message),
@@ -132,7 +158,9 @@ export const errors = {
    * declared response, so it is not sent. `violations` are the response's, named from its root (`body.id`, `status`).
    */
   invalidResponse: (status: number, operationId: string, violations: readonly Violation[]) =>
-    new MockError(500, 'invalid_response', describeResponseViolations(status, operationId, violations), { details: violations }),
+    new MockError(500, 'invalid_response', describeResponseViolations(status, operationId, violations), {
+      details: violations,
+    }),
 
   /**
    * A response whose schema asks for more than the app's generation budget allows (bytes, or
@@ -146,7 +174,11 @@ export const errors = {
     ),
   /** json-schema-faker refused a schema (one no value meets, such as `required: [id]` beside `additionalProperties: false` and no properties): named, not an unexpected failure. */
   generationFailed: (code: string, schemaPointer: string, reason: string) =>
-    new MockError(500, 'generation_failed', `No body can be generated for the ${code} response's schema (#${schemaPointer}): ${reason}. Serve this response from a fixture or an example.`),
+    new MockError(
+      500,
+      'generation_failed',
+      `No body can be generated for the ${code} response's schema (#${schemaPointer}): ${reason}. Serve this response from a fixture or an example.`,
+    ),
 }
 
 function describeViolations(violations: readonly Violation[]): string {

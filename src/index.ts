@@ -95,7 +95,11 @@ export async function startMockServer(options: AppOptions = {}): Promise<MockSer
   const reload = () => {
     reloading = reloading.then(async () => {
       try {
-        live = assemble(await createEngine(options, logger, { deferExampleChecks: true }), closing.signal, live.controls)
+        live = assemble(
+          await createEngine(options, logger, { deferExampleChecks: true }),
+          closing.signal,
+          live.controls,
+        )
         checkDeferredExamples(live.engine, closing.signal)
         logger.info(`reloaded ${describe(live.engine).title}: ${live.engine.operations.length} operation(s)`)
       } catch (error) {
@@ -134,7 +138,9 @@ function describe(engine: Engine): { title: string; operations: string[] } {
 function warnOfOpenAdmin({ options, logger }: Engine): void {
   const loopback = /^(127\.|::1$|\[::1\]$|localhost$)/.test(options.host)
   if (options.admin && !options.adminToken && !loopback) {
-    logger.warn(`the admin API (${ADMIN_PREFIX}) is open on ${options.host}: anyone who reaches this address can switch scenarios, reset the mock and read journaled requests and their bodies. Set --admin-token, or --no-admin.`)
+    logger.warn(
+      `the admin API (${ADMIN_PREFIX}) is open on ${options.host}: anyone who reaches this address can switch scenarios, reset the mock and read journaled requests and their bodies. Set --admin-token, or --no-admin.`,
+    )
   }
 }
 
@@ -146,7 +152,14 @@ interface Assembled {
 
 /** An app and its controls for one engine; a reload carries the journal and the active scenario over. */
 function assemble(engine: Engine, closing: AbortSignal, previous?: MockControls): Assembled {
-  const controls = createControls(engine.scenarios, engine.options.scenario, engine.options.journalSize, previous, engine.redaction, engine.options.journalBytes)
+  const controls = createControls(
+    engine.scenarios,
+    engine.options.scenario,
+    engine.options.journalSize,
+    previous,
+    engine.redaction,
+    engine.options.journalBytes,
+  )
   const app = Object.assign(createHonoApp(engine, controls, closing), { mock: handleOf(() => controls) })
   return { engine, controls, app }
 }

@@ -60,7 +60,12 @@ export interface ConsoleLogger extends Logger {
  * @note Request lines are queued and written once per event-loop turn (`setImmediate`), after the
  * answers of that turn were handed to their sockets: the write stays off the request path.
  */
-export function createConsoleLogger({ logFormat = 'text', quiet = false, stdout: rawStdout = process.stdout, stderr: rawStderr = process.stderr }: ConsoleLoggerOptions = {}): ConsoleLogger {
+export function createConsoleLogger({
+  logFormat = 'text',
+  quiet = false,
+  stdout: rawStdout = process.stdout,
+  stderr: rawStderr = process.stderr,
+}: ConsoleLoggerOptions = {}): ConsoleLogger {
   const stdout = guardedWriter(rawStdout)
   const stderr = guardedWriter(rawStderr)
   const json = logFormat === 'json'
@@ -77,7 +82,11 @@ export function createConsoleLogger({ logFormat = 'text', quiet = false, stdout:
   // Request lines written before a message stay before it.
   const print = (stream: GuardedWriter, level: 'info' | 'warn' | 'error', message: string) => {
     flush()
-    stream.write(json ? `${JSON.stringify({ time: new Date().toISOString(), level, message })}\n` : `${textPrefix[level]}${message}\n`)
+    stream.write(
+      json
+        ? `${JSON.stringify({ time: new Date().toISOString(), level, message })}\n`
+        : `${textPrefix[level]}${message}\n`,
+    )
   }
   const logger: ConsoleLogger = {
     info: (message) => print(stdout, 'info', message),
@@ -116,7 +125,8 @@ function guardedWriter(stream: NodeJS.WritableStream): GuardedWriter {
   let dropped = 0
   return {
     write(text) {
-      if (brokenStreams.has(stream) || writable.destroyed || (writable.writableLength ?? 0) > MAX_BUFFERED_BYTES) dropped++
+      if (brokenStreams.has(stream) || writable.destroyed || (writable.writableLength ?? 0) > MAX_BUFFERED_BYTES)
+        dropped++
       else stream.write(text)
     },
     get dropped() {
@@ -146,7 +156,8 @@ export function formatRequestText(line: RequestLine): string {
   if (line.fault !== undefined) text += ` fault=${line.fault}`
   const problem = problemOf(line)
   if (problem) text += `: ${problem}`
-  if (line.responseViolations?.length) text += `${problem ? ';' : ':'} response breaks the description: ${describe(line.responseViolations)}`
+  if (line.responseViolations?.length)
+    text += `${problem ? ';' : ':'} response breaks the description: ${describe(line.responseViolations)}`
   return `${clean(text)}\n`
 }
 

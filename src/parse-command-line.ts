@@ -89,7 +89,11 @@ const FLAG_NAMES = Object.keys(FLAGS) as FlagName[]
 const SECOND_SPELLINGS = new Set<string>(['json-schema-faker-fill-properties', 'ignore-examples', 'verbose-level'])
 const SUGGESTED = FLAG_NAMES.filter((name) => !SECOND_SPELLINGS.has(name))
 const BOOLEAN_FLAGS = new Set(FLAG_NAMES.filter((name) => FLAGS[name].type === 'boolean'))
-const BY_SHORT = new Map(FLAG_NAMES.flatMap((name) => ('short' in FLAGS[name] ? [[(FLAGS[name] as { short: string }).short, name] as const] : [])))
+const BY_SHORT = new Map(
+  FLAG_NAMES.flatMap((name) =>
+    'short' in FLAGS[name] ? [[(FLAGS[name] as { short: string }).short, name] as const] : [],
+  ),
+)
 
 /**
  * Reads the command line and the environment into options: the description as an argument (after
@@ -106,19 +110,37 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   const level = readVerboseLevel(values.verboseLevel ?? values['verbose-level'])
   const byLevel = level ? optionsForLevel(level) : {}
   const spec = readDescription(positionals, values.spec) ?? settings.path('MOCK_SPEC')
-  const port = values.port === undefined ? settings.read('PORT', readPort, (text) => [`Port ${text} on`, `:${text}`]) : readPort('--port', values.port)
-  const logFormat = values['log-format'] === undefined ? settings.read('MOCK_LOG_FORMAT', readLogFormat) : readLogFormat('--log-format', values['log-format'])
+  const port =
+    values.port === undefined
+      ? settings.read('PORT', readPort, (text) => [`Port ${text} on`, `:${text}`])
+      : readPort('--port', values.port)
+  const logFormat =
+    values['log-format'] === undefined
+      ? settings.read('MOCK_LOG_FORMAT', readLogFormat)
+      : readLogFormat('--log-format', values['log-format'])
   const options: MockOptions = {
     spec,
     fixtures: values.fixtures ?? settings.path('MOCK_FIXTURES'),
     port,
-    host: values.host || settings.read('HOST', (_, host) => host, (host) => [host]),
+    host:
+      values.host ||
+      settings.read(
+        'HOST',
+        (_, host) => host,
+        (host) => [host],
+      ),
     dynamic: values.dynamic,
     seed: values.seed === undefined ? undefined : seedOf(values.seed),
     tokens: values.token,
     maxBodyBytes: readOptional('--max-body', values['max-body'], readSize),
     debug: values.debug || byLevel.debug,
-    scenario: values.scenario ?? settings.read('MOCK_SCENARIO', (_, name) => name, (name) => [`"${name}"`]),
+    scenario:
+      values.scenario ??
+      settings.read(
+        'MOCK_SCENARIO',
+        (_, name) => name,
+        (name) => [`"${name}"`],
+      ),
     delay: values.delay,
     journalSize: readOptional('--journal-size', values['journal-size'], wholeNumber),
     journalBytes: readOptional('--journal-bytes', values['journal-bytes'], readSize),
@@ -145,7 +167,13 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
 /** node:util's parseArgs over Prism-style booleans, its errors reworded to name the flag and what was meant. */
 function readArguments(argv: readonly string[]) {
   try {
-    return parseArgs({ args: withBooleanValues(argv), options: FLAGS, strict: true, allowPositionals: true, allowNegative: true })
+    return parseArgs({
+      args: withBooleanValues(argv),
+      options: FLAGS,
+      strict: true,
+      allowPositionals: true,
+      allowNegative: true,
+    })
   } catch (error) {
     throw rewordParseError(error as NodeJS.ErrnoException)
   }
@@ -196,19 +224,31 @@ function rewordParseError(error: NodeJS.ErrnoException): Error {
     return new CommandLineError('cli_missing_value', `${flag} needs a value. Run with --help to see the options.`)
   }
   if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag && /ambiguous/.test(error.message)) {
-    return new CommandLineError('cli_missing_value', `${flag} needs a value, and the next word starts with "-"; write ${flag}=<value> if that is the value.`)
+    return new CommandLineError(
+      'cli_missing_value',
+      `${flag} needs a value, and the next word starts with "-"; write ${flag}=<value> if that is the value.`,
+    )
   }
-  if (error.code?.startsWith('ERR_PARSE_ARGS')) return new CommandLineError('cli_bad_value', `${error.message} Run with --help to see the options.`)
+  if (error.code?.startsWith('ERR_PARSE_ARGS'))
+    return new CommandLineError('cli_bad_value', `${error.message} Run with --help to see the options.`)
   return error
 }
 
 /** "Unknown option --prot. Did you mean --port?", from every spelling of every flag, Prism's included. */
 function unknownFlag(written: string): CommandLineError {
   const name = written.replace(/^-+/, '').replace(/=.*$/, '')
-  const negated = name.startsWith('no-') ? closestWord(name.slice(3), SUGGESTED.filter((flag) => BOOLEAN_FLAGS.has(flag))) : undefined
+  const negated = name.startsWith('no-')
+    ? closestWord(
+        name.slice(3),
+        SUGGESTED.filter((flag) => BOOLEAN_FLAGS.has(flag)),
+      )
+    : undefined
   const guess = negated ? `no-${negated}` : written.startsWith('--') ? closestWord(name, SUGGESTED) : undefined
   const hint = guess ? ` Did you mean --${guess}?` : ''
-  return new CommandLineError('cli_unknown_flag', `Unknown option ${written}.${hint} Run with --help to see the options.`)
+  return new CommandLineError(
+    'cli_unknown_flag',
+    `Unknown option ${written}.${hint} Run with --help to see the options.`,
+  )
 }
 
 /**
@@ -219,15 +259,24 @@ function readDescription(positionals: readonly string[], specFlag: string | unde
   if (positionals[0] === 'proxy') throw proxyNotBuilt()
   const words = positionals[0] === 'mock' ? positionals.slice(1) : positionals
   if (words.length > 1) {
-    throw new CommandLineError('cli_two_descriptions', `The mock serves one description, and got ${words.length}: ${words.map((w) => `"${w}"`).join(', ')}. Give one, as an argument or with --spec.`)
+    throw new CommandLineError(
+      'cli_two_descriptions',
+      `The mock serves one description, and got ${words.length}: ${words.map((w) => `"${w}"`).join(', ')}. Give one, as an argument or with --spec.`,
+    )
   }
   const [written] = words
   if (written !== undefined && specFlag !== undefined && resolve(written) !== resolve(specFlag)) {
-    throw new CommandLineError('cli_two_descriptions', `Two descriptions: "${written}" as an argument and "${specFlag}" with --spec. Give one of them.`)
+    throw new CommandLineError(
+      'cli_two_descriptions',
+      `Two descriptions: "${written}" as an argument and "${specFlag}" with --spec. Give one of them.`,
+    )
   }
   const chosen = written ?? specFlag
   if (chosen !== undefined && /^https?:\/\//i.test(chosen)) {
-    throw new CommandLineError('cli_remote_description', `The mock reads its description from a file, and never downloads one: save ${chosen} first (e.g. curl -o api.yaml '${chosen}') and give the file.`)
+    throw new CommandLineError(
+      'cli_remote_description',
+      `The mock reads its description from a file, and never downloads one: save ${chosen} first (e.g. curl -o api.yaml '${chosen}') and give the file.`,
+    )
   }
   return chosen
 }
@@ -242,7 +291,10 @@ function proxyNotBuilt(): CommandLineError {
 function readVerboseLevel(text: string | undefined): VerboseLevel | undefined {
   if (text === undefined || isVerboseLevel(text)) return text
   const guess = closestWord(text, VERBOSE_LEVELS)
-  throw new CommandLineError('cli_bad_value', `--verboseLevel takes one of ${VERBOSE_LEVELS.join(', ')}, got "${text}".${guess ? ` Did you mean ${guess}?` : ''}`)
+  throw new CommandLineError(
+    'cli_bad_value',
+    `--verboseLevel takes one of ${VERBOSE_LEVELS.join(', ')}, got "${text}".${guess ? ` Did you mean ${guess}?` : ''}`,
+  )
 }
 
 /**
@@ -260,23 +312,29 @@ export function seedOf(text: string): number {
 
 function readPort(source: string, text: string): number {
   const port = wholeNumber(source, text)
-  if (port > 65535) throw new CommandLineError('cli_bad_value', `${source} takes a port from 0 to 65535, got "${text}".`)
+  if (port > 65535)
+    throw new CommandLineError('cli_bad_value', `${source} takes a port from 0 to 65535, got "${text}".`)
   return port
 }
 
 function readLogFormat(source: string, text: string): 'text' | 'json' {
-  if (text !== 'text' && text !== 'json') throw new CommandLineError('cli_bad_value', `${source} takes "text" or "json", got "${text}".`)
+  if (text !== 'text' && text !== 'json')
+    throw new CommandLineError('cli_bad_value', `${source} takes "text" or "json", got "${text}".`)
   return text
 }
 
 function readValidationMode(source: string, text: string): ValidationMode {
   if (text === 'strict' || text === 'report' || text === 'off') return text
   const guess = closestWord(text, ['strict', 'report', 'off'])
-  throw new CommandLineError('cli_bad_value', `${source} takes strict, report or off, got "${text}".${guess ? ` Did you mean ${guess}?` : ''}`)
+  throw new CommandLineError(
+    'cli_bad_value',
+    `${source} takes strict, report or off, got "${text}".${guess ? ` Did you mean ${guess}?` : ''}`,
+  )
 }
 
 function wholeNumber(source: string, text: string): number {
-  if (!/^\d+$/.test(text.trim())) throw new CommandLineError('cli_bad_value', `${source} takes a whole number, got "${text}".`)
+  if (!/^\d+$/.test(text.trim()))
+    throw new CommandLineError('cli_bad_value', `${source} takes a whole number, got "${text}".`)
   return Number(text)
 }
 
@@ -289,7 +347,11 @@ function readSize(source: string, text: string): number {
   }
 }
 
-function readOptional<T>(flag: string, text: string | undefined, parse: (source: string, text: string) => T): T | undefined {
+function readOptional<T>(
+  flag: string,
+  text: string | undefined,
+  parse: (source: string, text: string) => T,
+): T | undefined {
   return text === undefined ? undefined : parse(flag, text)
 }
 
@@ -303,7 +365,11 @@ class EnvironmentReader {
   constructor(private readonly env: NodeJS.ProcessEnv) {}
 
   /** `parse` receives the source to name in its messages: "The environment variable PORT". */
-  read<T>(variable: string, parse: (source: string, text: string) => T, mentions: (text: string) => string[] = () => []): T | undefined {
+  read<T>(
+    variable: string,
+    parse: (source: string, text: string) => T,
+    mentions: (text: string) => string[] = () => [],
+  ): T | undefined {
     const value = this.env[variable]
     if (!value) return undefined
     const parsed = parse(`The environment variable ${variable}`, value)
@@ -313,6 +379,10 @@ class EnvironmentReader {
 
   /** A file or folder: errors quote it resolved. */
   path(variable: string): string | undefined {
-    return this.read(variable, (_, path) => path, (path) => [resolve(path)])
+    return this.read(
+      variable,
+      (_, path) => path,
+      (path) => [resolve(path)],
+    )
   }
 }

@@ -81,7 +81,11 @@ export function listen(
     server.listen(port, host, () => {
       const { port: actualPort } = server.address() as AddressInfo
       const shownHost = host.includes(':') ? `[${host}]` : host
-      resolve({ url: `http://${shownHost}:${actualPort}`, port: actualPort, close: () => closeGracefully(server, inFlight) })
+      resolve({
+        url: `http://${shownHost}:${actualPort}`,
+        port: actualPort,
+        close: () => closeGracefully(server, inFlight),
+      })
     })
   })
 }
@@ -103,8 +107,15 @@ function closeGracefully(server: Server, inFlight: ReadonlySet<ServerResponse>):
 }
 
 function describeListenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
-  if (error.code === 'EADDRINUSE') return new StartupError(`Port ${port} on ${host} is already in use. Stop what holds it, or pick another port with --port (0 picks a free one).`)
-  if (error.code === 'EACCES') return new StartupError(`Not allowed to listen on ${host}:${port}. Ports below 1024 need privileges; pick another with --port.`)
-  if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') return new StartupError(`Cannot listen on host ${host}: it is not an address of this machine.`)
+  if (error.code === 'EADDRINUSE')
+    return new StartupError(
+      `Port ${port} on ${host} is already in use. Stop what holds it, or pick another port with --port (0 picks a free one).`,
+    )
+  if (error.code === 'EACCES')
+    return new StartupError(
+      `Not allowed to listen on ${host}:${port}. Ports below 1024 need privileges; pick another with --port.`,
+    )
+  if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND')
+    return new StartupError(`Cannot listen on host ${host}: it is not an address of this machine.`)
   return new StartupError(`Cannot listen on ${host}:${port}: ${error.message}`)
 }

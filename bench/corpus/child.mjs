@@ -21,7 +21,15 @@ async function main() {
   } catch (e) {
     const message = String(e?.message ?? e)
     if (e?.name === 'StartupError') await send({ type: 'refused', message, warnings: warnings.length })
-    else await send({ type: 'startup-crash', message: `${e?.name ?? 'Error'}: ${message}`, stack: String(e?.stack ?? '').split('\n').slice(0, 6).join('\n') })
+    else
+      await send({
+        type: 'startup-crash',
+        message: `${e?.name ?? 'Error'}: ${message}`,
+        stack: String(e?.stack ?? '')
+          .split('\n')
+          .slice(0, 6)
+          .join('\n'),
+      })
     return
   }
   const startMs = performance.now() - t0
@@ -45,7 +53,12 @@ async function main() {
 /** A deterministic subset: the n operations with the smallest seeded hash, in description order. */
 function subset(ops, n, seed) {
   const keyed = ops.map((op, i) => ({ i, h: hash(`${seed}:${op.method} ${op.path}`) }))
-  const keep = new Set(keyed.sort((a, b) => a.h - b.h).slice(0, n).map((k) => k.i))
+  const keep = new Set(
+    keyed
+      .sort((a, b) => a.h - b.h)
+      .slice(0, n)
+      .map((k) => k.i),
+  )
   return ops.filter((_, i) => keep.has(i))
 }
 
@@ -55,7 +68,11 @@ function hash(s) {
   return h
 }
 
-const baseType = (t) => String(t ?? '').toLowerCase().split(';')[0].trim()
+const baseType = (t) =>
+  String(t ?? '')
+    .toLowerCase()
+    .split(';')[0]
+    .trim()
 const isJsonType = (t) => /^application\/json$|\+json$|\/json$/.test(baseType(t))
 
 function mediaMatches(declared, actual) {
@@ -70,7 +87,8 @@ function mediaMatches(declared, actual) {
 async function runOperation(app, op, oracle, seed, unsatisfiable) {
   const name = `${op.method.toUpperCase()} ${op.path}`
   const built = buildRequest(op, { oracle, seed })
-  if (built.notBuildable) return { op: name, kind: built.oracle ? 'oracle-compile' : 'not-buildable', problem: built.notBuildable }
+  if (built.notBuildable)
+    return { op: name, kind: built.oracle ? 'oracle-compile' : 'not-buildable', problem: built.notBuildable }
   const out = { op: name, url: built.url.slice(0, 300), kind: 'ok' }
   let res
   let text
@@ -85,7 +103,12 @@ async function runOperation(app, op, oracle, seed, unsatisfiable) {
     })
     ;({ r: res, t: text } = await Promise.race([answer, timeout]).finally(() => clearTimeout(timer)))
   } catch (e) {
-    return { ...out, kind: 'fail', cause: 'threw', problem: `app.request failed: ${String(e?.message ?? e).slice(0, 300)}` }
+    return {
+      ...out,
+      kind: 'fail',
+      cause: 'threw',
+      problem: `app.request failed: ${String(e?.message ?? e).slice(0, 300)}`,
+    }
   }
   out.status = res.status
   const code = declaredResponse(op.responses, res.status)
@@ -97,17 +120,29 @@ async function runOperation(app, op, oracle, seed, unsatisfiable) {
   const wantsSuccess = success !== undefined && success !== 'default'
   out.expected = wantsSuccess ? res.status >= 200 && res.status < 300 : null
   const problems = []
-  if (out.declared === false) problems.push({ cause: 'undeclared-status', text: `status ${res.status} is not declared (declared: ${Object.keys(op.responses).join(', ')})${errorNote(res, text)}` })
-  else if (out.expected === false) problems.push({ cause: 'rejected', text: `answered ${res.status} to a valid request${errorNote(res, text)}` })
+  if (out.declared === false)
+    problems.push({
+      cause: 'undeclared-status',
+      text: `status ${res.status} is not declared (declared: ${Object.keys(op.responses).join(', ')})${errorNote(res, text)}`,
+    })
+  else if (out.expected === false)
+    problems.push({ cause: 'rejected', text: `answered ${res.status} to a valid request${errorNote(res, text)}` })
   if (code !== undefined) {
     const response = op.responses[code]
     const ct = res.headers.get('content-type')
     const noBody = res.status === 204 || res.status === 304 || op.method === 'head'
     if (response.media.length && !noBody) {
       const declaredTypes = response.media.map((m) => m.type)
-      const media = ct ? response.media.find((m) => baseType(m.type) === baseType(ct)) ?? response.media.find((m) => mediaMatches(m.type, ct)) : undefined
+      const media = ct
+        ? (response.media.find((m) => baseType(m.type) === baseType(ct)) ??
+          response.media.find((m) => mediaMatches(m.type, ct)))
+        : undefined
       if (!ct) problems.push({ cause: 'content-type', text: `no Content-Type (declared: ${declaredTypes.join(', ')})` })
-      else if (!media) problems.push({ cause: 'content-type', text: `Content-Type ${baseType(ct)} is not declared for ${code} (declared: ${declaredTypes.join(', ')})` })
+      else if (!media)
+        problems.push({
+          cause: 'content-type',
+          text: `Content-Type ${baseType(ct)} is not declared for ${code} (declared: ${declaredTypes.join(', ')})`,
+        })
       else if (isJsonType(ct) && media.schemaPtr && unsatisfiable.includes(op.operationId)) {
         out.notJudged = 'the description declares a response schema no finite value meets'
       } else if (isJsonType(ct) && media.schemaPtr) {
@@ -117,7 +152,11 @@ async function runOperation(app, op, oracle, seed, unsatisfiable) {
           body = JSON.parse(text)
           parsed = true
         } catch {
-          problems.push({ cause: 'body', text: text === '' ? 'empty body for a JSON response with a schema' : `body is not JSON: ${text.slice(0, 60)}` })
+          problems.push({
+            cause: 'body',
+            text:
+              text === '' ? 'empty body for a JSON response with a schema' : `body is not JSON: ${text.slice(0, 60)}`,
+          })
           out.conforming = false
         }
         if (parsed) {
@@ -135,7 +174,10 @@ async function runOperation(app, op, oracle, seed, unsatisfiable) {
   if (problems.length) {
     out.kind = 'fail'
     out.cause = problems[0].cause
-    out.problem = problems.map((p) => p.text).join(' | ').slice(0, 600)
+    out.problem = problems
+      .map((p) => p.text)
+      .join(' | ')
+      .slice(0, 600)
     out.sample = text.slice(0, 300)
   } else if (out.oracle) {
     out.kind = 'oracle-compile'
@@ -163,7 +205,13 @@ main().then(
   () => process.exit(0),
   async (e) => {
     try {
-      await send({ type: 'runner-error', message: String(e?.stack ?? e).split('\n').slice(0, 5).join('\n') })
+      await send({
+        type: 'runner-error',
+        message: String(e?.stack ?? e)
+          .split('\n')
+          .slice(0, 5)
+          .join('\n'),
+      })
     } finally {
       process.exit(3)
     }

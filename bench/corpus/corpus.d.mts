@@ -66,7 +66,12 @@ export interface Summary {
 }
 
 export const SOURCES: Record<SourceName, { spec: string; tarball: string; integrity: string; prefix: string }>
-export function readList(file: string, defaultSource?: SourceName): { source: SourceName; rel: string; maxOps?: number }[]
-export function runCorpus(options?: CorpusOptions): Promise<{ options: CorpusOptions; results: DescriptionResult[]; summary: Summary; resultsFile?: string }>
+export function readList(
+  file: string,
+  defaultSource?: SourceName,
+): { source: SourceName; rel: string; maxOps?: number }[]
+export function runCorpus(
+  options?: CorpusOptions,
+): Promise<{ options: CorpusOptions; results: DescriptionResult[]; summary: Summary; resultsFile?: string }>
 export function formatReport(summary: Summary, options?: { top?: number }): string
 export function normalise(text: string): string

@@ -92,11 +92,18 @@ export function ensureTarball(name) {
   const file = join(cacheDir, source.tarball)
   if (!existsSync(file)) {
     log(`fetching ${source.spec} from the npm registry`)
-    execFileSync('npm', ['pack', source.spec, '--pack-destination', cacheDir, '--silent'], { cwd: cacheDir, stdio: ['ignore', 'ignore', 2], timeout: 600_000 })
+    execFileSync('npm', ['pack', source.spec, '--pack-destination', cacheDir, '--silent'], {
+      cwd: cacheDir,
+      stdio: ['ignore', 'ignore', 2],
+      timeout: 600_000,
+    })
     if (!existsSync(file)) throw new Error(`npm pack ${source.spec} did not write ${file}`)
   }
   const actual = sri(file)
-  if (actual !== source.integrity) throw new Error(`${file}: integrity ${actual} does not match the pinned ${source.integrity}; delete the file and retry`)
+  if (actual !== source.integrity)
+    throw new Error(
+      `${file}: integrity ${actual} does not match the pinned ${source.integrity}; delete the file and retry`,
+    )
   return file
 }
 
@@ -106,7 +113,9 @@ export function listSource(name) {
   const listing = join(cacheDir, `${name}.files.txt`)
   if (!existsSync(listing)) {
     const tarball = ensureTarball(name)
-    const members = execFileSync('tar', ['-tzf', tarball], { maxBuffer: 64 * 2 ** 20 }).toString().split('\n')
+    const members = execFileSync('tar', ['-tzf', tarball], { maxBuffer: 64 * 2 ** 20 })
+      .toString()
+      .split('\n')
     writeFileSync(listing, members.filter(Boolean).join('\n') + '\n')
   }
   return readFileSync(listing, 'utf8')
@@ -131,8 +140,13 @@ export function ensureExtracted(name, rels) {
   const { prefix, gzipped } = SOURCES[name]
   writeFileSync(listFile, missing.map((rel) => prefix + rel + (gzipped ? '.gz' : '')).join('\n') + '\n')
   log(`extracting ${missing.length} description(s) of ${SOURCES[name].spec}`)
-  execFileSync('tar', ['-xzf', tarball, '-C', extractDir(name), '--no-same-owner', '-T', listFile], { stdio: ['ignore', 'ignore', 2] })
-  if (gzipped) execFileSync('gunzip', ['-f', ...missing.map((rel) => `${fileOf(name, rel)}.gz`)], { stdio: ['ignore', 'ignore', 2] })
+  execFileSync('tar', ['-xzf', tarball, '-C', extractDir(name), '--no-same-owner', '-T', listFile], {
+    stdio: ['ignore', 'ignore', 2],
+  })
+  if (gzipped)
+    execFileSync('gunzip', ['-f', ...missing.map((rel) => `${fileOf(name, rel)}.gz`)], {
+      stdio: ['ignore', 'ignore', 2],
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -189,12 +203,14 @@ export function readList(file, defaultSource) {
 
 export function selectDescriptions({ source = 'apis-guru', sample, seed = 1, only, list }) {
   const sources = source === 'all' ? Object.keys(SOURCES) : [source]
-  for (const s of sources) if (!SOURCES[s]) throw new Error(`unknown --source ${s} (${Object.keys(SOURCES).join(', ')} or all)`)
+  for (const s of sources)
+    if (!SOURCES[s]) throw new Error(`unknown --source ${s} (${Object.keys(SOURCES).join(', ')} or all)`)
   let entries
   if (list) {
     entries = readList(list, source === 'all' ? undefined : source).filter((e) => sources.includes(e.source))
     for (const e of entries) {
-      if (!listSource(e.source).includes(e.rel)) throw new Error(`${list}: ${e.source}:${e.rel} is not in ${SOURCES[e.source].spec}`)
+      if (!listSource(e.source).includes(e.rel))
+        throw new Error(`${list}: ${e.source}:${e.rel} is not in ${SOURCES[e.source].spec}`)
     }
   } else entries = sources.flatMap((s) => listSource(s).map((rel) => ({ source: s, rel })))
   if (only) entries = entries.filter((e) => `${e.source}:${e.rel}`.includes(only))
@@ -207,9 +223,21 @@ export function selectDescriptions({ source = 'apis-guru', sample, seed = 1, onl
 
 function runOne(entry, { seed, maxOps, dist }) {
   const file = fileOf(entry.source, entry.rel)
-  const job = { file, dist: pathToFileURL(join(dist, 'index.js')).href, seed, maxOps: entry.maxOps ?? maxOps, unsatisfiable: entry.unsatisfiable ?? [] }
+  const job = {
+    file,
+    dist: pathToFileURL(join(dist, 'index.js')).href,
+    seed,
+    maxOps: entry.maxOps ?? maxOps,
+    unsatisfiable: entry.unsatisfiable ?? [],
+  }
   const started = Date.now()
-  const record = { description: `${entry.source}:${entry.rel}`, source: entry.source, rel: entry.rel, outcome: undefined, ops: [] }
+  const record = {
+    description: `${entry.source}:${entry.rel}`,
+    source: entry.source,
+    rel: entry.rel,
+    outcome: undefined,
+    ops: [],
+  }
   return new Promise((resolveRecord) => {
     const childProcess = fork(join(here, 'child.mjs'), [JSON.stringify(job)], {
       execArgv: ['--max-old-space-size=4096'],
@@ -241,8 +269,14 @@ function runOne(entry, { seed, maxOps, dist }) {
       }
       childProcess.kill('SIGKILL')
     }
-    const startTimer = setTimeout(() => phase === 'start-up' && kill(`no start-up within ${STARTUP_LIMIT_MS / 1000} s`), STARTUP_LIMIT_MS)
-    const totalTimer = setTimeout(() => kill(`not finished within ${DESCRIPTION_LIMIT_MS / 1000} s`), DESCRIPTION_LIMIT_MS)
+    const startTimer = setTimeout(
+      () => phase === 'start-up' && kill(`no start-up within ${STARTUP_LIMIT_MS / 1000} s`),
+      STARTUP_LIMIT_MS,
+    )
+    const totalTimer = setTimeout(
+      () => kill(`not finished within ${DESCRIPTION_LIMIT_MS / 1000} s`),
+      DESCRIPTION_LIMIT_MS,
+    )
     let stallTimer
     const watchProgress = () => {
       clearTimeout(stallTimer)
@@ -254,7 +288,12 @@ function runOne(entry, { seed, maxOps, dist }) {
           watchProgress()
           phase = 'requests'
           record.outcome = 'started'
-          Object.assign(record, { startMs: Math.round(m.startMs), rssMB: Math.round(m.rssMB), warnings: m.warnings, firstWarning: m.firstWarning })
+          Object.assign(record, {
+            startMs: Math.round(m.startMs),
+            rssMB: Math.round(m.rssMB),
+            warnings: m.warnings,
+            firstWarning: m.firstWarning,
+          })
           break
         case 'refused':
           phase = 'done'
@@ -273,7 +312,12 @@ function runOne(entry, { seed, maxOps, dist }) {
         case 'done':
           done = true
           phase = 'done'
-          Object.assign(record, { version: m.version, totalOps: m.totalOps, ops: m.ops, rssAfterMB: Math.round(m.rssAfterMB) })
+          Object.assign(record, {
+            version: m.version,
+            totalOps: m.totalOps,
+            ops: m.ops,
+            rssAfterMB: Math.round(m.rssAfterMB),
+          })
           delete record.current
           break
         case 'runner-error':
@@ -286,10 +330,18 @@ function runOne(entry, { seed, maxOps, dist }) {
       if (record.outcome === 'hang') return finish()
       if (record.outcome === 'started' && !done) {
         record.outcome = 'crash'
-        record.crash = { phase: 'requests', message: `exited (code ${code}, signal ${signal}) while answering ${record.current ?? 'requests'}`, output: output.slice(-1500) }
+        record.crash = {
+          phase: 'requests',
+          message: `exited (code ${code}, signal ${signal}) while answering ${record.current ?? 'requests'}`,
+          output: output.slice(-1500),
+        }
       } else if (record.outcome === undefined) {
         record.outcome = 'crash'
-        record.crash = { phase: 'start-up', message: `exited (code ${code}, signal ${signal}) without reporting`, output: output.slice(-1500) }
+        record.crash = {
+          phase: 'start-up',
+          message: `exited (code ${code}, signal ${signal}) without reporting`,
+          output: output.slice(-1500),
+        }
       }
       finish()
     })
@@ -332,9 +384,19 @@ export async function runCorpus(options = {}) {
   let resultsFile
   if (opts.write) {
     mkdirSync(cacheDir, { recursive: true })
-    const label = opts.list ? `list-${opts.list.split('/').pop().replace(/\.\w+$/, '')}` : opts.sample ? String(opts.sample) : 'all'
+    const label = opts.list
+      ? `list-${opts.list
+          .split('/')
+          .pop()
+          .replace(/\.\w+$/, '')}`
+      : opts.sample
+        ? String(opts.sample)
+        : 'all'
     resultsFile = join(cacheDir, `results-${opts.source}-${opts.seed}-${label}${opts.only ? `-only` : ''}.json`)
-    writeFileSync(resultsFile, JSON.stringify({ options: { ...opts, onProgress: undefined }, summary, results }, null, 1))
+    writeFileSync(
+      resultsFile,
+      JSON.stringify({ options: { ...opts, onProgress: undefined }, summary, results }, null, 1),
+    )
   }
   return { options: opts, results, summary, resultsFile }
 }
@@ -342,7 +404,8 @@ export async function runCorpus(options = {}) {
 // ---------------------------------------------------------------------------------------------
 // Summary
 
-const quantile = (sorted, q) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] : undefined)
+const quantile = (sorted, q) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] : undefined
 
 /** Problem text with paths, names and values taken out, so that failures of one cause group together. */
 export function normalise(text) {
@@ -370,7 +433,9 @@ function group(items, keyOf) {
     g.count++
     g.descriptions.add(item.description)
   }
-  return [...groups.values()].sort((a, b) => b.descriptions.size - a.descriptions.size || b.count - a.count).map((g) => ({ ...g, descriptions: g.descriptions.size }))
+  return [...groups.values()]
+    .sort((a, b) => b.descriptions.size - a.descriptions.size || b.count - a.count)
+    .map((g) => ({ ...g, descriptions: g.descriptions.size }))
 }
 
 export function summarise(results, opts = {}) {
@@ -397,12 +462,25 @@ export function summarise(results, opts = {}) {
     hangs: results.filter((r) => r.outcome === 'hang').length,
     runnerErrors: results.filter((r) => r.outcome === 'runner-error').length,
     startMs: starts.length && {
-      median: quantile(starts.map((r) => r.startMs), 0.5),
-      p90: quantile(starts.map((r) => r.startMs), 0.9),
+      median: quantile(
+        starts.map((r) => r.startMs),
+        0.5,
+      ),
+      p90: quantile(
+        starts.map((r) => r.startMs),
+        0.9,
+      ),
       max: starts.at(-1).startMs,
       maxDescription: starts.at(-1).description,
     },
-    rssMB: rss.length && { median: quantile(rss.map((r) => r.rssMB), 0.5), max: rss.at(-1).rssMB, maxDescription: rss.at(-1).description },
+    rssMB: rss.length && {
+      median: quantile(
+        rss.map((r) => r.rssMB),
+        0.5,
+      ),
+      max: rss.at(-1).rssMB,
+      maxDescription: rss.at(-1).description,
+    },
     withWarnings: started.filter((r) => r.warnings > 0).length,
     operations: ops.length,
     totalOperations: results.reduce((n, r) => n + (r.totalOps ?? 0), 0),
@@ -421,33 +499,56 @@ export function summarise(results, opts = {}) {
     failedOps: failures.length,
     failedDescriptions: new Set(failures.map((f) => f.description)).size,
     failureGroups: group(failures, (f) => `${f.cause}: ${normalise(f.problem)}`),
-    refusedGroups: group(results.filter((r) => r.outcome === 'refused').map((r) => ({ ...r, problem: r.refused })), (r) => normalise(r.refused)),
-    notBuildableGroups: group(ops.filter((o) => o.kind === 'not-buildable'), (o) => normalise(o.problem)),
-    oracleGroups: group(ops.filter((o) => o.kind === 'oracle-compile'), (o) => normalise(o.problem)),
+    refusedGroups: group(
+      results.filter((r) => r.outcome === 'refused').map((r) => ({ ...r, problem: r.refused })),
+      (r) => normalise(r.refused),
+    ),
+    notBuildableGroups: group(
+      ops.filter((o) => o.kind === 'not-buildable'),
+      (o) => normalise(o.problem),
+    ),
+    oracleGroups: group(
+      ops.filter((o) => o.kind === 'oracle-compile'),
+      (o) => normalise(o.problem),
+    ),
     crashList: results.filter((r) => r.outcome === 'crash').map((r) => ({ description: r.description, ...r.crash })),
     hangList: results.filter((r) => r.outcome === 'hang').map((r) => ({ description: r.description, ...r.hang })),
-    runnerErrorList: results.filter((r) => r.outcome === 'runner-error').map((r) => ({ description: r.description, message: r.runnerError })),
-    slowest: starts.slice(-5).reverse().map((r) => ({ description: r.description, startMs: r.startMs, rssMB: r.rssMB, totalOps: r.totalOps })),
+    runnerErrorList: results
+      .filter((r) => r.outcome === 'runner-error')
+      .map((r) => ({ description: r.description, message: r.runnerError })),
+    slowest: starts
+      .slice(-5)
+      .reverse()
+      .map((r) => ({ description: r.description, startMs: r.startMs, rssMB: r.rssMB, totalOps: r.totalOps })),
   }
 }
 
 export function formatReport(s, { top = 25 } = {}) {
   const lines = []
   const row = (label, value) => lines.push(`  ${label.padEnd(34)} ${value}`)
-  lines.push(`corpus: source ${s.source}${s.sample ? `, sample ${s.sample}` : ''}, seed ${s.seed}; ${(s.wallMs / 1000).toFixed(0)} s`)
+  lines.push(
+    `corpus: source ${s.source}${s.sample ? `, sample ${s.sample}` : ''}, seed ${s.seed}; ${(s.wallMs / 1000).toFixed(0)} s`,
+  )
   row('descriptions started / tried', `${s.started} / ${s.tried}`)
   row('refused (StartupError)', s.refused)
   row('crashes', s.crashes)
   row('hangs', s.hangs)
   if (s.runnerErrors) row('runner errors (this script)', s.runnerErrors)
-  if (s.startMs) row('start-up ms', `median ${s.startMs.median}, p90 ${s.startMs.p90}, max ${s.startMs.max} (${s.startMs.maxDescription})`)
+  if (s.startMs)
+    row(
+      'start-up ms',
+      `median ${s.startMs.median}, p90 ${s.startMs.p90}, max ${s.startMs.max} (${s.startMs.maxDescription})`,
+    )
   if (s.rssMB) row('RSS after start-up MB', `median ${s.rssMB.median}, max ${s.rssMB.max} (${s.rssMB.maxDescription})`)
   row('descriptions with warnings', s.withWarnings)
   row('operations tried / in descriptions', `${s.operations} / ${s.totalOperations}`)
   row('requests sent', s.sent)
   row('requests not buildable', s.notBuildable)
   row('oracle could not compile', s.oracleCompile)
-  row('answers with a declared status', `${s.declared} / ${s.judged} (${s.declaredPct}%)${s.sent > s.judged ? `; ${s.sent - s.judged} of operations declaring no response or only 1xx` : ''}`)
+  row(
+    'answers with a declared status',
+    `${s.declared} / ${s.judged} (${s.declaredPct}%)${s.sent > s.judged ? `; ${s.sent - s.judged} of operations declaring no response or only 1xx` : ''}`,
+  )
   row('2xx where a 2xx is declared', `${s.expectedOk} / ${s.expectedChecked} (${s.expectedPct}%)`)
   row('JSON bodies conforming', `${s.bodiesConforming} / ${s.bodiesChecked} (${s.conformingPct}%)`)
   row('failed operations', `${s.failedOps} in ${s.failedDescriptions} description(s)`)
@@ -460,25 +561,40 @@ export function formatReport(s, { top = 25 } = {}) {
     }
     if (list.length > top) lines.push(`  ... ${list.length - top} more group(s)`)
   }
-  groups('Failures by cause', s.failureGroups, (e) => `${e.description}  ${e.op}${e.url && e.url !== e.op.split(' ')[1] ? ` (${e.url})` : ''}  ${e.problem}`)
+  groups(
+    'Failures by cause',
+    s.failureGroups,
+    (e) => `${e.description}  ${e.op}${e.url && e.url !== e.op.split(' ')[1] ? ` (${e.url})` : ''}  ${e.problem}`,
+  )
   groups('Refused', s.refusedGroups, (e) => `${e.description}: ${e.problem}`)
   if (s.crashList.length) {
     lines.push('', 'Crashes:')
-    for (const c of s.crashList) lines.push(`  ${c.description} (${c.phase}): ${c.message}${c.stack ? `\n      ${c.stack.split('\n').slice(1, 3).join('\n      ')}` : ''}${c.output ? `\n      output: ${c.output.trim().split('\n').slice(-3).join(' / ').slice(0, 400)}` : ''}`)
+    for (const c of s.crashList)
+      lines.push(
+        `  ${c.description} (${c.phase}): ${c.message}${c.stack ? `\n      ${c.stack.split('\n').slice(1, 3).join('\n      ')}` : ''}${c.output ? `\n      output: ${c.output.trim().split('\n').slice(-3).join(' / ').slice(0, 400)}` : ''}`,
+      )
   }
   if (s.hangList.length) {
     lines.push('', 'Hangs:')
-    for (const h of s.hangList) lines.push(`  ${h.description} (${h.phase}): ${h.why}${h.lastOp ? `; last operation ${h.lastOp}` : ''}`)
+    for (const h of s.hangList)
+      lines.push(`  ${h.description} (${h.phase}): ${h.why}${h.lastOp ? `; last operation ${h.lastOp}` : ''}`)
   }
   if (s.runnerErrorList.length) {
     lines.push('', 'Runner errors (bugs of this script, not of the mock):')
     for (const r of s.runnerErrorList) lines.push(`  ${r.description}: ${r.message.split('\n')[0]}`)
   }
-  groups('Requests not buildable (by reason)', s.notBuildableGroups.slice(0, 10), (e) => `${e.description}  ${e.op}  ${e.problem}`)
+  groups(
+    'Requests not buildable (by reason)',
+    s.notBuildableGroups.slice(0, 10),
+    (e) => `${e.description}  ${e.op}  ${e.problem}`,
+  )
   groups('Oracle could not compile', s.oracleGroups.slice(0, 5), (e) => `${e.description}  ${e.op}  ${e.problem}`)
   if (s.slowest.length) {
     lines.push('', 'Slowest start-ups:')
-    for (const r of s.slowest) lines.push(`  ${String(r.startMs).padStart(7)} ms  ${String(r.rssMB).padStart(5)} MB  ${r.description} (${r.totalOps ?? '?'} ops)`)
+    for (const r of s.slowest)
+      lines.push(
+        `  ${String(r.startMs).padStart(7)} ms  ${String(r.rssMB).padStart(5)} MB  ${r.description} (${r.totalOps ?? '?'} ops)`,
+      )
   }
   return lines.join('\n')
 }

@@ -8,7 +8,18 @@ import { getPointer, isObject, ptrToFragment } from './spec.mjs'
 const addFormats = addFormatsModule.default ?? addFormatsModule
 
 const SUBSCHEMA_MAPS = ['properties', 'patternProperties', 'definitions', '$defs', 'dependentSchemas']
-const SUBSCHEMA_ONE = ['additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems', 'additionalItems']
+const SUBSCHEMA_ONE = [
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'additionalItems',
+]
 const SUBSCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems']
 
 /** Rewrites one schema (in place) for a JSON Schema validator: OpenAPI 3.0 / Swagger 2.0 dialect. */
@@ -17,7 +28,10 @@ function translateSchema(schema, version, seen) {
   seen.add(schema)
   {
     // boolean exclusive bounds and `nullable` are 3.0 / 2.0 dialect; applied to 3.1 too, leniently
-    for (const [key, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']]) {
+    for (const [key, bound] of [
+      ['exclusiveMinimum', 'minimum'],
+      ['exclusiveMaximum', 'maximum'],
+    ]) {
       if (schema[key] === true) {
         if (typeof schema[bound] === 'number') schema[key] = schema[bound]
         else delete schema[key]
@@ -45,8 +59,14 @@ function translateSchema(schema, version, seen) {
   }
   delete schema.$schema
   // Examples and extensions are data, which Ajv would scan for `$id`s (akeneo, box: "resolves to more than one schema").
-  for (const key of Object.keys(schema)) if (key === 'example' || key === 'examples' || key.startsWith('x-')) delete schema[key]
-  if (version === '3.1' && typeof schema.$id === 'string' && !/^[a-z][a-z0-9+.-]*:/i.test(schema.$id) && !schema.$id.startsWith('#')) {
+  for (const key of Object.keys(schema))
+    if (key === 'example' || key === 'examples' || key.startsWith('x-')) delete schema[key]
+  if (
+    version === '3.1' &&
+    typeof schema.$id === 'string' &&
+    !/^[a-z][a-z0-9+.-]*:/i.test(schema.$id) &&
+    !schema.$id.startsWith('#')
+  ) {
     // relative $ids would re-base the doc's local refs; keep the pointers working
     delete schema.$id
   }
@@ -54,7 +74,8 @@ function translateSchema(schema, version, seen) {
     if (isObject(schema[key])) for (const s of Object.values(schema[key])) translateSchema(s, version, seen)
   }
   for (const key of SUBSCHEMA_ONE) translateSchema(schema[key], version, seen)
-  for (const key of SUBSCHEMA_LISTS) if (Array.isArray(schema[key])) for (const s of schema[key]) translateSchema(s, version, seen)
+  for (const key of SUBSCHEMA_LISTS)
+    if (Array.isArray(schema[key])) for (const s of schema[key]) translateSchema(s, version, seen)
   if (Array.isArray(schema.items)) for (const s of schema.items) translateSchema(s, version, seen)
   else translateSchema(schema.items, version, seen)
 }
@@ -77,7 +98,8 @@ function translateDocument(doc, version) {
         continue
       }
       if (key === 'schema') translateSchema(value, version, seen)
-      else if ((key === 'schemas' || key === 'definitions') && isObject(value)) for (const s of Object.values(value)) translateSchema(s, version, seen)
+      else if ((key === 'schemas' || key === 'definitions') && isObject(value))
+        for (const s of Object.values(value)) translateSchema(s, version, seen)
       else walk(value, depth + 1)
     }
   }
@@ -88,7 +110,15 @@ function translateDocument(doc, version) {
 
 export function createOracle(doc, version) {
   const translated = translateDocument(structuredClone(doc), version)
-  const options = { strict: false, allErrors: true, verbose: true, validateSchema: false, logger: false, unicodeRegExp: false, validateFormats: true }
+  const options = {
+    strict: false,
+    allErrors: true,
+    verbose: true,
+    validateSchema: false,
+    logger: false,
+    unicodeRegExp: false,
+    validateFormats: true,
+  }
   const ajv = version === '3.1' ? new Ajv2020(options) : new Ajv(options)
   addFormats(ajv)
   // OpenAPI formats ajv-formats lacks or treats strictly where the mock cannot be judged
@@ -153,10 +183,16 @@ export function createOracle(doc, version) {
       return true
     })
     const combinators = new Set(['anyOf', 'oneOf', 'if', 'allOf'])
-    const real = kept.filter((e) => !(combinators.has(e.keyword) && !(e.keyword === 'oneOf' && e.params?.passingSchemas)))
+    const real = kept.filter(
+      (e) => !(combinators.has(e.keyword) && !(e.keyword === 'oneOf' && e.params?.passingSchemas)),
+    )
     if (kept.length === 0 || (dropped > 0 && real.length === 0)) return { ok: true }
     const first = real[0] ?? kept[0]
-    return { ok: false, error: `${first.instancePath || '/'} ${first.message}${first.params?.allowedValues ? ` (${JSON.stringify(first.params.allowedValues).slice(0, 80)})` : ''}`, keyword: first.keyword }
+    return {
+      ok: false,
+      error: `${first.instancePath || '/'} ${first.message}${first.params?.allowedValues ? ` (${JSON.stringify(first.params.allowedValues).slice(0, 80)})` : ''}`,
+      keyword: first.keyword,
+    }
   }
 
   function propertyHasFlag(parentSchema, name, flag) {

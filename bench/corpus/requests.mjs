@@ -27,7 +27,10 @@ function build(op, oracle, seed) {
   const cookies = []
   // A path key's query or fragment part names parameters the request must carry (and their values).
   const { route, conditions } = splitPathKey(op.path, op.params)
-  const conditionOf = (p) => conditions.find((c) => c.in === p.in && (p.in === 'header' ? c.name.toLowerCase() === p.name.toLowerCase() : c.name === p.name))
+  const conditionOf = (p) =>
+    conditions.find(
+      (c) => c.in === p.in && (p.in === 'header' ? c.name.toLowerCase() === p.name.toLowerCase() : c.name === p.name),
+    )
   let path = route
   const pathValues = {}
   for (const p of op.params) {
@@ -40,14 +43,25 @@ function build(op, oracle, seed) {
     }
     if (!p.required && !condition) continue
     if (p.problem) throw new NotBuildable(`parameter ${p.in}.${p.name}: ${p.problem}`)
-    const value = pickValue(oracle, p.schemaPtr ? { ptr: p.schemaPtr } : { schema: p.schema ?? {} }, p.examples, seed, `parameter ${p.in}.${p.name}`, true)
+    const value = pickValue(
+      oracle,
+      p.schemaPtr ? { ptr: p.schemaPtr } : { schema: p.schema ?? {} },
+      p.examples,
+      seed,
+      `parameter ${p.in}.${p.name}`,
+      true,
+    )
     const text = p.content !== undefined ? JSON.stringify(value) : undefined
     switch (p.in) {
       case 'path':
         pathValues[p.name] = text !== undefined ? encodeURIComponent(text) : serialisePath(p, value)
         break
       case 'query':
-        query.push(...(text !== undefined ? [`${encodeURIComponent(p.name)}=${encodeURIComponent(text)}`] : serialiseQuery(p, value)))
+        query.push(
+          ...(text !== undefined
+            ? [`${encodeURIComponent(p.name)}=${encodeURIComponent(text)}`]
+            : serialiseQuery(p, value)),
+        )
         break
       case 'header': {
         const h = text ?? serialiseHeader(p, value)
@@ -92,7 +106,12 @@ function addUnmetConditions(conditions, query, headers, pathValues) {
   const sentHeaders = new Set(Object.keys(headers).map((name) => name.toLowerCase()))
   for (const c of conditions) {
     const carried = /^\{([^{}]+)\}$/.exec(c.value ?? '')?.[1]
-    const value = carried !== undefined && pathValues[carried] !== undefined ? `=${pathValues[carried]}` : c.value === undefined ? '' : `=${encodeURIComponent(c.value)}`
+    const value =
+      carried !== undefined && pathValues[carried] !== undefined
+        ? `=${pathValues[carried]}`
+        : c.value === undefined
+          ? ''
+          : `=${encodeURIComponent(c.value)}`
     if (c.in === 'query' && !sentQuery.has(c.name)) query.push(encodeURIComponent(c.name) + value)
     if (c.in === 'header' && !sentHeaders.has(c.name.toLowerCase())) headers[c.name] = c.value ?? 'x'
   }
@@ -101,13 +120,20 @@ function addUnmetConditions(conditions, query, headers, pathValues) {
 function pickValue(oracle, where, examples, seed, what, parameter = false) {
   const schema = where.ptr ? oracle.resolveLocal(where.ptr) : where.schema
   // an empty object or array serialises to nothing in a parameter: give it one entry
-  const { list, faker } = candidatesFor(schema, { resolve: oracle.resolveLocal, seed, examples, direction: 'request', fillOne: parameter })
+  const { list, faker } = candidatesFor(schema, {
+    resolve: oracle.resolveLocal,
+    seed,
+    examples,
+    direction: 'request',
+    fillOne: parameter,
+  })
   let firstError
   for (const pool of [list, null]) {
     for (const value of pool ?? faker()) {
       if (value === undefined) continue
       const r = oracle.check(value, where, 'request')
-      if (r.compileError) throw new NotBuildable(`oracle could not compile the schema of ${what}: ${r.compileError}`, true)
+      if (r.compileError)
+        throw new NotBuildable(`oracle could not compile the schema of ${what}: ${r.compileError}`, true)
       if (r.ok) return value
       firstError ??= r.error
     }
@@ -140,7 +166,8 @@ function serialisePath(p, value) {
     return v.kind === 'array' ? v.items.map(enc).join(SEPARATORS_2[p.collectionFormat] ?? ',') : enc(v.value)
   }
   const style = p.style ?? 'simple'
-  const kv = (sep, joiner) => v.entries.map(([k, x]) => (p.explode ? `${enc(k)}${sep}${enc(x)}` : `${enc(k)},${enc(x)}`)).join(joiner)
+  const kv = (sep, joiner) =>
+    v.entries.map(([k, x]) => (p.explode ? `${enc(k)}${sep}${enc(x)}` : `${enc(k)},${enc(x)}`)).join(joiner)
   if (style === 'simple') {
     if (v.kind === 'primitive') return enc(v.value)
     if (v.kind === 'array') return v.items.map(enc).join(',')
@@ -154,7 +181,8 @@ function serialisePath(p, value) {
   if (style === 'matrix') {
     const name = enc(p.name)
     if (v.kind === 'primitive') return `;${name}=${enc(v.value)}`
-    if (v.kind === 'array') return p.explode ? v.items.map((x) => `;${name}=${enc(x)}`).join('') : `;${name}=${v.items.map(enc).join(',')}`
+    if (v.kind === 'array')
+      return p.explode ? v.items.map((x) => `;${name}=${enc(x)}`).join('') : `;${name}=${v.items.map(enc).join(',')}`
     return p.explode ? v.entries.map(([k, x]) => `;${enc(k)}=${enc(x)}`).join('') : `;${name}=${kv('', ',')}`
   }
   throw new NotBuildable(`path.${p.name}: style ${style}`)
@@ -174,7 +202,8 @@ function serialiseQuery(p, value) {
     if (!isObject(value)) throw new NotBuildable(`query.${p.name}: deepObject with a non-object value`)
     const out = []
     for (const [k, x] of Object.entries(value)) {
-      if (Array.isArray(x) && x.every(isPrimitive)) for (const item of x) out.push(`${name}[${encodeURIComponent(k)}]=${enc(item)}`)
+      if (Array.isArray(x) && x.every(isPrimitive))
+        for (const item of x) out.push(`${name}[${encodeURIComponent(k)}]=${enc(item)}`)
       else if (isPrimitive(x)) out.push(`${name}[${encodeURIComponent(k)}]=${enc(x)}`)
       else throw new NotBuildable(`query.${p.name}: nested deepObject`)
     }
@@ -183,12 +212,16 @@ function serialiseQuery(p, value) {
   const v = flat(value, `query.${p.name}`)
   if (v.kind === 'primitive') return [`${name}=${enc(v.value)}`]
   if (style === 'form') {
-    if (v.kind === 'array') return p.explode ? v.items.map((x) => `${name}=${enc(x)}`) : [`${name}=${v.items.map(enc).join(',')}`]
-    return p.explode ? v.entries.map(([k, x]) => `${enc(k)}=${enc(x)}`) : [`${name}=${v.entries.map(([k, x]) => `${enc(k)},${enc(x)}`).join(',')}`]
+    if (v.kind === 'array')
+      return p.explode ? v.items.map((x) => `${name}=${enc(x)}`) : [`${name}=${v.items.map(enc).join(',')}`]
+    return p.explode
+      ? v.entries.map(([k, x]) => `${enc(k)}=${enc(x)}`)
+      : [`${name}=${v.entries.map(([k, x]) => `${enc(k)},${enc(x)}`).join(',')}`]
   }
   if (style === 'spaceDelimited' || style === 'pipeDelimited') {
     const sep = style === 'spaceDelimited' ? '%20' : '|'
-    if (v.kind === 'array') return p.explode ? v.items.map((x) => `${name}=${enc(x)}`) : [`${name}=${v.items.map(enc).join(sep)}`]
+    if (v.kind === 'array')
+      return p.explode ? v.items.map((x) => `${name}=${enc(x)}`) : [`${name}=${v.items.map(enc).join(sep)}`]
     throw new NotBuildable(`query.${p.name}: ${style} object`)
   }
   throw new NotBuildable(`query.${p.name}: style ${style}`)
@@ -299,13 +332,22 @@ function buildBody(op, oracle, seed) {
 }
 
 function bodyFor(media, oracle, seed) {
-  const where = media.schemaPtr ? { ptr: media.schemaPtr } : media.schema !== undefined ? { schema: media.schema } : undefined
+  const where = media.schemaPtr
+    ? { ptr: media.schemaPtr }
+    : media.schema !== undefined
+      ? { schema: media.schema }
+      : undefined
   const base = media.type.toLowerCase().split(';')[0].trim()
   const r = rank(media.type)
-  const value = () => (where ? pickValue(oracle, where, media.examples, seed, 'the body') : media.examples[0] ?? {})
+  const value = () => (where ? pickValue(oracle, where, media.examples, seed, 'the body') : (media.examples[0] ?? {}))
   if (r === 0) return { kind: 'json', contentType: media.type, body: JSON.stringify(value()) }
   if (r === 5) {
-    const ct = base === '*/*' || base === 'application/*' ? 'application/json' : base === 'text/*' ? 'text/plain' : base.replace('*', 'octet-stream')
+    const ct =
+      base === '*/*' || base === 'application/*'
+        ? 'application/json'
+        : base === 'text/*'
+          ? 'text/plain'
+          : base.replace('*', 'octet-stream')
     if (ct === 'application/json') return { kind: 'json', contentType: ct, body: JSON.stringify(value()) }
     return { kind: 'opaque', contentType: ct, body: 'x' }
   }
@@ -316,13 +358,15 @@ function bodyFor(media, oracle, seed) {
     for (const [k, x] of Object.entries(v)) {
       const format = media.collectionFormats?.[k]
       if (Array.isArray(x) && x.every(isPrimitive)) {
-        if (format && format !== 'multi') params.append(k, x.map(str).join({ csv: ',', ssv: ' ', tsv: '\t', pipes: '|' }[format] ?? ','))
+        if (format && format !== 'multi')
+          params.append(k, x.map(str).join({ csv: ',', ssv: ' ', tsv: '\t', pipes: '|' }[format] ?? ','))
         else for (const item of x) params.append(k, str(item))
       } else if (isPrimitive(x)) params.append(k, str(x))
       else if (media.encoding?.[k]?.style === 'deepObject') appendDeep(params, k, x)
       else throw new NotBuildable(`form field ${k} is an object`)
     }
-    if (params.size === 0 && Object.keys(v).length > 0) throw new NotBuildable('form body serialises to nothing (empty deepObject fields)')
+    if (params.size === 0 && Object.keys(v).length > 0)
+      throw new NotBuildable('form body serialises to nothing (empty deepObject fields)')
     return { kind: 'form', contentType: media.type, body: params.toString() }
   }
   if (r === 2) {
@@ -340,7 +384,7 @@ function bodyFor(media, oracle, seed) {
     return { kind: 'multipart', contentType: undefined, body: form }
   }
   if (r === 3) {
-    const v = where ? value() : media.examples[0] ?? 'x'
+    const v = where ? value() : (media.examples[0] ?? 'x')
     return { kind: 'text', contentType: media.type, body: typeof v === 'string' ? v : JSON.stringify(v) }
   }
   if (/xml/.test(base)) {
@@ -349,7 +393,6 @@ function bodyFor(media, oracle, seed) {
   }
   return { kind: 'opaque', contentType: media.type, body: 'x' }
 }
-
 
 /** `name[key][sub]=value`, `name[list][0]=value`: the deepObject encoding of a form field. */
 function appendDeep(params, name, value, depth = 0) {

@@ -39,7 +39,10 @@ const options = {
   maxOps: int('max-ops', args['max-ops'], 1),
   onProgress: (r, i, n) => {
     const failed = r.ops.filter((o) => o.kind === 'fail').length
-    const what = r.outcome === 'started' ? `started in ${r.startMs} ms, ${r.ops.length} op(s)${failed ? `, ${failed} failed` : ''}` : r.outcome
+    const what =
+      r.outcome === 'started'
+        ? `started in ${r.startMs} ms, ${r.ops.length} op(s)${failed ? `, ${failed} failed` : ''}`
+        : r.outcome
     const took = `${(r.durationMs / 1000).toFixed(1)} s`
     process.stderr.write(`[corpus] ${String(i).padStart(4)}/${n} ${r.description}: ${what} (${took})\n`)
   },

@@ -113,7 +113,11 @@ export function listOperations(doc) {
       const op = item[method]
       if (!isObject(op)) continue
       const opPtr = child(resolvedItemPtr, method)
-      ops.push(version === '2.0' ? operation2(doc, path, method, item, resolvedItemPtr, op, opPtr) : operation3(doc, path, method, item, resolvedItemPtr, op, opPtr, version))
+      ops.push(
+        version === '2.0'
+          ? operation2(doc, path, method, item, resolvedItemPtr, op, opPtr)
+          : operation3(doc, path, method, item, resolvedItemPtr, op, opPtr, version),
+      )
     }
   }
   return ops
@@ -206,7 +210,8 @@ function operation3(doc, path, method, item, itemPtr, op, opPtr, version) {
         media: Object.entries(content).map(([type, media]) => ({
           type,
           schema: isObject(media) ? media.schema : undefined,
-          schemaPtr: isObject(media) && media.schema !== undefined ? child(r.ptr, 'content', type, 'schema') : undefined,
+          schemaPtr:
+            isObject(media) && media.schema !== undefined ? child(r.ptr, 'content', type, 'schema') : undefined,
         })),
       }
     }
@@ -239,7 +244,25 @@ function exampleValues(doc, examples) {
   return out
 }
 
-const SCHEMA_KEYS_2 = ['type', 'format', 'items', 'collectionFormat', 'default', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum', 'maxLength', 'minLength', 'pattern', 'maxItems', 'minItems', 'uniqueItems', 'enum', 'multipleOf']
+const SCHEMA_KEYS_2 = [
+  'type',
+  'format',
+  'items',
+  'collectionFormat',
+  'default',
+  'maximum',
+  'exclusiveMaximum',
+  'minimum',
+  'exclusiveMinimum',
+  'maxLength',
+  'minLength',
+  'pattern',
+  'maxItems',
+  'minItems',
+  'uniqueItems',
+  'enum',
+  'multipleOf',
+]
 
 function operation2(doc, path, method, item, itemPtr, op, opPtr) {
   const { params: raw, problems } = mergedParams(doc, item, itemPtr, op, opPtr)
@@ -292,13 +315,15 @@ function operation2(doc, path, method, item, itemPtr, op, opPtr) {
     const hasFile = formParams.some((f) => f.schema.format === 'binary')
     body = {
       required: schema.required.length > 0,
-      media: (types.length ? types : [hasFile ? 'multipart/form-data' : 'application/x-www-form-urlencoded']).map((type) => ({
-        type,
-        schema,
-        schemaPtr: undefined,
-        examples: [],
-        collectionFormats: Object.fromEntries(formParams.map((f) => [f.name, f.collectionFormat])),
-      })),
+      media: (types.length ? types : [hasFile ? 'multipart/form-data' : 'application/x-www-form-urlencoded']).map(
+        (type) => ({
+          type,
+          schema,
+          schemaPtr: undefined,
+          examples: [],
+          collectionFormats: Object.fromEntries(formParams.map((f) => [f.name, f.collectionFormat])),
+        }),
+      ),
     }
   }
   const responses = {}
@@ -314,7 +339,11 @@ function operation2(doc, path, method, item, itemPtr, op, opPtr) {
         ptr: r.ptr,
         swagger2: true,
         media: hasSchema
-          ? (produces.length ? produces : ['application/json']).map((type) => ({ type, schema: r.node.schema, schemaPtr: child(r.ptr, 'schema') }))
+          ? (produces.length ? produces : ['application/json']).map((type) => ({
+              type,
+              schema: r.node.schema,
+              schemaPtr: child(r.ptr, 'schema'),
+            }))
           : [],
         produces,
       }
@@ -361,7 +390,13 @@ export function splitPathKey(path, params = []) {
     params.find((p) => p.in === 'header' && String(p.name).toLowerCase() === name.toLowerCase())?.in
   const conditions = [
     ...pathKeyItems(query).map(([name, value]) => ({ in: 'query', name, value })),
-    ...pathKeyItems(fragment).map(([name, value]) => ({ in: declaredIn(name) ?? (value === undefined && !/^(accept|content-type|authorization)$/i.test(name) ? 'query' : 'header'), name, value })),
+    ...pathKeyItems(fragment).map(([name, value]) => ({
+      in:
+        declaredIn(name) ??
+        (value === undefined && !/^(accept|content-type|authorization)$/i.test(name) ? 'query' : 'header'),
+      name,
+      value,
+    })),
   ]
   return { route: path.slice(0, cut), conditions }
 }

@@ -53,14 +53,16 @@ export function candidatesFor(schema, { resolve, seed = 1, examples = [], direct
 
 function faker(schema, resolve, seed) {
   try {
-    return [generateSync(isObject(schema) && schema.$ref ? resolve(schema.$ref) ?? {} : schema, {
-      seed,
-      optionalsProbability: 0,
-      maxDepth: 6,
-      refResolver: (ref) => resolve(ref) ?? {},
-      failOnInvalidTypes: false,
-      minItems: 1,
-    })]
+    return [
+      generateSync(isObject(schema) && schema.$ref ? (resolve(schema.$ref) ?? {}) : schema, {
+        seed,
+        optionalsProbability: 0,
+        maxDepth: 6,
+        refResolver: (ref) => resolve(ref) ?? {},
+        failOnInvalidTypes: false,
+        minItems: 1,
+      }),
+    ]
   } catch {
     return []
   }
@@ -154,7 +156,19 @@ function build(schema, ctx, depth, index) {
   }
 }
 
-const ANNOTATIONS = new Set(['description', 'title', 'summary', 'example', 'examples', 'deprecated', 'readOnly', 'writeOnly', 'externalDocs', 'xml', '$comment'])
+const ANNOTATIONS = new Set([
+  'description',
+  'title',
+  'summary',
+  'example',
+  'examples',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  'externalDocs',
+  'xml',
+  '$comment',
+])
 
 function mergeAll(schemas, ctx, depth) {
   const out = {}
@@ -181,8 +195,16 @@ function mergeAll(schemas, ctx, depth) {
       } else if (k === 'required' && Array.isArray(v)) out.required = [...new Set([...(out.required ?? []), ...v])]
       else if (k === 'type' && out.type !== undefined) {
         // keep the first concrete type
-      } else if ((k === 'minimum' || k === 'minLength' || k === 'minItems' || k === 'exclusiveMinimum') && typeof out[k] === 'number') out[k] = Math.max(out[k], v)
-      else if ((k === 'maximum' || k === 'maxLength' || k === 'maxItems' || k === 'exclusiveMaximum') && typeof out[k] === 'number') out[k] = Math.min(out[k], v)
+      } else if (
+        (k === 'minimum' || k === 'minLength' || k === 'minItems' || k === 'exclusiveMinimum') &&
+        typeof out[k] === 'number'
+      )
+        out[k] = Math.max(out[k], v)
+      else if (
+        (k === 'maximum' || k === 'maxLength' || k === 'maxItems' || k === 'exclusiveMaximum') &&
+        typeof out[k] === 'number'
+      )
+        out[k] = Math.min(out[k], v)
       else out[k] = v
     }
   }
@@ -207,7 +229,10 @@ function buildObject(schema, ctx, depth) {
     if (v === UNBUILDABLE) return UNBUILDABLE
     out[name] = v
   }
-  const min = Math.max(typeof schema.minProperties === 'number' ? schema.minProperties : 0, ctx.fillOne && depth <= 2 ? 1 : 0)
+  const min = Math.max(
+    typeof schema.minProperties === 'number' ? schema.minProperties : 0,
+    ctx.fillOne && depth <= 2 ? 1 : 0,
+  )
   for (const [name, prop] of Object.entries(props)) {
     if (Object.keys(out).length >= min) break
     if (name in out || isSkipped(prop, ctx)) continue
@@ -226,7 +251,7 @@ function buildObject(schema, ctx, depth) {
 function buildArray(schema, ctx, depth) {
   const max = typeof schema.maxItems === 'number' ? schema.maxItems : Infinity
   const count = Math.min(Math.max(typeof schema.minItems === 'number' ? schema.minItems : 1, 1), max, 50)
-  const items = Array.isArray(schema.prefixItems) ? null : Array.isArray(schema.items) ? null : schema.items ?? {}
+  const items = Array.isArray(schema.prefixItems) ? null : Array.isArray(schema.items) ? null : (schema.items ?? {})
   const out = []
   for (let i = 0; i < count; i++) {
     const sub = items ?? (Array.isArray(schema.prefixItems) ? schema.prefixItems[i] : schema.items[i]) ?? {}
@@ -243,7 +268,10 @@ function buildString(schema, ctx, index) {
   if (typeof schema.pattern === 'string') {
     for (let attempt = 0; attempt < 8; attempt++) {
       try {
-        const v = generateSync({ type: 'string', pattern: schema.pattern }, { seed: ctx.seed + attempt * 7919 + index * 31 + ctx.variant })
+        const v = generateSync(
+          { type: 'string', pattern: schema.pattern },
+          { seed: ctx.seed + attempt * 7919 + index * 31 + ctx.variant },
+        )
         if (typeof v === 'string' && v.length >= min && v.length <= max && matches(schema.pattern, v)) return v
       } catch {
         break

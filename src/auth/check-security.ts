@@ -46,7 +46,10 @@ export function compileSecurity(
       const check = compileScheme(name, schemes[name], accept)
       if (typeof check === 'function') return [check]
       if (!warnUncheckable) throw new StartupError(`${check.problem}.`)
-      warnUncheckable(name, `${check.problem} (named at ${pointer}/${index}); it is not checked: requests count as meeting it.`)
+      warnUncheckable(
+        name,
+        `${check.problem} (named at ${pointer}/${index}); it is not checked: requests count as meeting it.`,
+      )
       return []
     }),
   )
@@ -77,11 +80,15 @@ function firstFailureOf(schemes: SchemeCheck[], request: RequestData): SchemeFai
 
 /** A check for the scheme, or why there can be none. */
 function compileScheme(name: string, scheme: any, accept: TokenMatcher): SchemeCheck | { problem: string } {
-  if (!scheme) return { problem: `The security requirement names "${name}", which components.securitySchemes does not declare` }
-  if (scheme.type === 'mutualTLS') return { problem: `The security scheme "${name}" is mutualTLS, which a mock served over plain HTTP cannot check` }
+  if (!scheme)
+    return { problem: `The security requirement names "${name}", which components.securitySchemes does not declare` }
+  if (scheme.type === 'mutualTLS')
+    return { problem: `The security scheme "${name}" is mutualTLS, which a mock served over plain HTTP cannot check` }
   if (scheme.type === 'oauth2' || scheme.type === 'openIdConnect') return bearerCheck(accept)
   if (scheme.type === 'apiKey' && scheme.in === 'header' && !isHeaderName(String(scheme.name))) {
-    return { problem: `The security scheme "${name}" is an API key in the header ${JSON.stringify(String(scheme.name))}, which is not a name HTTP can carry (no client can send it)` }
+    return {
+      problem: `The security scheme "${name}" is an API key in the header ${JSON.stringify(String(scheme.name))}, which is not a name HTTP can carry (no client can send it)`,
+    }
   }
   if (scheme.type === 'apiKey') return apiKeyCheck(scheme, accept)
   if (scheme.type === 'http' && String(scheme.scheme).toLowerCase() === 'bearer') return bearerCheck(accept)
@@ -93,9 +100,11 @@ function compileScheme(name: string, scheme: any, accept: TokenMatcher): SchemeC
 function bearerCheck(accept: TokenMatcher): SchemeCheck {
   return function checkBearer(request) {
     const token = credentialOf(request.header('authorization'), 'bearer')
-    if (token === undefined) return { message: 'This operation needs an "Authorization: Bearer <token>" header.', challenge: 'Bearer' }
+    if (token === undefined)
+      return { message: 'This operation needs an "Authorization: Bearer <token>" header.', challenge: 'Bearer' }
     if (token === '') return { message: 'The bearer token is empty.', challenge: 'Bearer error="invalid_request"' }
-    if (!accept(token)) return { message: 'The bearer token is not accepted.', challenge: 'Bearer error="invalid_token"' }
+    if (!accept(token))
+      return { message: 'The bearer token is not accepted.', challenge: 'Bearer error="invalid_token"' }
     return undefined
   }
 }
@@ -104,9 +113,13 @@ function basicCheck(): SchemeCheck {
   const challenge = 'Basic realm="plant-store-mock"'
   return function checkBasic(request) {
     const encoded = credentialOf(request.header('authorization'), 'basic')
-    if (encoded === undefined) return { message: 'This operation needs an "Authorization: Basic <credentials>" header.', challenge }
-    const decoded = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(encoded) ? Buffer.from(encoded, 'base64').toString('utf8') : ''
-    if (!decoded.includes(':')) return { message: 'The basic credentials are not base64 of "user:password".', challenge }
+    if (encoded === undefined)
+      return { message: 'This operation needs an "Authorization: Basic <credentials>" header.', challenge }
+    const decoded = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(encoded)
+      ? Buffer.from(encoded, 'base64').toString('utf8')
+      : ''
+    if (!decoded.includes(':'))
+      return { message: 'The basic credentials are not base64 of "user:password".', challenge }
     return undefined
   }
 }
@@ -115,9 +128,11 @@ function apiKeyCheck(scheme: any, accept: TokenMatcher): SchemeCheck {
   const name = String(scheme.name)
   const where = scheme.in as 'header' | 'query' | 'cookie'
   const read =
-    where === 'header' ? (r: RequestData) => r.header(name.toLowerCase())
-    : where === 'query' ? (r: RequestData) => r.query().get(name) ?? undefined
-    : (r: RequestData) => r.cookie(name)
+    where === 'header'
+      ? (r: RequestData) => r.header(name.toLowerCase())
+      : where === 'query'
+        ? (r: RequestData) => r.query().get(name) ?? undefined
+        : (r: RequestData) => r.cookie(name)
   const challenge = toHeaderValue(`ApiKey realm="plant-store-mock", in="${where}", name="${name}"`)
   return function checkApiKey(request) {
     const key = read(request)
@@ -130,15 +145,22 @@ function apiKeyCheck(scheme: any, accept: TokenMatcher): SchemeCheck {
 function authorizationSchemeCheck(schemeName: string): SchemeCheck {
   return function checkAuthorizationScheme(request) {
     const credential = credentialOf(request.header('authorization'), schemeName.toLowerCase())
-    if (!credential) return { message: `This operation needs an "Authorization: ${schemeName} ..." header.`, challenge: toHeaderValue(schemeName) }
+    if (!credential)
+      return {
+        message: `This operation needs an "Authorization: ${schemeName} ..." header.`,
+        challenge: toHeaderValue(schemeName),
+      }
     return undefined
   }
 }
 
 function challengeFor(scheme: any): string {
-  if (scheme?.type === 'http' && String(scheme.scheme).toLowerCase() === 'basic') return 'Basic realm="plant-store-mock"'
-  if (scheme?.type === 'apiKey') return toHeaderValue(`ApiKey realm="plant-store-mock", in="${scheme.in}", name="${scheme.name}"`)
-  if (scheme?.type === 'http' && String(scheme.scheme).toLowerCase() !== 'bearer') return toHeaderValue(String(scheme.scheme))
+  if (scheme?.type === 'http' && String(scheme.scheme).toLowerCase() === 'basic')
+    return 'Basic realm="plant-store-mock"'
+  if (scheme?.type === 'apiKey')
+    return toHeaderValue(`ApiKey realm="plant-store-mock", in="${scheme.in}", name="${scheme.name}"`)
+  if (scheme?.type === 'http' && String(scheme.scheme).toLowerCase() !== 'bearer')
+    return toHeaderValue(String(scheme.scheme))
   return 'Bearer'
 }
 

@@ -43,7 +43,15 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
 ]
 
 /** `/__mock/*`: health, scenario, request journal, reset, spec. Admin calls are never journaled. */
-export function createAdminRoutes({ controls, adminToken, spec, operationCount, host, allowedHosts, cors }: AdminOptions): Hono {
+export function createAdminRoutes({
+  controls,
+  adminToken,
+  spec,
+  operationCount,
+  host,
+  allowedHosts,
+  cors,
+}: AdminOptions): Hono {
   const admin = new Hono()
   const accept = adminToken === undefined ? undefined : createTokenMatcher([adminToken])
   const allowed = new Set(allowedHosts.map((name) => name.toLowerCase()))
@@ -66,16 +74,24 @@ export function createAdminRoutes({ controls, adminToken, spec, operationCount, 
   admin.use('*', async function checkAdminCaller(c, next) {
     const hostName = hostNameOf(requestHost(c))
     if (onLoopback && !isLoopbackName(hostName) && !allowed.has(hostName)) {
-      throw errors.adminForbidden(`The admin API of a mock on ${host} answers only loopback host names; "${hostName}" is not one (allow it with --allowed-hosts).`)
+      throw errors.adminForbidden(
+        `The admin API of a mock on ${host} answers only loopback host names; "${hostName}" is not one (allow it with --allowed-hosts).`,
+      )
     }
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.req.method !== 'OPTIONS') {
       const origin = c.req.header('origin')
       if (origin !== undefined && !isTrustedOrigin(origin, hostName, allowed)) {
-        throw errors.adminForbidden(`The admin API does not change state for a page of another site (Origin ${origin}); allow it with --allowed-hosts.`)
+        throw errors.adminForbidden(
+          `The admin API does not change state for a page of another site (Origin ${origin}); allow it with --allowed-hosts.`,
+        )
       }
       // A page may send text/plain or a form without asking first (no preflight); JSON it may not.
       const contentType = c.req.header('content-type')
-      if (origin !== undefined && contentType !== undefined && !/^application\/(.+\+)?json\b/i.test(contentType.trim())) {
+      if (
+        origin !== undefined &&
+        contentType !== undefined &&
+        !/^application\/(.+\+)?json\b/i.test(contentType.trim())
+      ) {
         throw errors.adminForbidden(`From a browser, the admin API takes JSON bodies only, not ${contentType}.`)
       }
     }
@@ -100,8 +116,10 @@ export function createAdminRoutes({ controls, adminToken, spec, operationCount, 
 
   admin.put('/scenario', async (c) => {
     const body = parseJsonObject(await readBody(c.req.raw, incomingOf(c), ADMIN_BODY_LIMIT))
-    if (typeof body.name !== 'string') throw errors.invalidAdminRequest('The body must be {"name": "<scenario>"}, with an optional "session".')
-    if (body.session !== undefined && typeof body.session !== 'string') throw errors.invalidAdminRequest('The "session" of the body must be a string.')
+    if (typeof body.name !== 'string')
+      throw errors.invalidAdminRequest('The body must be {"name": "<scenario>"}, with an optional "session".')
+    if (body.session !== undefined && typeof body.session !== 'string')
+      throw errors.invalidAdminRequest('The "session" of the body must be a string.')
     const session = sessionOf(body.session, c.req.header('x-mock-session'))
     controls.useScenario(body.name, session)
     return c.json(describeScenarios(controls, session))
@@ -151,7 +169,11 @@ for (const { method, path } of ADMIN_ROUTES) {
 function missedAdminRoute(method: string, path: string): MockError {
   const allow = ADMIN_METHODS.get(path)
   if (allow) return errors.adminMethodNotAllowed(method, path, allow)
-  return errors.adminNotFound(method, path, ADMIN_ROUTES.map((route) => `${route.method} ${route.path}`))
+  return errors.adminNotFound(
+    method,
+    path,
+    ADMIN_ROUTES.map((route) => `${route.method} ${route.path}`),
+  )
 }
 
 /** The request's `Host`; in process (app.request()) a request has none, and its URL says the same. */
@@ -196,7 +218,11 @@ const JOURNAL_FILTERS: readonly string[] = ['method', 'path', 'operation', 'stat
 const LISTING_PARAMETERS: readonly string[] = [...JOURNAL_FILTERS, 'limit', 'cursor']
 
 /** The journal filter of a query; X-Mock-Session scopes it as it scopes DELETE and reset, and ?session= wins over it. */
-function journalFilterOf(query: Record<string, string>, sessionHeader: string | undefined, known: readonly string[]): JournalFilter {
+function journalFilterOf(
+  query: Record<string, string>,
+  sessionHeader: string | undefined,
+  known: readonly string[],
+): JournalFilter {
   const filter = readFilter(query, known)
   filter.session = sessionOf(filter.session, sessionHeader)
   return filter
@@ -222,7 +248,9 @@ function readFilter(query: Record<string, string>, known: readonly string[]): Jo
 function readStatus(text: string): number | StatusClass {
   if (/^[1-5]\d\d$/.test(text)) return Number(text)
   if (/^[1-5]xx$/i.test(text)) return text as StatusClass
-  throw errors.invalidAdminRequest(`The "status" filter takes an HTTP status from 100 to 599 or a class such as 4xx, got "${text}".`)
+  throw errors.invalidAdminRequest(
+    `The "status" filter takes an HTTP status from 100 to 599 or a class such as 4xx, got "${text}".`,
+  )
 }
 
 function readValid(text: string): boolean {
@@ -233,8 +261,13 @@ function readValid(text: string): boolean {
 /** An ISO 8601 time (`2025-01-01`, `2025-01-01T12:00:00Z`) or milliseconds since the epoch. */
 function readSince(text: string): number {
   if (/^\d{1,15}$/.test(text)) return Number(text)
-  const time = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i.test(text) ? Date.parse(text) : Number.NaN
-  if (Number.isNaN(time)) throw errors.invalidAdminRequest(`The "since" filter takes an ISO 8601 time (2025-01-01T12:00:00Z) or milliseconds since the epoch, got "${text}".`)
+  const time = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i.test(text)
+    ? Date.parse(text)
+    : Number.NaN
+  if (Number.isNaN(time))
+    throw errors.invalidAdminRequest(
+      `The "since" filter takes an ISO 8601 time (2025-01-01T12:00:00Z) or milliseconds since the epoch, got "${text}".`,
+    )
   return time
 }
 
@@ -244,9 +277,11 @@ const DEFAULT_PAGE = 100
 
 function readPage(query: Record<string, string>): { limit: number; after?: number } {
   const limit = query.limit === undefined ? DEFAULT_PAGE : Number(query.limit)
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) throw errors.invalidAdminRequest(`"limit" must be a whole number from 1 to ${MAX_PAGE}, got "${query.limit}".`)
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE)
+    throw errors.invalidAdminRequest(`"limit" must be a whole number from 1 to ${MAX_PAGE}, got "${query.limit}".`)
   if (query.cursor === undefined) return { limit }
-  if (!/^\d{1,15}$/.test(query.cursor)) throw errors.invalidAdminRequest(`"cursor" must be the "next" of a previous page, got "${query.cursor}".`)
+  if (!/^\d{1,15}$/.test(query.cursor))
+    throw errors.invalidAdminRequest(`"cursor" must be the "next" of a previous page, got "${query.cursor}".`)
   return { limit, after: Number(query.cursor) }
 }
 
@@ -285,6 +320,7 @@ function parseJsonObject(bytes: Uint8Array): Record<string, unknown> {
   } catch {
     throw errors.invalidAdminRequest('The body must be a JSON object.')
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw errors.invalidAdminRequest('The body must be a JSON object.')
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw errors.invalidAdminRequest('The body must be a JSON object.')
   return value as Record<string, unknown>
 }

@@ -57,7 +57,11 @@ type Env = { Variables: { exchange: Exchange } }
  * Errors that answer a valid request as asked (by a scenario or a Prefer), or that refuse the mock's
  * own answer (`--errors`), rather than report a violation of the request.
  */
-const ANSWERS_NOT_VIOLATIONS = new Set<MockError['kind']>(['forced_by_scenario', 'undeclared_preference', 'invalid_response'])
+const ANSWERS_NOT_VIOLATIONS = new Set<MockError['kind']>([
+  'forced_by_scenario',
+  'undeclared_preference',
+  'invalid_response',
+])
 
 /**
  * The request pipeline, in the one place its order is written:
@@ -73,7 +77,18 @@ export function createHonoApp(engine: Engine, controls: MockControls, closing: A
   const app = new Hono<Env>()
   if (engine.options.admin) {
     const adminToken = engine.options.adminToken
-    app.route(ADMIN_PREFIX, createAdminRoutes({ controls, adminToken, spec: engine.source, operationCount: engine.operations.length, host: engine.options.host, allowedHosts: engine.options.allowedHosts, cors: engine.options.cors }))
+    app.route(
+      ADMIN_PREFIX,
+      createAdminRoutes({
+        controls,
+        adminToken,
+        spec: engine.source,
+        operationCount: engine.operations.length,
+        host: engine.options.host,
+        allowedHosts: engine.options.allowedHosts,
+        cors: engine.options.cors,
+      }),
+    )
   }
   const cors = engine.options.cors ? corsForMockRequests() : undefined
   const answerOwnPage = createOwnPages(engine, engine.options.admin ? ADMIN_ROUTES : [])
@@ -148,21 +163,39 @@ export function createHonoApp(engine: Engine, controls: MockControls, closing: A
     const query = request.rawQuery.indexOf('__') === -1 ? undefined : readQueryPreferences(request.rawQuery)
     const described = query ? withoutQueryControls(request, query) : request
     // 1. Match: unknown path → 404, undeclared method → 405.
-    const { operation, params } = matchOperation(engine.router, request.method, request.path, described, hasValidPathParameters)
+    const { operation, params } = matchOperation(
+      engine.router,
+      request.method,
+      request.path,
+      described,
+      hasValidPathParameters,
+    )
     exchange.operation = operation
     // 2. Scenario: named by the request, else the session's, else the active one.
     const named = request.header('x-mock-scenario')
-    const scenario = named ? findScenario(controls, named, operation) : controls.activeScenario(request.header('x-mock-session'))
+    const scenario = named
+      ? findScenario(controls, named, operation)
+      : controls.activeScenario(request.header('x-mock-session'))
     const rule = scenario.rules[operation.index]
     exchange.scenario = scenario
     exchange.rule = rule
     // 3. Security comes before anything else the request asks for, Prefer included.
     if (operation.security) checkSecurity(operation.security, request)
-    if (rule?.unauthorized) throw errors.unauthorized(`The "${scenario.name}" scenario refuses every credential.`, 'Bearer error="invalid_token"')
+    if (rule?.unauthorized)
+      throw errors.unauthorized(
+        `The "${scenario.name}" scenario refuses every credential.`,
+        'Bearer error="invalid_token"',
+      )
     // Prefer is read before validation, for its `validate=`; the rest of what it asks is answered in step 5.
-    const prefer = query ? withQueryPreferences(parsePrefer(request.header('prefer')), query) : parsePrefer(request.header('prefer'))
+    const prefer = query
+      ? withQueryPreferences(parsePrefer(request.header('prefer')), query)
+      : parsePrefer(request.header('prefer'))
     // 4. Every violation of parameters and body is answered in one response (strict), or answered past (report, off).
-    if (prefer.validate === null) throw errors.undeclaredPreference(operation.responses.violationStatus, 'Prefer: validate= must be strict, report or off (or true, false).')
+    if (prefer.validate === null)
+      throw errors.undeclaredPreference(
+        operation.responses.violationStatus,
+        'Prefer: validate= must be strict, report or off (or true, false).',
+      )
     const validation = prefer.validate ?? engine.options.validate
     let value: unknown
     if (validation === 'strict') {
@@ -178,17 +211,34 @@ export function createHonoApp(engine: Engine, controls: MockControls, closing: A
     }
     // 5. Decide the response (scenario rule, refined by Prefer), then render it. Only a request that gets this far is delayed by its Prefer.
     exchange.prefer = prefer
-    if (Number.isNaN(prefer.delay)) throw errors.undeclaredPreference(operation.responses.violationStatus, 'Prefer: delay= must be a whole number of milliseconds, at most 600000.')
+    if (Number.isNaN(prefer.delay))
+      throw errors.undeclaredPreference(
+        operation.responses.violationStatus,
+        'Prefer: delay= must be a whole number of milliseconds, at most 600000.',
+      )
     if (query && prefer.problem) throw errors.undeclaredPreference(operation.responses.violationStatus, prefer.problem)
-    if (rule?.forcedError && prefer.code === undefined && prefer.example === undefined) throw errors.forcedByScenario(rule.forcedError, scenario.name, operation.id)
+    if (rule?.forcedError && prefer.code === undefined && prefer.example === undefined)
+      throw errors.forcedByScenario(rule.forcedError, scenario.name, operation.id)
     const plan = selectResponse(operation, withScenarioRule(prefer, rule), engine.options, request.header('accept'))
     // Only a templated fixture reads the request back; other bodies need no view of it.
     const templated = plan.source.kind === 'static' && plan.source.body.template !== undefined
-    const rendered = renderResponse(plan, engine.errorContext, templated ? templateRequestOf(described, params, value) : undefined)
-    if (rendered.violations !== undefined || exchange.violations !== undefined) return answerWithViolations(rendered, exchange, operation)
+    const rendered = renderResponse(
+      plan,
+      engine.errorContext,
+      templated ? templateRequestOf(described, params, value) : undefined,
+    )
+    if (rendered.violations !== undefined || exchange.violations !== undefined)
+      return answerWithViolations(rendered, exchange, operation)
     const { status, contentType, headers, body } = rendered
     exchange.answer = rendered
-    return new Response(body, { status, headers: contentType ? (headers ? { ...headers, 'content-type': contentType } : { 'content-type': contentType }) : headers })
+    return new Response(body, {
+      status,
+      headers: contentType
+        ? headers
+          ? { ...headers, 'content-type': contentType }
+          : { 'content-type': contentType }
+        : headers,
+    })
   }
 
   /**
@@ -196,11 +246,22 @@ export function createHonoApp(engine: Engine, controls: MockControls, closing: A
    * keeps every violation; `off` validates nothing and keeps only what keeps the body from being
    * read (malformed JSON, bad UTF-8), whose templates then see no body. Either way they are reported.
    */
-  async function validateLeniently(c: Context<Env>, exchange: Exchange, operation: CompiledOperation, request: RequestData, params: Record<string, string>, mode: ValidationMode): Promise<unknown> {
-    const violations = mode === 'report' && operation.parameters ? validateParameters(operation.parameters, request, params) : []
+  async function validateLeniently(
+    c: Context<Env>,
+    exchange: Exchange,
+    operation: CompiledOperation,
+    request: RequestData,
+    params: Record<string, string>,
+    mode: ValidationMode,
+  ): Promise<unknown> {
+    const violations =
+      mode === 'report' && operation.parameters ? validateParameters(operation.parameters, request, params) : []
     let value: unknown
     if (operation.body) {
-      const body = mode === 'report' ? await checkBodyForReport(c, engine, operation, request) : await readBodyUnchecked(c, engine, operation, request)
+      const body =
+        mode === 'report'
+          ? await checkBodyForReport(c, engine, operation, request)
+          : await readBodyUnchecked(c, engine, operation, request)
       if (body.violations.length) violations.push(...body.violations)
       value = body.value
     }
@@ -213,12 +274,19 @@ export function createHonoApp(engine: Engine, controls: MockControls, closing: A
    * the violations instead; without, sent with `X-Mock-Violations`, as is an answer to a request whose
    * violations were answered past.
    */
-  function answerWithViolations(rendered: RenderedResponse, exchange: Exchange, operation: CompiledOperation): Response {
+  function answerWithViolations(
+    rendered: RenderedResponse,
+    exchange: Exchange,
+    operation: CompiledOperation,
+  ): Response {
     if (rendered.violations) {
       exchange.responseViolations = rendered.violations
       if (engine.options.errors) throw errors.invalidResponse(rendered.status, operation.id, rendered.violations)
     }
-    const headers: Record<string, string> = { ...rendered.headers, [VIOLATIONS_HEADER]: renderViolationsHeader(exchange.violations, exchange.responseViolations) }
+    const headers: Record<string, string> = {
+      ...rendered.headers,
+      [VIOLATIONS_HEADER]: renderViolationsHeader(exchange.violations, exchange.responseViolations),
+    }
     if (rendered.contentType) headers['content-type'] = rendered.contentType
     exchange.answer = { status: rendered.status, headers, body: rendered.body }
     return new Response(rendered.body, { status: rendered.status, headers })
@@ -231,13 +299,19 @@ export function createHonoApp(engine: Engine, controls: MockControls, closing: A
    */
   function renderFailure(error: unknown, exchange: Exchange | undefined): Response {
     const mockError = isMockError(error) ? error : reportUnexpected(engine, error)
-    const { status, headers, body, violations } = renderError(mockError, exchange?.operation?.responses, engine.errorContext)
+    const { status, headers, body, violations } = renderError(
+      mockError,
+      exchange?.operation?.responses,
+      engine.errorContext,
+    )
     if (violations && exchange?.operation && mockError.kind !== 'invalid_response') {
       exchange.responseViolations = violations
       // The journal keeps the failure the request met; only the answer changes.
-      if (engine.options.errors) return renderFailure(errors.invalidResponse(status, exchange.operation.id, violations), exchange)
+      if (engine.options.errors)
+        return renderFailure(errors.invalidResponse(status, exchange.operation.id, violations), exchange)
     }
-    if (exchange?.violations || exchange?.responseViolations) headers[VIOLATIONS_HEADER] = renderViolationsHeader(exchange.violations, exchange.responseViolations)
+    if (exchange?.violations || exchange?.responseViolations)
+      headers[VIOLATIONS_HEADER] = renderViolationsHeader(exchange.violations, exchange.responseViolations)
     if (exchange) {
       exchange.answer = { status, headers, body }
       exchange.reason = mockError.message
@@ -276,7 +350,11 @@ function journalExchange(controls: MockControls, logger: Logger, exchange: Excha
     scenario: (exchange.scenario ?? controls.activeScenario(session)).name,
     session,
     valid: !refused && exchange.violations === undefined,
-    violations: exchange.violations ? [...exchange.violations, ...(refused?.details ?? [])] : refused ? [...refused.details] : [],
+    violations: exchange.violations
+      ? [...exchange.violations, ...(refused?.details ?? [])]
+      : refused
+        ? [...refused.details]
+        : [],
     fault: exchange.rule?.fault,
     // A network fault sent none (status 0); otherwise the answer as built, by reference.
     response: status === 0 ? undefined : exchange.answer,
@@ -290,7 +368,11 @@ function journalExchange(controls: MockControls, logger: Logger, exchange: Excha
   if (logger.request) {
     // One more field on the spread line costs every request (as in the journal): only a forced status carries it.
     const forced = forcedBy(exchange, mockError)
-    logger.request(forced === undefined ? { ...record, error: mockError?.message } : { ...record, error: mockError?.message, forcedBy: forced })
+    logger.request(
+      forced === undefined
+        ? { ...record, error: mockError?.message }
+        : { ...record, error: mockError?.message, forcedBy: forced },
+    )
   }
 }
 
@@ -346,7 +428,12 @@ function findScenario(controls: MockControls, name: string, operation: CompiledO
     return controls.findScenario(name)
   } catch (error) {
     // The request names it, so the request is wrong: answer with the operation's violation status.
-    if (isMockError(error)) throw errors.unknownScenario(operation.responses.violationStatus, name, controls.listScenarios().map((s) => s.name))
+    if (isMockError(error))
+      throw errors.unknownScenario(
+        operation.responses.violationStatus,
+        name,
+        controls.listScenarios().map((s) => s.name),
+      )
     throw error
   }
 }
@@ -356,12 +443,20 @@ async function readRequestBody(c: Context<Env>, engine: Engine, exchange: Exchan
   return exchange.body
 }
 
-async function checkBody(c: Context<Env>, engine: Engine, operation: CompiledOperation, request: RequestData): Promise<BodyOutcome> {
+async function checkBody(
+  c: Context<Env>,
+  engine: Engine,
+  operation: CompiledOperation,
+  request: RequestData,
+): Promise<BodyOutcome> {
   const body = operation.body!
   const read = () => readRequestBody(c, engine, c.get('exchange'))
   const contentType = request.header('content-type')
   const length = request.header('content-length')
-  const announced = contentType !== undefined || (length !== undefined && length !== '0') || request.header('transfer-encoding') !== undefined
+  const announced =
+    contentType !== undefined ||
+    (length !== undefined && length !== '0') ||
+    request.header('transfer-encoding') !== undefined
   // Under app.request() a body (bytes, a stream) may come with none of the headers that announce
   // one; reading tells, and bytes without a Content-Type then get 415, as they do over a socket.
   const bytes = !announced && !incomingOf(c) && c.req.raw.body !== null ? await read() : undefined
@@ -376,7 +471,12 @@ async function checkBody(c: Context<Env>, engine: Engine, operation: CompiledOpe
  * Step 4 of `--validate report` for the body: as in strict mode, but a media type the operation does
  * not declare is a violation like any other, and the body (read for the journal) is not parsed.
  */
-async function checkBodyForReport(c: Context<Env>, engine: Engine, operation: CompiledOperation, request: RequestData): Promise<BodyOutcome> {
+async function checkBodyForReport(
+  c: Context<Env>,
+  engine: Engine,
+  operation: CompiledOperation,
+  request: RequestData,
+): Promise<BodyOutcome> {
   try {
     return await checkBody(c, engine, operation, request)
   } catch (error) {
@@ -384,7 +484,14 @@ async function checkBodyForReport(c: Context<Env>, engine: Engine, operation: Co
     if (!c.get('exchange').body) await readRequestBody(c, engine, c.get('exchange'))
     const contentType = request.header('content-type')
     const sent = contentType === undefined ? 'missing' : `"${contentType.slice(0, 128)}"`
-    return { violations: [{ path: 'header["content-type"]', message: `is ${sent}, which the operation does not accept; send ${operation.body!.declared.join(' or ')}` }] }
+    return {
+      violations: [
+        {
+          path: 'header["content-type"]',
+          message: `is ${sent}, which the operation does not accept; send ${operation.body!.declared.join(' or ')}`,
+        },
+      ],
+    }
   }
 }
 
@@ -392,7 +499,12 @@ async function checkBodyForReport(c: Context<Env>, engine: Engine, operation: Co
  * Step 4 of `--validate off` for the body: read (413 still applies) and parsed for templates when its
  * media type is declared, with no schema; only a body that cannot be parsed is reported.
  */
-async function readBodyUnchecked(c: Context<Env>, engine: Engine, operation: CompiledOperation, request: RequestData): Promise<BodyOutcome> {
+async function readBodyUnchecked(
+  c: Context<Env>,
+  engine: Engine,
+  operation: CompiledOperation,
+  request: RequestData,
+): Promise<BodyOutcome> {
   const body = operation.body!
   const contentType = request.header('content-type')
   const bytes = await readRequestBody(c, engine, c.get('exchange'))
@@ -411,7 +523,11 @@ function findMediaType(body: NonNullable<CompiledOperation['body']>, contentType
 }
 
 /** Where several templates match a path (`…/{FileName}`, `…/{AttachmentID}`), the router takes the first whose path parameters are valid. */
-function hasValidPathParameters(operation: CompiledOperation, params: Record<string, string>, request: RequestData): boolean {
+function hasValidPathParameters(
+  operation: CompiledOperation,
+  params: Record<string, string>,
+  request: RequestData,
+): boolean {
   const path = operation.parameters?.filter((location) => location.location === 'path')
   return !path?.length || validateParameters(path, request, params).length === 0
 }
@@ -455,7 +571,8 @@ function decodeParams(params: Record<string, string>): Record<string, string> {
 }
 
 function reportUnexpected(engine: Engine, error: unknown) {
-  const detail = engine.options.debug && error instanceof Error ? error.stack : String((error as Error)?.message ?? error)
+  const detail =
+    engine.options.debug && error instanceof Error ? error.stack : String((error as Error)?.message ?? error)
   engine.logger.error(`unexpected failure while answering a request: ${detail}`)
   return errors.internal()
 }

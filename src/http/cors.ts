@@ -3,7 +3,16 @@ import { cors } from 'hono/cors'
 import { errors } from '../errors.js'
 
 /** Headers a browser client may read: the ones the mock's answers carry beyond the CORS-safelisted. */
-const EXPOSED = ['WWW-Authenticate', 'Allow', 'Location', 'X-Mock-Error', 'X-Mock-Violations', 'X-Mock-Scenario', 'X-Mock-Session', 'Retry-After']
+const EXPOSED = [
+  'WWW-Authenticate',
+  'Allow',
+  'Location',
+  'X-Mock-Error',
+  'X-Mock-Violations',
+  'X-Mock-Scenario',
+  'X-Mock-Session',
+  'Retry-After',
+]
 
 /**
  * CORS for frontends on another origin: the request's Origin is reflected (with credentials), on
@@ -35,7 +44,9 @@ export function corsForAdmin(isTrusted: (origin: string, c: Context) => boolean)
     if (origin === undefined) return next()
     if (isTrusted(origin, c)) return applyCors(c, next)
     if (isPreflight(c)) {
-      throw errors.adminForbidden(`The admin API answers pages of the mock's own host, of loopback names and of --allowed-hosts only; Origin ${origin} is none of these.`)
+      throw errors.adminForbidden(
+        `The admin API answers pages of the mock's own host, of loopback names and of --allowed-hosts only; Origin ${origin} is none of these.`,
+      )
     }
     return next()
   }

@@ -43,13 +43,21 @@ export class NetworkFault extends Error {
  * - `hang`: no answer until the client gives up (or the server closes).
  * All but `malformed` throw a `NetworkFault` once the socket is dealt with.
  */
-export async function answerWithFault(fault: Fault, response: Response, c: Context, closing: AbortSignal): Promise<Response> {
+export async function answerWithFault(
+  fault: Fault,
+  response: Response,
+  c: Context,
+  closing: AbortSignal,
+): Promise<Response> {
   const socket = incomingOf(c)?.socket
   if (fault === 'malformed') {
     const body = await response.text()
     const headers = new Headers(response.headers)
     headers.delete('content-length')
-    return new Response(body.slice(0, Math.max(1, Math.floor(body.length / 2))) || '{', { status: response.status, headers })
+    return new Response(body.slice(0, Math.max(1, Math.floor(body.length / 2))) || '{', {
+      status: response.status,
+      headers,
+    })
   }
   if (fault === 'hang') await untilAborted([closing, c.req.raw.signal], socket)
   if (socket && fault === 'reset') socket.resetAndDestroy()
@@ -58,7 +66,13 @@ export async function answerWithFault(fault: Fault, response: Response, c: Conte
 }
 
 /** Resolves when a signal aborts, the socket closes, or `ms` pass; every listener and timer is removed then. */
-function untilAborted(signals: readonly AbortSignal[], socket: { once(event: 'close', listener: () => void): unknown; off?(event: 'close', listener: () => void): unknown } | undefined, ms?: number): Promise<void> {
+function untilAborted(
+  signals: readonly AbortSignal[],
+  socket:
+    | { once(event: 'close', listener: () => void): unknown; off?(event: 'close', listener: () => void): unknown }
+    | undefined,
+  ms?: number,
+): Promise<void> {
   return new Promise((resolve) => {
     if (signals.some((signal) => signal.aborted)) return resolve()
     let timer: NodeJS.Timeout | undefined

@@ -8,7 +8,9 @@ export function toHeaderValue(text: string): string {
   // eslint-disable-next-line no-control-regex
   if (/^[\x20-\x7e\t]*$/.test(text)) return text
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f]/g, '').replace(/[^\x20-\x7e\t]/gu, (c) => encodeURIComponent(c))
+  return text
+    .replace(/[\u0000-\u0008\u000a-\u001f\u007f]/g, '')
+    .replace(/[^\x20-\x7e\t]/gu, (c) => encodeURIComponent(c))
 }
 
 /** A header name HTTP can carry (RFC 9110 `token`): one that is not can never be sent by a client. */

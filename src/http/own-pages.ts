@@ -31,7 +31,8 @@ export function createOwnPages(engine: Engine, adminRoutes: readonly AdminRoute[
   let index: IndexPage | undefined
   return function answerOwnPage(request, miss) {
     if (request.method !== 'GET' && request.method !== 'HEAD') return undefined
-    if (request.path === '/' && !declared.has('/')) return renderIndex((index ??= compileIndex(engine, adminRoutes)), request.header('accept'))
+    if (request.path === '/' && !declared.has('/'))
+      return renderIndex((index ??= compileIndex(engine, adminRoutes)), request.header('accept'))
     if (request.path === FAVICON && !declared.has(FAVICON)) return renderQuietMiss(miss, engine)
     return undefined
   }
@@ -70,8 +71,16 @@ function compileIndex(engine: Engine, adminRoutes: readonly AdminRoute[]): Index
   return { json, html: renderIndexHtml(title, message, operations, adminRoutes) }
 }
 
-function renderIndexHtml(title: string, message: string, operations: ReadonlyArray<{ method: string; path: string; operationId?: string }>, adminRoutes: readonly AdminRoute[]): string {
-  const rows = operations.map((o) => `<tr><td>${o.method}</td><td>${linkIfGet(o.method, o.path)}</td><td>${escapeHtml(o.operationId ?? '')}</td></tr>`)
+function renderIndexHtml(
+  title: string,
+  message: string,
+  operations: ReadonlyArray<{ method: string; path: string; operationId?: string }>,
+  adminRoutes: readonly AdminRoute[],
+): string {
+  const rows = operations.map(
+    (o) =>
+      `<tr><td>${o.method}</td><td>${linkIfGet(o.method, o.path)}</td><td>${escapeHtml(o.operationId ?? '')}</td></tr>`,
+  )
   const admin = adminRoutes.map((r) => `<li>${r.method} ${linkIfGet(r.method, r.path)}</li>`)
   return [
     '<!doctype html>',

@@ -10,7 +10,11 @@ const EMPTY = new Uint8Array(0)
  * @note Under @hono/node-server the Node request is read directly: building a web stream for
  * every body costs more than the rest of the request.
  */
-export async function readBody(request: Request, incoming: IncomingMessage | undefined, limit: number): Promise<Uint8Array> {
+export async function readBody(
+  request: Request,
+  incoming: IncomingMessage | undefined,
+  limit: number,
+): Promise<Uint8Array> {
   const declared = request.headers.get('content-length')
   if (declared !== null && Number(declared) > limit) throw errors.payloadTooLarge(limit)
   if (incoming) return readIncoming(incoming, limit)

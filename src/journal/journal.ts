@@ -70,7 +70,10 @@ export interface AnswerSource {
 }
 
 /** What the request path hands over; redaction and decoding wait until someone reads the journal. */
-export interface RequestRecord extends Omit<JournalEntry, 'id' | 'time' | 'headers' | 'body' | 'bodyTruncated' | 'response'> {
+export interface RequestRecord extends Omit<
+  JournalEntry,
+  'id' | 'time' | 'headers' | 'body' | 'bodyTruncated' | 'response'
+> {
   /** Milliseconds since the epoch. */
   time: number
   /** As the server parsed them: read (and redacted) when the journal is listed, not when the request is recorded. */
@@ -100,7 +103,10 @@ export interface Journal {
   /** Oldest first. */
   listRequests(filter?: JournalFilter): JournalEntry[]
   /** One page, oldest first: at most `limit` entries with an id above `after`; `next` is the cursor of the following page. */
-  pageRequests(filter: JournalFilter, page: { limit: number; after?: number }): { entries: JournalEntry[]; next?: number }
+  pageRequests(
+    filter: JournalFilter,
+    page: { limit: number; after?: number },
+  ): { entries: JournalEntry[]; next?: number }
   /** How many entries match, without building them (no redaction, no decoding). */
   countRequests(filter?: JournalFilter): number
   /** Clears all entries, or only those of one session. */
@@ -131,7 +137,11 @@ export interface Redaction {
  * parameter named like a secret (`token`, `api_key`, `password`...), in requests and answers alike.
  * Nothing is redacted on the request path.
  */
-export function createJournal(capacity: number, redaction: Redaction = { headers: new Set(), query: new Set() }, maxBytes = DEFAULT_JOURNAL_BYTES): Journal {
+export function createJournal(
+  capacity: number,
+  redaction: Redaction = { headers: new Set(), query: new Set() },
+  maxBytes = DEFAULT_JOURNAL_BYTES,
+): Journal {
   const toEntry = (record: Stored) => entryOf(record, redaction)
   // Oldest first; records before `first` are dropped (and unset), the array is compacted now and then.
   let records: Array<Stored | undefined> = []
@@ -161,13 +171,20 @@ export function createJournal(capacity: number, redaction: Redaction = { headers
     recordRequest(record) {
       if (capacity === 0) return
       const size = sizeOf(record)
-      records.push({ ...record, body: record.body && copyBody(record.body), response: record.response && boundedAnswer(record.response), id: nextId++ })
+      records.push({
+        ...record,
+        body: record.body && copyBody(record.body),
+        response: record.response && boundedAnswer(record.response),
+        id: nextId++,
+      })
       sizes.push(size)
       bytes += size
       if (records.length - first > 2 * capacity || bytes > maxBytes) dropOldest()
     },
     listRequests(filter = {}) {
-      return kept().filter((r) => matches(r, filter)).map(toEntry)
+      return kept()
+        .filter((r) => matches(r, filter))
+        .map(toEntry)
     },
     pageRequests(filter, { limit, after = 0 }) {
       const entries: JournalEntry[] = []
@@ -186,7 +203,8 @@ export function createJournal(capacity: number, redaction: Redaction = { headers
     },
     clearRequests(filter = {}) {
       const from = oldest()
-      const keep = (_: unknown, i: number) => i >= from && filter.session !== undefined && records[i]!.session !== filter.session
+      const keep = (_: unknown, i: number) =>
+        i >= from && filter.session !== undefined && records[i]!.session !== filter.session
       sizes = sizes.filter(keep)
       records = records.filter(keep)
       first = 0
@@ -211,7 +229,8 @@ type StoredBody = Uint8Array & { truncated?: boolean }
  * (so, at the default 1,000 entries, they hold at most 16 MiB).
  */
 function sizeOf(record: RequestRecord): number {
-  let size = HEADER_ALLOWANCE + record.path.length + record.query.length + Math.min(record.body?.byteLength ?? 0, BODY_LIMIT)
+  let size =
+    HEADER_ALLOWANCE + record.path.length + record.query.length + Math.min(record.body?.byteLength ?? 0, BODY_LIMIT)
   size += violationBytes(record.violations)
   if (record.responseViolations) size += violationBytes(record.responseViolations)
   if (record.reason) size += record.reason.length
@@ -287,7 +306,14 @@ function matchesStatus(status: number, wanted: number | StatusClass): boolean {
 
 function entryOf(record: Stored, redaction: Redaction): JournalEntry {
   const { body, id, time, violations, responseViolations, query, response, ...rest } = record
-  const entry: JournalEntry = { id, time: new Date(time).toISOString(), ...rest, query: redactQuery(query, redaction), violations: violations.map((v) => ({ ...v })), headers: redactHeaders(record.headers, redaction) }
+  const entry: JournalEntry = {
+    id,
+    time: new Date(time).toISOString(),
+    ...rest,
+    query: redactQuery(query, redaction),
+    violations: violations.map((v) => ({ ...v })),
+    headers: redactHeaders(record.headers, redaction),
+  }
   if (responseViolations) entry.responseViolations = responseViolations.map((v) => ({ ...v }))
   if (body) writeBody(entry, body)
   if (response) entry.response = responseOf(response, redaction)
@@ -346,5 +372,6 @@ function safeDecode(text: string): string {
 
 function* entriesOf(source: HeaderSource): Iterable<[string, string]> {
   if (source instanceof Headers) return yield* source.entries()
-  for (const [name, value] of Object.entries(source)) if (value !== undefined) yield [name, Array.isArray(value) ? value.join(', ') : value]
+  for (const [name, value] of Object.entries(source))
+    if (value !== undefined) yield [name, Array.isArray(value) ? value.join(', ') : value]
 }

@@ -22,15 +22,24 @@ export interface SpecDocument {
  * descriptions have no external `$ref`: they are only checked, and the bundler (a fifth of the
  * mock's import time) is not even loaded (#4).
  */
-async function bundleExternalRefs(path: string, parsed: Record<string, any>, allowedOutside: readonly string[]): Promise<unknown> {
+async function bundleExternalRefs(
+  path: string,
+  parsed: Record<string, any>,
+  allowedOutside: readonly string[],
+): Promise<unknown> {
   const refs = collectRefs(parsed)
   if (refs.every((ref) => ref.startsWith('#'))) {
     const dangling = refs.find((ref) => nodeAt(parsed, ref.slice(1)) === undefined)
-    if (dangling) throw new StartupError(`The description ${path} has a $ref that cannot be resolved: "${dangling}" points at nothing.`)
+    if (dangling)
+      throw new StartupError(
+        `The description ${path} has a $ref that cannot be resolved: "${dangling}" points at nothing.`,
+      )
     return parsed
   }
   const { default: $RefParser } = await import('@apidevtools/json-schema-ref-parser')
-  const roots = await Promise.all([dirname(path), ...allowedOutside].map((root) => realpath(root).catch(() => resolve(root))))
+  const roots = await Promise.all(
+    [dirname(path), ...allowedOutside].map((root) => realpath(root).catch(() => resolve(root))),
+  )
   // The bundler wraps a resolver's error in one of its own, without the message: the reason is kept here.
   let refused: string | undefined
   const read = (file: { url: string }) =>
@@ -40,9 +49,13 @@ async function bundleExternalRefs(path: string, parsed: Record<string, any>, all
     })
   try {
     // Only local files may be referenced: the mock never downloads anything at run time.
-    return await $RefParser.bundle(path, parsed, { resolve: { http: false, file: { order: 100, canRead: true, read } } } as never)
+    return await $RefParser.bundle(path, parsed, {
+      resolve: { http: false, file: { order: 100, canRead: true, read } },
+    } as never)
   } catch (error) {
-    throw new StartupError(`The description ${path} has a $ref that cannot be resolved: ${refused ?? (error as Error).message}.`)
+    throw new StartupError(
+      `The description ${path} has a $ref that cannot be resolved: ${refused ?? (error as Error).message}.`,
+    )
   }
 }
 
@@ -56,13 +69,16 @@ const MAX_DESCRIPTION_BYTES = 256 * 1024 * 1024
  * given with `--allow-ref-outside`), symbolic links resolved, and be a regular file of bounded size.
  */
 async function readReferencedFile(url: string, roots: readonly string[]): Promise<Buffer> {
-  if (/^[a-z][a-z0-9+.-]+:/i.test(url) && !url.startsWith('file:')) throw new Error(`${url} is not a local file; remote $refs are not followed`)
+  if (/^[a-z][a-z0-9+.-]+:/i.test(url) && !url.startsWith('file:'))
+    throw new Error(`${url} is not a local file; remote $refs are not followed`)
   const path = url.startsWith('file:') ? fileURLToPath(url) : decodeURI(url)
   const real = await realpath(path).catch(() => {
     throw new Error(`${path} does not exist`)
   })
   if (!roots.some((root) => real === root || real.startsWith(root.endsWith(sep) ? root : `${root}${sep}`))) {
-    throw new Error(`${path} lies outside the description's folder (${roots[0]}); allow it with --allow-ref-outside <folder>`)
+    throw new Error(
+      `${path} lies outside the description's folder (${roots[0]}); allow it with --allow-ref-outside <folder>`,
+    )
   }
   await checkRegularFile(real)
   return readFile(real)
@@ -112,12 +128,23 @@ function checkShape(path: string, root: unknown): void {
       onPath.delete(frame.node)
       continue
     }
-    if (onPath.has(frame.node)) throw new StartupError(`The description ${path} contains itself at #${frame.pointer} (a YAML anchor used inside its own value); the mock reads only descriptions that end.`)
-    if (frame.depth > MAX_DESCRIPTION_DEPTH) throw new StartupError(`The description ${path} is nested more than ${MAX_DESCRIPTION_DEPTH} levels deep (at #${frame.pointer.slice(0, 200)}...); the mock reads descriptions up to that depth.`)
+    if (onPath.has(frame.node))
+      throw new StartupError(
+        `The description ${path} contains itself at #${frame.pointer} (a YAML anchor used inside its own value); the mock reads only descriptions that end.`,
+      )
+    if (frame.depth > MAX_DESCRIPTION_DEPTH)
+      throw new StartupError(
+        `The description ${path} is nested more than ${MAX_DESCRIPTION_DEPTH} levels deep (at #${frame.pointer.slice(0, 200)}...); the mock reads descriptions up to that depth.`,
+      )
     onPath.add(frame.node)
     stack.push({ ...frame, leaving: true })
     for (const [key, value] of Object.entries(frame.node)) {
-      if (typeof value === 'object' && value !== null) stack.push({ node: value, pointer: frame.depth < 50 ? `${frame.pointer}/${key}` : frame.pointer, depth: frame.depth + 1 })
+      if (typeof value === 'object' && value !== null)
+        stack.push({
+          node: value,
+          pointer: frame.depth < 50 ? `${frame.pointer}/${key}` : frame.pointer,
+          depth: frame.depth + 1,
+        })
     }
   }
 }
@@ -127,7 +154,10 @@ function checkShape(path: string, root: unknown): void {
  * OpenAPI 3.0, so the rest of the engine sees only OpenAPI 3. Every failure is a `StartupError`
  * naming the file.
  */
-export async function loadSpec(path: string, { allowRefOutside = [] }: { allowRefOutside?: readonly string[] } = {}): Promise<SpecDocument> {
+export async function loadSpec(
+  path: string,
+  { allowRefOutside = [] }: { allowRefOutside?: readonly string[] } = {},
+): Promise<SpecDocument> {
   const parsed = parseDescription(path, await readText(path))
   checkShape(path, parsed)
   const version = detectVersion(path, parsed)
@@ -135,8 +165,10 @@ export async function loadSpec(path: string, { allowRefOutside = [] }: { allowRe
   if (version === '2.0') document = await convertSwagger2(path, document)
   const notes = normalizeSchemas(document)
   const warnings = describeNotes(notes, version)
-  if (!document.paths && !document.webhooks) warnings.push('the description declares no paths: the mock serves only its admin API.')
-  else if (!document.paths) warnings.push('the description declares only webhooks and no paths: the mock serves only its admin API.')
+  if (!document.paths && !document.webhooks)
+    warnings.push('the description declares no paths: the mock serves only its admin API.')
+  else if (!document.paths)
+    warnings.push('the description declares only webhooks and no paths: the mock serves only its admin API.')
   return { path, version: version === '3.1' ? '3.1' : '3.0', document, warnings }
 }
 
@@ -147,20 +179,26 @@ export async function loadSpec(path: string, { allowRefOutside = [] }: { allowRe
  */
 async function convertSwagger2(path: string, bundled: Record<string, any>): Promise<Record<string, any>> {
   const { convertObj } = await import('swagger2openapi')
-  const refuseDownload = (url: unknown) => Promise.reject(new Error(`${String(url)} would be downloaded; only local files may be referenced`))
+  const refuseDownload = (url: unknown) =>
+    Promise.reject(new Error(`${String(url)} would be downloaded; only local files may be referenced`))
   try {
-    const converted = await convertObj(bundled as never, {
-      direct: true,
-      resolve: false,
-      resolveInternal: false,
-      // Fix small slips (a missing `type` on a parameter...) the way the converter's CLI does.
-      patch: true,
-      warnOnly: true,
-      fetch: refuseDownload as never,
-    } as never)
+    const converted = await convertObj(
+      bundled as never,
+      {
+        direct: true,
+        resolve: false,
+        resolveInternal: false,
+        // Fix small slips (a missing `type` on a parameter...) the way the converter's CLI does.
+        patch: true,
+        warnOnly: true,
+        fetch: refuseDownload as never,
+      } as never,
+    )
     return converted as unknown as Record<string, any>
   } catch (error) {
-    throw new StartupError(`The Swagger 2.0 description ${path} cannot be converted to OpenAPI 3.0: ${(error as Error).message}`)
+    throw new StartupError(
+      `The Swagger 2.0 description ${path} cannot be converted to OpenAPI 3.0: ${(error as Error).message}`,
+    )
   }
 }
 
@@ -169,7 +207,8 @@ async function readText(path: string): Promise<string> {
     await checkRegularFile(path)
     return await readFile(path, 'utf8')
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : (error as Error).message
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : (error as Error).message
     throw new StartupError(`Cannot read the description ${path}: ${reason}.`)
   }
 }
@@ -189,7 +228,9 @@ function parseDescription(path: string, text: string): unknown {
     return parseYaml(text, { uniqueKeys: true, maxAliasCount: 1000 })
   } catch (error) {
     // The parser's message ends with a code frame after a blank line; the start-up message is one paragraph (#5).
-    const reason = String((error as Error).message).split('\n')[0]!.replace(/:$/, '')
+    const reason = String((error as Error).message)
+      .split('\n')[0]!
+      .replace(/:$/, '')
     throw new StartupError(`The description ${path} is not valid YAML or JSON: ${reason}.`)
   }
 }
@@ -200,13 +241,18 @@ function detectVersion(path: string, parsed: unknown): OpenApiVersion | '2.0' {
   }
   const { openapi, swagger, paths } = parsed as Record<string, unknown>
   if (swagger !== undefined && openapi === undefined) {
-    if (swagger !== '2.0') throw new StartupError(`The description ${path} is Swagger ${JSON.stringify(swagger)}; the mock reads Swagger "2.0", OpenAPI 3.0.x and 3.1.x.`)
+    if (swagger !== '2.0')
+      throw new StartupError(
+        `The description ${path} is Swagger ${JSON.stringify(swagger)}; the mock reads Swagger "2.0", OpenAPI 3.0.x and 3.1.x.`,
+      )
     checkPaths(path, paths)
     return '2.0'
   }
   const version = typeof openapi === 'string' ? /^3\.(0|1)\.\d+/.exec(openapi)?.[1] : undefined
   if (!version) {
-    throw new StartupError(`The description ${path} has no supported "openapi" version (found ${JSON.stringify(openapi)}); use 3.0.x or 3.1.x.`)
+    throw new StartupError(
+      `The description ${path} has no supported "openapi" version (found ${JSON.stringify(openapi)}); use 3.0.x or 3.1.x.`,
+    )
   }
   checkPaths(path, paths)
   return version === '0' ? '3.0' : '3.1'
@@ -244,7 +290,10 @@ function normalizeSchemas(document: Record<string, any>): Notes {
       if (schema.nullable) note('nullable', pointer)
       readNullable(schema)
     }
-    for (const [bound, limit] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+    for (const [bound, limit] of [
+      ['exclusiveMinimum', 'minimum'],
+      ['exclusiveMaximum', 'maximum'],
+    ] as const) {
       if (typeof schema[bound] !== 'boolean') continue
       note(bound, pointer)
       if (schema[bound] === true && typeof schema[limit] === 'number') {
@@ -266,7 +315,11 @@ function normalizeSchemas(document: Record<string, any>): Notes {
  * stop a validator (akeneo.com copies `$id: https://example.com/product` into four schemas). An `$id`
  * that no `$ref` names, or names again after its first schema, is dropped, with a warning.
  */
-function dropStrayIds(document: unknown, identified: Array<{ schema: Record<string, any>; pointer: string }>, noted: (pointer: string) => void): void {
+function dropStrayIds(
+  document: unknown,
+  identified: Array<{ schema: Record<string, any>; pointer: string }>,
+  noted: (pointer: string) => void,
+): void {
   if (identified.length === 0) return
   const refs = collectRefs(document)
   const kept = new Set<string>()
@@ -287,7 +340,18 @@ const COUNTS = ['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties
 const NUMBERS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf']
 const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'])
 /** Type names other languages use, read as the JSON type they mean. */
-const TYPE_ALIASES: Record<string, string> = { int: 'integer', long: 'integer', float: 'number', double: 'number', bool: 'boolean', file: 'string', date: 'string', datetime: 'string', dict: 'object', list: 'array' }
+const TYPE_ALIASES: Record<string, string> = {
+  int: 'integer',
+  long: 'integer',
+  float: 'number',
+  double: 'number',
+  bool: 'boolean',
+  file: 'string',
+  date: 'string',
+  datetime: 'string',
+  dict: 'object',
+  list: 'array',
+}
 
 /** Mends or drops keywords whose values a validator cannot compile; `noted` is told each keyword touched. */
 function mendKeywords(schema: Record<string, any>, noted: (keyword: string) => void): void {
@@ -301,7 +365,11 @@ function mendKeywords(schema: Record<string, any>, noted: (keyword: string) => v
   }
   for (const keyword of NUMBERS) {
     const value = schema[keyword]
-    if (value === undefined || (typeof value === 'number' && Number.isFinite(value) && (keyword !== 'multipleOf' || value > 0))) continue
+    if (
+      value === undefined ||
+      (typeof value === 'number' && Number.isFinite(value) && (keyword !== 'multipleOf' || value > 0))
+    )
+      continue
     noted(keyword)
     const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN
     if (Number.isFinite(number) && (keyword !== 'multipleOf' || number > 0)) schema[keyword] = number
@@ -315,17 +383,27 @@ function mendKeywords(schema: Record<string, any>, noted: (keyword: string) => v
     noted('format')
     delete schema.format
   }
-  if (schema.required !== undefined && !(Array.isArray(schema.required) && schema.required.every((name: unknown) => typeof name === 'string'))) {
+  if (
+    schema.required !== undefined &&
+    !(Array.isArray(schema.required) && schema.required.every((name: unknown) => typeof name === 'string'))
+  ) {
     noted('required')
-    if (Array.isArray(schema.required)) schema.required = schema.required.filter((name: unknown) => typeof name === 'string')
+    if (Array.isArray(schema.required))
+      schema.required = schema.required.filter((name: unknown) => typeof name === 'string')
     else delete schema.required
   }
   if (schema.enum !== undefined && !(Array.isArray(schema.enum) && schema.enum.length > 0)) {
     noted('enum')
     delete schema.enum
-  } else if (Array.isArray(schema.enum) && (schema.type === 'integer' || schema.type === 'number') && schema.enum.some((v: unknown) => typeof v === 'string')) {
+  } else if (
+    Array.isArray(schema.enum) &&
+    (schema.type === 'integer' || schema.type === 'number') &&
+    schema.enum.some((v: unknown) => typeof v === 'string')
+  ) {
     // `type: integer, enum: ["6", "12"]` (WhatsApp) has no valid value; the numbers are what was meant.
-    const numbers = schema.enum.map((v: unknown) => (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v))
+    const numbers = schema.enum.map((v: unknown) =>
+      typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v,
+    )
     if (numbers.every((v: unknown) => typeof v === 'number' || v === null)) {
       noted('enum')
       schema.enum = numbers
@@ -338,7 +416,10 @@ function mendKeywords(schema: Record<string, any>, noted: (keyword: string) => v
     // dnd5eapi.co writes `allOf: {"3": {...}}` and refers to `allOf/3/...`: the schemas it lists are
     // what was meant, each kept at its index (the gaps change nothing: `{}` in allOf, a schema no value
     // meets in anyOf and oneOf).
-    const entries = typeof value === 'object' && value !== null ? Object.entries(value).filter(([, v]) => typeof v === 'object' && v !== null) : []
+    const entries =
+      typeof value === 'object' && value !== null
+        ? Object.entries(value).filter(([, v]) => typeof v === 'object' && v !== null)
+        : []
     if (entries.length === 0) delete schema[keyword]
     else if (entries.every(([key]) => /^\d{1,3}$/.test(key))) {
       const list: unknown[] = []
@@ -347,7 +428,10 @@ function mendKeywords(schema: Record<string, any>, noted: (keyword: string) => v
     } else schema[keyword] = entries.map(([, sub]) => sub)
   }
   for (const keyword of ['properties', 'patternProperties']) {
-    if (schema[keyword] !== undefined && (typeof schema[keyword] !== 'object' || schema[keyword] === null || Array.isArray(schema[keyword]))) {
+    if (
+      schema[keyword] !== undefined &&
+      (typeof schema[keyword] !== 'object' || schema[keyword] === null || Array.isArray(schema[keyword]))
+    ) {
       noted(keyword)
       delete schema[keyword]
     }
@@ -359,7 +443,13 @@ function mendType(schema: Record<string, any>, noted: (keyword: string) => void)
   const types: unknown[] = Array.isArray(schema.type) ? schema.type : [schema.type]
   if (types.every((t) => typeof t === 'string' && JSON_TYPES.has(t))) return
   noted('type')
-  const mended = [...new Set(types.map((t) => (typeof t === 'string' ? (JSON_TYPES.has(t) ? t : TYPE_ALIASES[t.toLowerCase()]) : undefined)).filter(Boolean))]
+  const mended = [
+    ...new Set(
+      types
+        .map((t) => (typeof t === 'string' ? (JSON_TYPES.has(t) ? t : TYPE_ALIASES[t.toLowerCase()]) : undefined))
+        .filter(Boolean),
+    ),
+  ]
   if (mended.length === 0) delete schema.type
   else schema.type = mended.length === 1 ? mended[0] : mended
 }
@@ -391,20 +481,41 @@ function readNullable(schema: Record<string, any>): void {
 }
 
 /** Keywords that constrain nothing: they stay on a nullable schema that gets wrapped. */
-const ANNOTATIONS = new Set(['title', 'description', 'example', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly', 'xml', 'externalDocs'])
+const ANNOTATIONS = new Set([
+  'title',
+  'description',
+  'example',
+  'examples',
+  'default',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  'xml',
+  'externalDocs',
+])
 
 function describeNotes(notes: Notes, version: OpenApiVersion | '2.0'): string[] {
   const warnings: string[] = []
   for (const [what, pointers] of notes) {
-    const shown = pointers.slice(0, MAX_POINTERS_NOTED).map((p) => `#${p}`).join(', ')
+    const shown = pointers
+      .slice(0, MAX_POINTERS_NOTED)
+      .map((p) => `#${p}`)
+      .join(', ')
     const where = `at ${shown}${pointers.length > MAX_POINTERS_NOTED ? ' and more' : ''}`
     if (what === 'stray-id') {
-      warnings.push(`a schema's "$id" is named by no $ref, or by one that an earlier schema answers (${where}): it is ignored, so that $refs inside it resolve in the description.`)
+      warnings.push(
+        `a schema's "$id" is named by no $ref, or by one that an earlier schema answers (${where}): it is ignored, so that $refs inside it resolve in the description.`,
+      )
     } else if (what.startsWith('malformed:')) {
-      warnings.push(`the schema keyword "${what.slice('malformed:'.length)}" has a value of the wrong kind (${where}); it is mended where its meaning is plain, else ignored.`)
+      warnings.push(
+        `the schema keyword "${what.slice('malformed:'.length)}" has a value of the wrong kind (${where}); it is mended where its meaning is plain, else ignored.`,
+      )
     } else if (version === '3.1') {
-      const meaning = what === 'nullable' ? '"or null"' : `a boolean beside ${what === 'exclusiveMinimum' ? 'minimum' : 'maximum'}`
-      warnings.push(`this OpenAPI 3.1 description uses the 3.0 form of "${what}" (${where}); it is read as OpenAPI 3.0 means it: ${meaning}.`)
+      const meaning =
+        what === 'nullable' ? '"or null"' : `a boolean beside ${what === 'exclusiveMinimum' ? 'minimum' : 'maximum'}`
+      warnings.push(
+        `this OpenAPI 3.1 description uses the 3.0 form of "${what}" (${where}); it is read as OpenAPI 3.0 means it: ${meaning}.`,
+      )
     }
   }
   return warnings

@@ -131,7 +131,9 @@ function describeParameters(document: any, pathItem: Located, operation: Located
     list.forEach((raw, index) => {
       const { node, pointer } = resolveRef(document, { node: raw, pointer: `${owner.pointer}/parameters/${index}` })
       if (!['path', 'query', 'header', 'cookie'].includes(node?.in)) {
-        throw new StartupError(`The parameter at ${pointer} needs a "name" and an "in" of path, query, header or cookie.`)
+        throw new StartupError(
+          `The parameter at ${pointer} needs a "name" and an "in" of path, query, header or cookie.`,
+        )
       }
       // A query, header or cookie parameter without a name (brainbi.net: `name: ""`) names nothing a request could send.
       if (!node.name && node.in !== 'path') return
@@ -159,7 +161,9 @@ function describeParameter(document: any, node: any, pointer: string): Parameter
   const location = node.in as ParameterLocation
   const style: ParameterStyle = node.style ?? STYLES[location][0]
   if (!STYLES[location].includes(style)) {
-    throw new StartupError(`The parameter at ${pointer} has style "${style}", which a ${location} parameter cannot have (${STYLES[location].join(', ')}).`)
+    throw new StartupError(
+      `The parameter at ${pointer} has style "${style}", which a ${location} parameter cannot have (${STYLES[location].join(', ')}).`,
+    )
   }
   const schema = node.schema === undefined ? undefined : derefSchema(document, node.schema)
   const shape = shapeOf(document, schema)
@@ -173,7 +177,8 @@ function describeParameter(document: any, node: any, pointer: string): Parameter
     explode: typeof node.explode === 'boolean' ? node.explode : style === 'form',
     shape,
     properties: [...new Set(parts.flatMap((s) => Object.keys(s.properties ?? {})))],
-    openObject: shape === 'object' && !parts.some((s) => s.additionalProperties === false || s.unevaluatedProperties === false),
+    openObject:
+      shape === 'object' && !parts.some((s) => s.additionalProperties === false || s.unevaluatedProperties === false),
     allowEmptyValue: location === 'query' && node.allowEmptyValue === true,
     allowReserved: location === 'query' && node.allowReserved === true,
     deprecated: node.deprecated === true,
@@ -185,7 +190,8 @@ function shapeOf(document: any, schema: any): ParameterShape {
   for (const part of flattenSchema(document, schema)) {
     const types = Array.isArray(part.type) ? part.type : [part.type]
     if (types.includes('array') || part.items !== undefined) return 'array'
-    if (types.includes('object') || part.properties !== undefined || part.additionalProperties !== undefined) return 'object'
+    if (types.includes('object') || part.properties !== undefined || part.additionalProperties !== undefined)
+      return 'object'
   }
   return 'primitive'
 }
@@ -193,7 +199,9 @@ function shapeOf(document: any, schema: any): ParameterShape {
 function flattenSchema(document: any, schema: any, depth = 0): any[] {
   const node = derefSchema(document, schema)
   if (!node || typeof node !== 'object' || depth > 16) return []
-  const nested = ['allOf', 'oneOf', 'anyOf'].flatMap((k) => (Array.isArray(node[k]) ? node[k] : []).flatMap((s: unknown) => flattenSchema(document, s, depth + 1)))
+  const nested = ['allOf', 'oneOf', 'anyOf'].flatMap((k) =>
+    (Array.isArray(node[k]) ? node[k] : []).flatMap((s: unknown) => flattenSchema(document, s, depth + 1)),
+  )
   return [node, ...nested]
 }
 
@@ -204,32 +212,61 @@ function describeRequestBody(document: any, located: Located) {
 
 function describeResponse(document: any, code: string, located: Located): ResponseDescription {
   if (!/^([1-5](\d\d|XX)|default)$/.test(code)) {
-    throw new StartupError(`The response code "${code}" at ${located.pointer} is not a status, a range such as 2XX, or "default".`)
+    throw new StartupError(
+      `The response code "${code}" at ${located.pointer} is not a status, a range such as 2XX, or "default".`,
+    )
   }
   const { node, pointer } = resolveRef(document, located)
-  return { code, content: describeContent(document, node?.content, `${pointer}/content`), headers: describeHeaders(document, node?.headers, `${pointer}/headers`) }
+  return {
+    code,
+    content: describeContent(document, node?.content, `${pointer}/content`),
+    headers: describeHeaders(document, node?.headers, `${pointer}/headers`),
+  }
 }
 
-function describeHeaders(document: any, headers: Record<string, any> | undefined, pointer: string): HeaderDescription[] {
+function describeHeaders(
+  document: any,
+  headers: Record<string, any> | undefined,
+  pointer: string,
+): HeaderDescription[] {
   if (typeof headers !== 'object' || headers === null) return []
   return Object.entries(headers).map(([name, raw]) => {
     const { node, pointer: at } = resolveRef(document, { node: raw, pointer: `${pointer}${pointerOf(name)}` })
     const declared = { name, required: node?.required === true, explode: node?.explode === true }
     const [media] = node?.schema === undefined ? describeContent(document, node?.content, `${at}/content`) : []
-    if (media) return { ...declared, schemaPointer: media.schemaPointer, example: media.examples[0]?.value, shape: 'primitive', mediaType: media.mediaType }
+    if (media)
+      return {
+        ...declared,
+        schemaPointer: media.schemaPointer,
+        example: media.examples[0]?.value,
+        shape: 'primitive',
+        mediaType: media.mediaType,
+      }
     const schema = node?.schema === undefined ? undefined : derefSchema(document, node.schema)
-    return { ...declared, schemaPointer: node?.schema ? `${at}/schema` : undefined, example: exampleOfHeader(document, node, at), shape: shapeOf(document, schema) }
+    return {
+      ...declared,
+      schemaPointer: node?.schema ? `${at}/schema` : undefined,
+      example: exampleOfHeader(document, node, at),
+      shape: shapeOf(document, schema),
+    }
   })
 }
 
 /** A header's `example`, else the value of the first of its `examples` (Example Objects, `$ref`s followed). */
 function exampleOfHeader(document: any, node: any, pointer: string): unknown {
   if (node?.example !== undefined) return node.example
-  const [name, named] = node?.examples && typeof node.examples === 'object' ? (Object.entries(node.examples)[0] ?? []) : []
-  return named === undefined ? undefined : resolveRef(document, { node: named, pointer: `${pointer}${pointerOf('examples', name!)}` }).node?.value
+  const [name, named] =
+    node?.examples && typeof node.examples === 'object' ? (Object.entries(node.examples)[0] ?? []) : []
+  return named === undefined
+    ? undefined
+    : resolveRef(document, { node: named, pointer: `${pointer}${pointerOf('examples', name!)}` }).node?.value
 }
 
-function describeContent(document: any, content: Record<string, any> | undefined, pointer: string): MediaTypeDescription[] {
+function describeContent(
+  document: any,
+  content: Record<string, any> | undefined,
+  pointer: string,
+): MediaTypeDescription[] {
   return Object.entries(content ?? {}).map(([mediaType, media]) => {
     const at = `${pointer}${pointerOf(mediaType)}`
     return {

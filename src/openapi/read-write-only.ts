@@ -31,7 +31,8 @@ export function deriveReadWriteViews(document: Record<string, any>): ReadWriteVi
     if (!writeOnlyUsed || !inResponse) return
     const writeOnly = flaggedProperties(document, original, 'writeOnly')
     dropRequired(original, inResponse, writeOnly)
-    for (const name of writeOnly) if (isFlagged(document, original.properties?.[name], 'writeOnly')) delete inResponse.properties[name]
+    for (const name of writeOnly)
+      if (isFlagged(document, original.properties?.[name], 'writeOnly')) delete inResponse.properties[name]
   })
   return { request, response }
 }
@@ -49,10 +50,14 @@ function usesFlag(node: unknown, flag: Flag): boolean {
 /** Names declared with the flag by the schema or by its allOf parts. */
 function flaggedProperties(document: unknown, schema: Record<string, any>, flag: Flag): Set<string> {
   const names = new Set<string>()
-  const parts = [schema, ...(Array.isArray(schema.allOf) ? schema.allOf.map((part: unknown) => derefSchema(document, part)) : [])]
+  const parts = [
+    schema,
+    ...(Array.isArray(schema.allOf) ? schema.allOf.map((part: unknown) => derefSchema(document, part)) : []),
+  ]
   for (const part of parts) {
     if (!part || typeof part.properties !== 'object' || part.properties === null) continue
-    for (const [name, property] of Object.entries(part.properties)) if (isFlagged(document, property, flag)) names.add(name)
+    for (const [name, property] of Object.entries(part.properties))
+      if (isFlagged(document, property, flag)) names.add(name)
   }
   return names
 }
@@ -65,7 +70,9 @@ function isFlagged(document: unknown, property: any, flag: Flag): boolean {
 /** From the schema's `required` and from those of its inline allOf parts (`$ref`'d parts are shared and stay as they are). */
 function dropRequired(original: Record<string, any>, schema: Record<string, any>, names: Set<string>): void {
   if (names.size === 0) return
-  const inlineParts = Array.isArray(original.allOf) ? schema.allOf.filter((_: unknown, i: number) => original.allOf[i]?.$ref === undefined) : []
+  const inlineParts = Array.isArray(original.allOf)
+    ? schema.allOf.filter((_: unknown, i: number) => original.allOf[i]?.$ref === undefined)
+    : []
   for (const target of [schema, ...inlineParts]) {
     if (Array.isArray(target?.required)) target.required = target.required.filter((name: string) => !names.has(name))
   }
@@ -74,11 +81,23 @@ function dropRequired(original: Record<string, any>, schema: Record<string, any>
 /** Visits every object of the description that could be a schema, together with the same node of each copy. */
 function walkSchemas(node: unknown, copies: any[], visit: (node: Record<string, any>, copies: any[]) => void): void {
   if (typeof node !== 'object' || node === null) return
-  if (Array.isArray(node)) return node.forEach((item, i) => walkSchemas(item, copies.map((c) => c?.[i]), visit))
+  if (Array.isArray(node))
+    return node.forEach((item, i) =>
+      walkSchemas(
+        item,
+        copies.map((c) => c?.[i]),
+        visit,
+      ),
+    )
   const schema = node as Record<string, any>
   if (schema.properties || schema.allOf) visit(schema, copies)
   for (const [key, value] of Object.entries(schema)) {
     // Examples are data, not schemas.
-    if (key !== 'example' && key !== 'examples') walkSchemas(value, copies.map((c) => c?.[key]), visit)
+    if (key !== 'example' && key !== 'examples')
+      walkSchemas(
+        value,
+        copies.map((c) => c?.[key]),
+        visit,
+      )
   }
 }

@@ -77,20 +77,38 @@ export function walkSchemas(document: Record<string, any>, visit: Visit): void {
 type Kind = 'schema' | 'pathItem' | 'operation' | 'callback' | 'parameter' | 'body' | 'response'
 
 /** Keywords whose value is one schema, a list of schemas, or a map of named schemas. */
-const ONE_SCHEMA = ['items', 'additionalProperties', 'not', 'contains', 'propertyNames', 'if', 'then', 'else', 'unevaluatedProperties', 'unevaluatedItems', 'additionalItems']
+const ONE_SCHEMA = [
+  'items',
+  'additionalProperties',
+  'not',
+  'contains',
+  'propertyNames',
+  'if',
+  'then',
+  'else',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'additionalItems',
+]
 const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items']
 const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']
 
-function pushSubschemas(schema: Record<string, any>, pointer: string, push: (node: unknown, pointer: string, kind: Kind) => void): void {
+function pushSubschemas(
+  schema: Record<string, any>,
+  pointer: string,
+  push: (node: unknown, pointer: string, kind: Kind) => void,
+): void {
   for (const key of ONE_SCHEMA) if (!Array.isArray(schema[key])) push(schema[key], `${pointer}/${key}`, 'schema')
   for (const key of SCHEMA_LISTS) eachItem(schema[key], `${pointer}/${key}`, (s, at) => push(s, at, 'schema'))
-  for (const key of SCHEMA_MAPS) eachEntry(schema[key], `${pointer}${pointerOf(key)}`, (s, at) => push(s, at, 'schema'), true)
+  for (const key of SCHEMA_MAPS)
+    eachEntry(schema[key], `${pointer}${pointerOf(key)}`, (s, at) => push(s, at, 'schema'), true)
 }
 
 /** The entries of a map of named things; `x-` keys are extensions, except in a map of properties. */
 function eachEntry(map: unknown, pointer: string, each: (node: any, pointer: string) => void, namesOnly = false): void {
   if (typeof map !== 'object' || map === null || Array.isArray(map)) return
-  for (const [key, node] of Object.entries(map)) if (namesOnly || !key.startsWith('x-')) each(node, `${pointer}${pointerOf(key)}`)
+  for (const [key, node] of Object.entries(map))
+    if (namesOnly || !key.startsWith('x-')) each(node, `${pointer}${pointerOf(key)}`)
 }
 
 function eachItem(list: unknown, pointer: string, each: (node: any, pointer: string) => void): void {

@@ -5,7 +5,14 @@ import { isPlainObject } from '../plain-object.js'
 import type { RequestData } from '../request.js'
 import type { HeaderDescription, ParameterDescription } from '../openapi/operations.js'
 import { derefSchema, nodeAt } from '../openapi/resolve-ref.js'
-import { type Ajv, addDescriptionSchema, compileAt, createAjv, fieldPath, toViolations } from '../validation/create-ajv.js'
+import {
+  type Ajv,
+  addDescriptionSchema,
+  compileAt,
+  createAjv,
+  fieldPath,
+  toViolations,
+} from '../validation/create-ajv.js'
 import { compileParameters, validateParameters } from '../validation/validate-params.js'
 import { seededRandom } from './fake.js'
 import { stringMatching } from './mend-generated.js'
@@ -74,13 +81,21 @@ type HeaderCheck = (value: string) => Violation[]
  * else one made of its schema. All the work is done here, once: the request path only writes the record.
  * @param label `<operation> <status>`, for the warnings.
  */
-export function compileHeaders(context: HeaderContext, label: string, declared: readonly HeaderDescription[]): CompiledHeaders {
+export function compileHeaders(
+  context: HeaderContext,
+  label: string,
+  declared: readonly HeaderDescription[],
+): CompiledHeaders {
   const plans = declared.filter((h) => isSendable(context, label, h)).map((h) => planHeader(context, label, h))
   const sent = plans.filter((p) => p.value !== undefined)
   if (plans.length === 0) return {}
   const headers = sent.length ? Object.fromEntries(sent.map((p) => [p.name, p.value!])) : undefined
   const violations = sent.flatMap((p) => violationsOf(context, label, p))
-  return { headers, violations: violations.length ? violations : undefined, generateHeaders: createHeaderGenerator(context.document, headers, plans) }
+  return {
+    headers,
+    violations: violations.length ? violations : undefined,
+    generateHeaders: createHeaderGenerator(context.document, headers, plans),
+  }
 }
 
 /** Server-written headers are passed over silently; a name HTTP cannot carry is passed over with a warning. */
@@ -88,7 +103,11 @@ function isSendable(context: HeaderContext, label: string, header: HeaderDescrip
   const name = header.name.toLowerCase()
   if (SERVER_HEADERS.has(name)) return false
   if (/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(header.name)) return true
-  warnOnce(context, `name:${header.name}`, `${label}: the header "${header.name}" is not sent: HTTP header names are letters, digits and !#$%&'*+-.^_\`|~ only.`)
+  warnOnce(
+    context,
+    `name:${header.name}`,
+    `${label}: the header "${header.name}" is not sent: HTTP header names are letters, digits and !#$%&'*+-.^_\`|~ only.`,
+  )
   return false
 }
 
@@ -96,16 +115,26 @@ function planHeader(context: HeaderContext, label: string, declared: HeaderDescr
   const name = declared.name.toLowerCase()
   const check = checkOf(context, declared)
   const described = describedValueOf(context.document, declared)
-  if (described !== undefined) return { name, declared, value: headerText(context, label, declared, described), origin: 'described', check }
+  if (described !== undefined)
+    return { name, declared, value: headerText(context, label, declared, described), origin: 'described', check }
   if (name === 'set-cookie') {
-    if (declared.required) warnOnce(context, `cookie:${label}`, `${label}: the required header Set-Cookie is not sent: the description gives no value, and the mock makes up no cookie; give it an example.`)
+    if (declared.required)
+      warnOnce(
+        context,
+        `cookie:${label}`,
+        `${label}: the required header Set-Cookie is not sent: the description gives no value, and the mock makes up no cookie; give it an example.`,
+      )
     return { name, declared, origin: 'made-up', check }
   }
   const value = headerText(context, label, declared, madeUpValueOf(context.document, declared))
   const plan: HeaderPlan = { name, declared, value, origin: 'made-up', check }
   // An optional header no made-up value fits is better left out than sent broken with every answer.
   if (value !== undefined && !declared.required && name !== 'location' && check(value).length) {
-    warnOnce(context, `left-out:${declared.schemaPointer}:${value}`, `${label}: the optional header ${declared.name} is not sent: no value made of its schema meets it (${listed(check(value))}); give it an example.`)
+    warnOnce(
+      context,
+      `left-out:${declared.schemaPointer}:${value}`,
+      `${label}: the optional header ${declared.name} is not sent: no value made of its schema meets it (${listed(check(value))}); give it an example.`,
+    )
     plan.value = undefined
   }
   return plan
@@ -129,7 +158,8 @@ function describedValueOf(document: unknown, declared: HeaderDescription): unkno
  */
 function madeUpValueOf(document: unknown, declared: HeaderDescription): unknown {
   const schema = schemaOf(document, declared)
-  if (declared.name.toLowerCase() === 'location') return schema?.format === 'uri' || schema?.format === 'url' ? 'http://127.0.0.1/' : '/'
+  if (declared.name.toLowerCase() === 'location')
+    return schema?.format === 'uri' || schema?.format === 'url' ? 'http://127.0.0.1/' : '/'
   return sampleOf(document, declared.schemaPointer ? nodeAt(document, declared.schemaPointer) : { type: 'string' })
 }
 
@@ -161,7 +191,11 @@ function headerText(context: HeaderContext, label: string, declared: HeaderDescr
   const written = writeHeaderValue(value, declared)
   const text = toHeaderText(written)
   if (text !== written) {
-    warnOnce(context, `text:${declared.name}:${written}`, `${label}: the ${declared.name} header is sent as "${text}": a header value is visible ASCII, so line breaks became spaces, other control characters were dropped and other characters percent-encoded (UTF-8).`)
+    warnOnce(
+      context,
+      `text:${declared.name}:${written}`,
+      `${label}: the ${declared.name} header is sent as "${text}": a header value is visible ASCII, so line breaks became spaces, other control characters were dropped and other characters percent-encoded (UTF-8).`,
+    )
   }
   return text
 }
@@ -171,10 +205,16 @@ function headerText(context: HeaderContext, label: string, declared: HeaderDescr
  * `3,4,5`; an object `role,admin,x,1`, or exploded `role=admin,x=1`; a header declared with `content`
  * is a document of its media type (JSON text for JSON).
  */
-export function writeHeaderValue(value: unknown, { explode, mediaType }: Pick<HeaderDescription, 'explode' | 'mediaType'>): string {
-  if (mediaType !== undefined) return kindOf(mediaType) === 'json' ? JSON.stringify(value) ?? '' : writeItem(value)
+export function writeHeaderValue(
+  value: unknown,
+  { explode, mediaType }: Pick<HeaderDescription, 'explode' | 'mediaType'>,
+): string {
+  if (mediaType !== undefined) return kindOf(mediaType) === 'json' ? (JSON.stringify(value) ?? '') : writeItem(value)
   if (Array.isArray(value)) return value.map(writeItem).join(',')
-  if (isPlainObject(value)) return Object.entries(value).map(([k, v]) => `${k}${explode ? '=' : ','}${writeItem(v)}`).join(',')
+  if (isPlainObject(value))
+    return Object.entries(value)
+      .map(([k, v]) => `${k}${explode ? '=' : ','}${writeItem(v)}`)
+      .join(',')
   return writeItem(value)
 }
 
@@ -199,7 +239,11 @@ function violationsOf(context: HeaderContext, label: string, plan: HeaderPlan): 
   const violations = plan.check(plan.value!)
   if (violations.length) {
     const what = plan.origin === 'described' ? 'the value the description gives' : 'the value made of its schema'
-    warnOnce(context, `breaks:${plan.declared.schemaPointer}:${plan.value}`, `${label}: the ${plan.declared.name} header is sent with ${what}, "${plan.value}", which breaks its schema (#${plan.declared.schemaPointer}): ${listed(violations)}. Each answer reports it in X-Mock-Violations.`)
+    warnOnce(
+      context,
+      `breaks:${plan.declared.schemaPointer}:${plan.value}`,
+      `${label}: the ${plan.declared.name} header is sent with ${what}, "${plan.value}", which breaks its schema (#${plan.declared.schemaPointer}): ${listed(violations)}. Each answer reports it in X-Mock-Violations.`,
+    )
   }
   return violations
 }
@@ -209,8 +253,14 @@ function violationsOf(context: HeaderContext, label: string, plan: HeaderPlan): 
  * answer; a generated value that breaks its schema gives way to the static one. Values the
  * description writes, `Location` and `Set-Cookie` keep their static value (or absence).
  */
-function createHeaderGenerator(document: unknown, statics: Record<string, string> | undefined, plans: HeaderPlan[]): CompiledHeaders['generateHeaders'] {
-  const generated = plans.filter((p) => p.origin === 'made-up' && p.declared.schemaPointer && p.name !== 'location' && p.name !== 'set-cookie')
+function createHeaderGenerator(
+  document: unknown,
+  statics: Record<string, string> | undefined,
+  plans: HeaderPlan[],
+): CompiledHeaders['generateHeaders'] {
+  const generated = plans.filter(
+    (p) => p.origin === 'made-up' && p.declared.schemaPointer && p.name !== 'location' && p.name !== 'set-cookie',
+  )
   if (generated.length === 0) return undefined
   return (fake) => {
     const headers = { ...statics }
@@ -243,7 +293,11 @@ export function checkOf(context: HeaderContext, declared: HeaderDescription): He
   const memo = memoOf(checks, context.document, () => new Map<string, HeaderCheck>())
   const key = `${declared.name.toLowerCase()}\0${declared.explode}\0${declared.shape}\0${declared.mediaType}\0${schemaKeyOf(context.document, declared.schemaPointer)}`
   let check = memo.get(key)
-  if (!check) memo.set(key, (check = declared.mediaType === undefined ? parameterCheck(context, declared) : contentCheck(context, declared)))
+  if (!check)
+    memo.set(
+      key,
+      (check = declared.mediaType === undefined ? parameterCheck(context, declared) : contentCheck(context, declared)),
+    )
   return check
 }
 
@@ -365,7 +419,11 @@ function listed(violations: readonly Violation[]): string {
  * How a fixture's headers (a `.headers.json` sidecar) break the schemas of the headers the response
  * declares, as sentences; headers it does not declare are the fixture's own, and not judged.
  */
-export function fixtureHeaderProblems(context: HeaderContext, declared: readonly HeaderDescription[], headers: Record<string, string>): string[] {
+export function fixtureHeaderProblems(
+  context: HeaderContext,
+  declared: readonly HeaderDescription[],
+  headers: Record<string, string>,
+): string[] {
   const problems: string[] = []
   for (const header of declared) {
     const value = headers[header.name.toLowerCase()]

@@ -108,13 +108,21 @@ interface CompileContext {
   deferredExamples?: DeclaredResponse[]
 }
 
-export function compileResponses(context: CompileContext, operation: OperationDescription, fixtures: readonly Fixture[] = []): ResponseSet {
+export function compileResponses(
+  context: CompileContext,
+  operation: OperationDescription,
+  fixtures: readonly Fixture[] = [],
+): ResponseSet {
   const declared = operation.responses.map((response) => compileResponse(context, operation, response))
   for (const fixture of fixtures) attachFixture(context, operation, declared, fixture)
   return { declared, success: pickSuccess(declared), violationStatus: pickViolationStatus(declared) }
 }
 
-function compileResponse(context: CompileContext, operation: OperationDescription, response: ResponseDescription): DeclaredResponse {
+function compileResponse(
+  context: CompileContext,
+  operation: OperationDescription,
+  response: ResponseDescription,
+): DeclaredResponse {
   const label = `${operation.id} ${response.code}`
   const pending: Array<() => void> = []
   const media = jsonFirst(response.content).map((content) => compileMedia(context, label, content, pending))
@@ -138,7 +146,12 @@ function compileResponse(context: CompileContext, operation: OperationDescriptio
   return declared
 }
 
-function compileMedia(context: CompileContext, label: string, content: MediaTypeDescription, pending: Array<() => void>): DeclaredMedia {
+function compileMedia(
+  context: CompileContext,
+  label: string,
+  content: MediaTypeDescription,
+  pending: Array<() => void>,
+): DeclaredMedia {
   const { document, ajv } = context
   const kind = kindOf(content.mediaType)
   const schema = content.schemaPointer ? derefSchema(document, nodeAt(document, content.schemaPointer)) : undefined
@@ -161,14 +174,22 @@ function compileMedia(context: CompileContext, label: string, content: MediaType
 }
 
 /** The description's examples of one media type that meet its schema, as its bodies; else one made of its schema's examples. */
-function addExamples(context: CompileContext, label: string, content: MediaTypeDescription, media: DeclaredMedia, schema: unknown): void {
+function addExamples(
+  context: CompileContext,
+  label: string,
+  content: MediaTypeDescription,
+  media: DeclaredMedia,
+  schema: unknown,
+): void {
   const { document, logger } = context
   const { kind } = media
   for (const { name, value } of content.examples) {
     const problems = exampleProblems(context, media, value)
     const text = problems.length ? undefined : serializeBody(kind, value, media.xml)
     if (text === undefined) {
-      const why = problems.length ? `it breaks its schema: ${problems.join('; ')}${rulesBroken(document, media, value)}` : `it cannot be written as ${content.mediaType}`
+      const why = problems.length
+        ? `it breaks its schema: ${problems.join('; ')}${rulesBroken(document, media, value)}`
+        : `it cannot be written as ${content.mediaType}`
       logger.warn(`${label} ${content.mediaType}: the example "${name}" is not served, since ${why}.`)
       continue
     }
@@ -200,19 +221,24 @@ function addSchemaExample(context: CompileContext, media: DeclaredMedia, schema:
 function rulesBroken(document: unknown, media: DeclaredMedia, value: unknown): string {
   if (!media.validate || !media.schemaPointer || media.validate(value)) return ''
   const root = schemaRootOf(document, media.schemaPointer)
-  const rules = new Set((media.validate.errors ?? []).map((e) => `${e.keyword} at ${absoluteSchemaPath(e.schemaPath, root)}`))
+  const rules = new Set(
+    (media.validate.errors ?? []).map((e) => `${e.keyword} at ${absoluteSchemaPath(e.schemaPath, root)}`),
+  )
   const shown = [...rules].slice(0, 5)
   return ` (rules broken: ${shown.join(', ')}${rules.size > shown.length ? ', ...' : ''})`
 }
 
 /** Ajv names a rule inside a `$ref`'d schema from the document's root, and others from the compiled schema's root. */
 function absoluteSchemaPath(schemaPath: string, root: string): string {
-  return /^#\/(components|paths|webhooks|definitions)\//.test(schemaPath) ? schemaPath : `#${root}${schemaPath.slice(1)}`
+  return /^#\/(components|paths|webhooks|definitions)\//.test(schemaPath)
+    ? schemaPath
+    : `#${root}${schemaPath.slice(1)}`
 }
 
 /** An XML or text example written as a string is the document itself: only its schema, if a string one, can judge it. */
 function exampleProblems(context: CompileContext, media: DeclaredMedia, value: unknown): string[] {
-  if (media.kind === 'json' || (media.kind === 'xml' && typeof value === 'object' && value !== null)) return bodyProblems(context, media, value)
+  if (media.kind === 'json' || (media.kind === 'xml' && typeof value === 'object' && value !== null))
+    return bodyProblems(context, media, value)
   if (media.kind === 'xml') return []
   return schemaProblems(media, value)
 }
@@ -237,7 +263,8 @@ const exampleMemos = new WeakMap<object, Map<object, unknown>>()
 
 function exampleOf(document: unknown, schema: unknown, memo: Map<object, unknown>, inProgress: Set<object>): unknown {
   const node = derefSchema(document, schema)
-  if (typeof node !== 'object' || node === null || inProgress.has(node) || inProgress.size > MAX_EXAMPLE_DEPTH) return undefined
+  if (typeof node !== 'object' || node === null || inProgress.has(node) || inProgress.size > MAX_EXAMPLE_DEPTH)
+    return undefined
   if (memo.has(node)) return memo.get(node)
   inProgress.add(node)
   const value = exampleOfNode(node, (part) => exampleOf(document, part, memo, inProgress))
@@ -267,14 +294,16 @@ function exampleOfNode(node: Record<string, any>, exampleOfPart: (schema: unknow
   return undefined
 }
 
-function exampleOfProperties(properties: Record<string, unknown>, exampleOfPart: (schema: unknown) => unknown): Record<string, unknown> | undefined {
+function exampleOfProperties(
+  properties: Record<string, unknown>,
+  exampleOfPart: (schema: unknown) => unknown,
+): Record<string, unknown> | undefined {
   if (typeof properties !== 'object' || properties === null) return undefined
   const defined = Object.entries(properties)
     .map(([name, property]) => [name, exampleOfPart(property)] as const)
     .filter(([, value]) => value !== undefined)
   return defined.length ? Object.fromEntries(defined) : undefined
 }
-
 
 const SCALAR_TYPES = new Set(['string', 'number', 'integer', 'boolean'])
 
@@ -287,8 +316,12 @@ function isScalarSchema(schema: any): boolean {
 function xmlNamesOf(document: unknown, pointer: string): XmlNames {
   const raw = nodeAt(document, pointer)
   const schema = derefSchema(document, raw)
-  const nameOf = (node: any, fallback: string) => derefSchema(document, node)?.xml?.name ?? node?.xml?.name ?? refName(node) ?? fallback
-  const isArray = schema?.type === 'array' || (Array.isArray(schema?.type) && schema.type.includes('array')) || schema?.items !== undefined
+  const nameOf = (node: any, fallback: string) =>
+    derefSchema(document, node)?.xml?.name ?? node?.xml?.name ?? refName(node) ?? fallback
+  const isArray =
+    schema?.type === 'array' ||
+    (Array.isArray(schema?.type) && schema.type.includes('array')) ||
+    schema?.items !== undefined
   return isArray ? { root: nameOf(raw, 'items'), item: nameOf(schema.items, 'item') } : { root: nameOf(raw, 'root') }
 }
 
@@ -296,24 +329,52 @@ function refName(node: any): string | undefined {
   return typeof node?.$ref === 'string' ? node.$ref.split('/').pop() : undefined
 }
 
-function attachFixture(context: CompileContext, operation: OperationDescription, declared: DeclaredResponse[], fixture: Fixture): void {
+function attachFixture(
+  context: CompileContext,
+  operation: OperationDescription,
+  declared: DeclaredResponse[],
+  fixture: Fixture,
+): void {
   const found = declared.find((r) => r.code === fixture.code)
   if (!found) {
-    throw new StartupError(`The fixture ${fixture.file} is for status ${fixture.code}, which ${operation.id} does not declare (declared: ${declared.map((r) => r.code).join(', ') || 'none'}).`)
+    throw new StartupError(
+      `The fixture ${fixture.file} is for status ${fixture.code}, which ${operation.id} does not declare (declared: ${declared.map((r) => r.code).join(', ') || 'none'}).`,
+    )
   }
-  if (!found.mediaType) throw new StartupError(`The fixture ${fixture.file} gives a body to the ${fixture.code} response of ${operation.id}, which declares no content.`)
+  if (!found.mediaType)
+    throw new StartupError(
+      `The fixture ${fixture.file} gives a body to the ${fixture.code} response of ${operation.id}, which declares no content.`,
+    )
   const response = mediaOf(found).find((m) => m.kind === 'json')
-  if (!response) throw new StartupError(`The fixture ${fixture.file} is JSON, and the ${fixture.code} response of ${operation.id} declares no JSON media type (declared: ${mediaOf(found).map((m) => m.mediaType).join(', ')}).`)
-  const template = compileTemplate(fixture.value, `The fixture ${fixture.file}`, { document: context.requestDocument ?? context.document, operation })
+  if (!response)
+    throw new StartupError(
+      `The fixture ${fixture.file} is JSON, and the ${fixture.code} response of ${operation.id} declares no JSON media type (declared: ${mediaOf(
+        found,
+      )
+        .map((m) => m.mediaType)
+        .join(', ')}).`,
+    )
+  const template = compileTemplate(fixture.value, `The fixture ${fixture.file}`, {
+    document: context.requestDocument ?? context.document,
+    operation,
+  })
   const problems = bodyProblems(context, response, fixture.value, template?.slots)
   if (problems.length) {
-    throw new StartupError(`The fixture ${fixture.file} does not match the ${fixture.code} response of ${operation.id}: ${problems.join('; ')}.`)
+    throw new StartupError(
+      `The fixture ${fixture.file} does not match the ${fixture.code} response of ${operation.id}: ${problems.join('; ')}.`,
+    )
   }
   // Fixtures come before the description's examples of the same name.
   const others = [...response.bodies.values()].filter((b) => b.name !== fixture.name)
   const fixtures = others.filter((b) => b.origin === 'fixture')
   const examples = others.filter((b) => b.origin === 'example')
-  const body: StaticBody = { name: fixture.name, origin: 'fixture', json: JSON.stringify(fixture.value), template, headers: fixtureHeaders(context, operation, found, fixture) }
+  const body: StaticBody = {
+    name: fixture.name,
+    origin: 'fixture',
+    json: JSON.stringify(fixture.value),
+    template,
+    headers: fixtureHeaders(context, operation, found, fixture),
+  }
   // The map is shared with the response's own fields, so it is refilled rather than replaced.
   response.bodies.clear()
   for (const b of [...fixtures, body, ...examples]) response.bodies.set(b.name, b)
@@ -324,12 +385,19 @@ function attachFixture(context: CompileContext, operation: OperationDescription,
  * writes them. A value that breaks the schema of the header the response declares stops start-up;
  * a header it does not declare is the fixture's own (a mock may add headers), and not judged.
  */
-function fixtureHeaders(context: CompileContext, operation: OperationDescription, found: DeclaredResponse, fixture: Fixture): Record<string, string> | undefined {
+function fixtureHeaders(
+  context: CompileContext,
+  operation: OperationDescription,
+  found: DeclaredResponse,
+  fixture: Fixture,
+): Record<string, string> | undefined {
   if (!fixture.headers) return undefined
   const declared = operation.responses.find((r) => r.code === fixture.code)?.headers ?? []
   const problems = fixtureHeaderProblems(context, declared, fixture.headers)
   if (problems.length) {
-    throw new StartupError(`The fixture headers ${fixture.headersFile} do not match the headers the ${fixture.code} response of ${operation.id} declares: ${problems.join('; ')}.`)
+    throw new StartupError(
+      `The fixture headers ${fixture.headersFile} do not match the headers the ${fixture.code} response of ${operation.id} declares: ${problems.join('; ')}.`,
+    )
   }
   return { ...found.headers, ...fixture.headers }
 }
@@ -357,9 +425,16 @@ export function bodyProblems(
 }
 
 /** Every way a body breaks its response schema, including fields the schema does not declare (see `bodyProblems`). */
-export function bodyViolations(context: { document: unknown }, response: BodySchema, value: unknown, unknownAt: readonly string[] = []): Violation[] {
+export function bodyViolations(
+  context: { document: unknown },
+  response: BodySchema,
+  value: unknown,
+  unknownAt: readonly string[] = [],
+): Violation[] {
   if (!response.validate) return []
-  const errors = response.validate(value) ? [] : (response.validate.errors ?? []).filter((e) => !unknownAt.some((slot) => isAtOrUnder(e.instancePath, slot)))
+  const errors = response.validate(value)
+    ? []
+    : (response.validate.errors ?? []).filter((e) => !unknownAt.some((slot) => isAtOrUnder(e.instancePath, slot)))
   const violations = toViolations('body', errors)
   const undeclared = findUndeclaredFields(context.document, nodeAt(context.document, response.schemaPointer!), value)
   for (const path of undeclared) violations.push({ path: `body${path}`, message: 'is not declared by the schema' })
@@ -372,7 +447,9 @@ function isAtOrUnder(pointer: string, slot: string): boolean {
 
 /** The declared media types with the first JSON one moved to the front: JSON is served unless Accept asks otherwise. */
 function jsonFirst(content: MediaTypeDescription[]): MediaTypeDescription[] {
-  const json = content.find((c) => kindOf(c.mediaType) === 'json' && !c.mediaType.includes('*')) ?? content.find((c) => kindOf(c.mediaType) === 'json')
+  const json =
+    content.find((c) => kindOf(c.mediaType) === 'json' && !c.mediaType.includes('*')) ??
+    content.find((c) => kindOf(c.mediaType) === 'json')
   return json ? [json, ...content.filter((c) => c !== json)] : content
 }
 
@@ -383,7 +460,17 @@ export function mediaOf(response: DeclaredResponse): DeclaredMedia[] {
   if (!response.mediaType) return []
   // A response built by hand (tests, scenarios) with only the preferred media type's fields.
   const { mediaType, schemaPointer, validate, bodies } = response
-  return [{ mediaType, contentType: mediaType, kind: kindOf(mediaType), schemaPointer, validate, generatable: validate !== undefined, bodies }]
+  return [
+    {
+      mediaType,
+      contentType: mediaType,
+      kind: kindOf(mediaType),
+      schemaPointer,
+      validate,
+      generatable: validate !== undefined,
+      bodies,
+    },
+  ]
 }
 
 /**

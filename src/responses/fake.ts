@@ -38,7 +38,12 @@ export interface FakerOptions {
  * `prepareForGeneration`), within the app's generation budget. Give it the response view of the
  * description (`deriveReadWriteViews`), so that writeOnly properties are never generated.
  */
-export function createFaker(document: unknown, seed: number, budget: GenerationBudget = GENERATION_BUDGET, options: FakerOptions = {}): Faker {
+export function createFaker(
+  document: unknown,
+  seed: number,
+  budget: GenerationBudget = GENERATION_BUDGET,
+  options: FakerOptions = {},
+): Faker {
   // Prepared at start-up, not on the first generated body: for a large description that took
   // 300 ms, and a first request must answer within 50 ms (#11).
   return createGenerator(document, seed, budget, options.fillProperties ?? true)
@@ -78,14 +83,18 @@ function createGenerator(document: unknown, seed: number, budget: GenerationBudg
   const generate = (schema: string | object, valueSeed: number, deadline: Deadline | undefined) => {
     current = deadline
     try {
-      const target = typeof schema === 'string' ? { $ref: `#${schema}` } : (copies.get(schema) ?? withinBudget({ ...schema }, budget))
+      const target =
+        typeof schema === 'string'
+          ? { $ref: `#${schema}` }
+          : (copies.get(schema) ?? withinBudget({ ...schema }, budget))
       return generateSync(target as never, { ...options, seed: valueSeed })
     } finally {
       current = undefined
     }
   }
   const fake = (schema: string | object, deadline?: Deadline) => generate(schema, next++, deadline)
-  const seeded = (schema: string | object, valueSeed: number, deadline?: Deadline) => generate(schema, valueSeed, deadline)
+  const seeded = (schema: string | object, valueSeed: number, deadline?: Deadline) =>
+    generate(schema, valueSeed, deadline)
   return Object.assign(fake, { seeded, random: seededRandom(seed), beyondBudget })
 }
 
@@ -112,7 +121,8 @@ function copiesOf(original: unknown, copy: unknown): WeakMap<object, object> {
     const [from, to] = stack.pop()!
     if (typeof from !== 'object' || from === null || typeof to !== 'object' || to === null || copies.has(from)) continue
     copies.set(from, to)
-    for (const [key, value] of Object.entries(from)) if (key !== 'example' && key !== 'examples') stack.push([value, (to as Record<string, unknown>)[key]])
+    for (const [key, value] of Object.entries(from))
+      if (key !== 'example' && key !== 'examples') stack.push([value, (to as Record<string, unknown>)[key]])
   }
   return copies
 }
@@ -152,7 +162,11 @@ const FORMAT_ALIASES: Record<string, string> = {
  * - what asks for more than the generation budget could hold is left out (`beyondBudget` is told
  *   of it), and long strings are cut (`withinBudget`).
  */
-export function prepareForGeneration(document: unknown, budget: GenerationBudget = GENERATION_BUDGET, beyondBudget?: () => void): unknown {
+export function prepareForGeneration(
+  document: unknown,
+  budget: GenerationBudget = GENERATION_BUDGET,
+  beyondBudget?: () => void,
+): unknown {
   const prepared = structuredClone(document)
   visitSchemas(prepared, (schema, isNameMap) => {
     if (!isNameMap) dropExtensions(schema)
@@ -160,13 +174,15 @@ export function prepareForGeneration(document: unknown, budget: GenerationBudget
     withinBudget(schema, budget)
     completeNumericBounds(schema)
     // A list may hold up to maxItems, but a few items show its shape as well as fifty, at a fraction of the work.
-    if (typeof schema.maxItems === 'number' && schema.maxItems > Math.max(schema.minItems ?? 0, FEW_ITEMS)) schema.maxItems = Math.max(schema.minItems ?? 0, FEW_ITEMS)
+    if (typeof schema.maxItems === 'number' && schema.maxItems > Math.max(schema.minItems ?? 0, FEW_ITEMS))
+      schema.maxItems = Math.max(schema.minItems ?? 0, FEW_ITEMS)
     const pattern = FORMAT_PATTERNS[schema.format]
     if (pattern !== undefined && schema.pattern === undefined) {
       schema.pattern = pattern
       delete schema.format
     }
-    if (typeof schema.format === 'string' && FORMAT_ALIASES[schema.format]) schema.format = FORMAT_ALIASES[schema.format]
+    if (typeof schema.format === 'string' && FORMAT_ALIASES[schema.format])
+      schema.format = FORMAT_ALIASES[schema.format]
   })
   // Discriminators read the original branches (the rewrite wraps them), so they come second.
   visitSchemas(prepared, (schema) => tagDiscriminatedBranches(prepared, schema))
@@ -213,14 +229,34 @@ function tagDiscriminatedBranches(document: unknown, schema: Record<string, any>
     schema[keyword] = schema[keyword].map((branch: any) => {
       const ref = typeof branch?.$ref === 'string' ? branch.$ref : undefined
       if (!ref || !derefSchema(document, branch)) return branch
-      const tag = Object.entries(mapping).find(([, target]) => target === ref || target === ref.split('/').pop())?.[0] ?? ref.split('/').pop()
+      const tag =
+        Object.entries(mapping).find(([, target]) => target === ref || target === ref.split('/').pop())?.[0] ??
+        ref.split('/').pop()
       return { allOf: [branch, { properties: { [propertyName]: { const: tag } } }] }
     })
   }
 }
 
 /** Keys whose objects map names to things: there, a name may be `example` or start with `x-` (a property `x-ratelimit`). */
-const NAME_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependentSchemas', 'schemas', 'parameters', 'responses', 'requestBodies', 'headers', 'securitySchemes', 'links', 'callbacks', 'pathItems', 'content', 'encoding', 'mapping'])
+const NAME_MAPS = new Set([
+  'properties',
+  'patternProperties',
+  'definitions',
+  '$defs',
+  'dependentSchemas',
+  'schemas',
+  'parameters',
+  'responses',
+  'requestBodies',
+  'headers',
+  'securitySchemes',
+  'links',
+  'callbacks',
+  'pathItems',
+  'content',
+  'encoding',
+  'mapping',
+])
 
 /** OpenAPI's words beside a schema's keywords, which json-schema-faker does not know. */
 const ANNOTATIONS = new Set(['xml', 'externalDocs', 'example', 'nullable'])
@@ -243,7 +279,11 @@ function dropExtensions(schema: Record<string, any>): void {
  * `isNameMap`: the object maps names to things (`properties`, `schemas`...), so its keys are names,
  * not keywords; the things it maps are not name maps, whatever their names (a property `links`).
  */
-function visitSchemas(node: unknown, visit: (schema: Record<string, any>, isNameMap: boolean) => void, isNameMap = false): void {
+function visitSchemas(
+  node: unknown,
+  visit: (schema: Record<string, any>, isNameMap: boolean) => void,
+  isNameMap = false,
+): void {
   if (typeof node !== 'object' || node === null) return
   if (Array.isArray(node)) return node.forEach((item) => visitSchemas(item, visit))
   const schema = node as Record<string, any>

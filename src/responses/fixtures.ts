@@ -30,7 +30,8 @@ const HEADERS_FILE = /^([1-5](?:\d\d|XX)|default)(?:\.([A-Za-z0-9][\w-]*))?\.hea
  * Headers a sidecar cannot set: the media type is negotiated (`Content-Type`), the framing is the
  * server's, and the mock's own `X-Mock-*` headers are written after the fixture's.
  */
-const RESERVED_HEADER = /^(content-type|content-length|content-encoding|transfer-encoding|connection|keep-alive|proxy-connection|te|trailer|upgrade|x-mock-.*)$/
+const RESERVED_HEADER =
+  /^(content-type|content-length|content-encoding|transfer-encoding|connection|keep-alive|proxy-connection|te|trailer|upgrade|x-mock-.*)$/
 
 /** What editors and tools leave beside the files they edit: `200.json~`, `200.json.bak`, `200.json.swp`, `#200.json#`. */
 const EDITOR_LEFTOVER = /(?:~|\.bak|\.orig|\.tmp|\.sw[op])$|^#.*#$/
@@ -42,7 +43,11 @@ const EDITOR_LEFTOVER = /(?:~|\.bak|\.orig|\.tmp|\.sw[op])$|^#.*#$/
  * except dotfiles (`.#200.json`) and editor leftovers, which are passed over (`skipped` is told each
  * leftover, for one warning): an open editor must not stop the mock, nor a reload under `--watch`.
  */
-export async function loadFixtures(dir: string, required: boolean, skipped: (file: string) => void = () => {}): Promise<FixtureSet> {
+export async function loadFixtures(
+  dir: string,
+  required: boolean,
+  skipped: (file: string) => void = () => {},
+): Promise<FixtureSet> {
   const fixtures: FixtureSet = new Map()
   if (!dir) return fixtures
   if (!(await isDirectory(dir))) {
@@ -72,7 +77,9 @@ async function loadOperationFolder(folder: string, skipped: (file: string) => vo
     }
     const match = FIXTURE_FILE.exec(name)
     if (!match) {
-      throw new StartupError(`The fixture ${file} is not named <status>[.<name>].json (for example 200.json or 400.duplicate-id.json), nor <status>[.<name>].headers.json for the headers of one.`)
+      throw new StartupError(
+        `The fixture ${file} is not named <status>[.<name>].json (for example 200.json or 400.duplicate-id.json), nor <status>[.<name>].headers.json for the headers of one.`,
+      )
     }
     fixtures.push({ file, code: match[1]!, name: match[2] ?? 'default', value: await readJson(file) })
   }
@@ -86,7 +93,9 @@ async function attachSidecar(folder: string, name: string, fixtures: Fixture[]):
   const [, code, named = 'default'] = HEADERS_FILE.exec(name)!
   const fixture = fixtures.find((f) => f.code === code && f.name === named)
   if (!fixture) {
-    throw new StartupError(`The fixture headers ${file} belong to no fixture: put ${name.replace(/\.headers\.json$/, '.json')} beside it (a fixture cannot be named "headers").`)
+    throw new StartupError(
+      `The fixture headers ${file} belong to no fixture: put ${name.replace(/\.headers\.json$/, '.json')} beside it (a fixture cannot be named "headers").`,
+    )
   }
   fixture.headers = readSidecarHeaders(file, await readJson(file))
   fixture.headersFile = file
@@ -94,13 +103,19 @@ async function attachSidecar(folder: string, name: string, fixtures: Fixture[]):
 
 /** A JSON object of header name → text (a number or boolean is written as text), each one a header HTTP can carry. */
 function readSidecarHeaders(file: string, value: unknown): Record<string, string> {
-  if (!isPlainObject(value)) throw new StartupError(`The fixture headers ${file} must be a JSON object of header name → value, such as {"ETag": "\\"v2\\""}.`)
+  if (!isPlainObject(value))
+    throw new StartupError(
+      `The fixture headers ${file} must be a JSON object of header name → value, such as {"ETag": "\\"v2\\""}.`,
+    )
   const headers: Record<string, string> = {}
   for (const [name, raw] of Object.entries(value)) {
     const key = name.toLowerCase()
     const problem = sidecarHeaderProblem(name, raw)
     if (problem) throw new StartupError(`The fixture headers ${file}: the header "${name}" ${problem}.`)
-    if (key in headers) throw new StartupError(`The fixture headers ${file} set the header "${name}" twice (header names are case-insensitive).`)
+    if (key in headers)
+      throw new StartupError(
+        `The fixture headers ${file} set the header "${name}" twice (header names are case-insensitive).`,
+      )
     headers[key] = String(raw)
   }
   return headers
@@ -109,9 +124,15 @@ function readSidecarHeaders(file: string, value: unknown): Record<string, string
 function sidecarHeaderProblem(name: string, value: unknown): string | undefined {
   if (!isHeaderName(name)) return "is not a header name HTTP can carry (letters, digits and !#$%&'*+-.^_`|~)"
   if (RESERVED_HEADER.test(name.toLowerCase())) return 'is set by the mock or the server, not by a fixture'
-  if (!(typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value)))) return 'must have a string, number or boolean value'
+  if (!(
+    typeof value === 'string' ||
+    typeof value === 'boolean' ||
+    (typeof value === 'number' && Number.isFinite(value))
+  ))
+    return 'must have a string, number or boolean value'
   // eslint-disable-next-line no-control-regex
-  if (!/^[\x20-\x7e\t]*$/.test(String(value))) return 'has a value a header cannot carry: visible ASCII, spaces and tabs only (percent-encode the rest)'
+  if (!/^[\x20-\x7e\t]*$/.test(String(value)))
+    return 'has a value a header cannot carry: visible ASCII, spaces and tabs only (percent-encode the rest)'
   return undefined
 }
 

@@ -40,18 +40,25 @@ const SMALLEST_PROPERTY = 5
  * longer than the byte budget, a list or object whose smallest serialisation is larger, a pattern
  * that repeats something more times than the budget has bytes.
  */
-export function exceedsBudget(schema: Record<string, any>, budget: GenerationBudget = GENERATION_BUDGET): string | undefined {
+export function exceedsBudget(
+  schema: Record<string, any>,
+  budget: GenerationBudget = GENERATION_BUDGET,
+): string | undefined {
   if (typeof schema.minLength === 'number' && schema.minLength > budget.bytes) return `minLength ${schema.minLength}`
-  if (typeof schema.minItems === 'number' && schema.minItems * SMALLEST_ITEM > budget.bytes) return `minItems ${schema.minItems}`
-  if (typeof schema.minProperties === 'number' && schema.minProperties * SMALLEST_PROPERTY > budget.bytes) return `minProperties ${schema.minProperties}`
-  if (typeof schema.pattern === 'string' && largestRepeat(schema.pattern) > budget.bytes) return `pattern ${schema.pattern.slice(0, 40)}`
+  if (typeof schema.minItems === 'number' && schema.minItems * SMALLEST_ITEM > budget.bytes)
+    return `minItems ${schema.minItems}`
+  if (typeof schema.minProperties === 'number' && schema.minProperties * SMALLEST_PROPERTY > budget.bytes)
+    return `minProperties ${schema.minProperties}`
+  if (typeof schema.pattern === 'string' && largestRepeat(schema.pattern) > budget.bytes)
+    return `pattern ${schema.pattern.slice(0, 40)}`
   return undefined
 }
 
 /** The largest count in a pattern's `{n}`, `{n,}` or `{n,m}` repetitions. */
 function largestRepeat(pattern: string): number {
   let largest = 0
-  for (const match of pattern.matchAll(/\{(\d{1,12})(?:,(\d{0,12}))?\}/g)) largest = Math.max(largest, Number(match[1]), Number(match[2] || 0))
+  for (const match of pattern.matchAll(/\{(\d{1,12})(?:,(\d{0,12}))?\}/g))
+    largest = Math.max(largest, Number(match[1]), Number(match[2] || 0))
   return largest
 }
 
@@ -61,14 +68,20 @@ function largestRepeat(pattern: string): number {
  * the budget: the body fails its check either way and is answered 500 naming its schema (or the
  * optional property is left out), and a short value costs nothing to make.
  */
-export function withinBudget(schema: Record<string, any>, budget: GenerationBudget = GENERATION_BUDGET): Record<string, any> {
+export function withinBudget(
+  schema: Record<string, any>,
+  budget: GenerationBudget = GENERATION_BUDGET,
+): Record<string, any> {
   for (let excess = exceedsBudget(schema, budget); excess !== undefined; excess = exceedsBudget(schema, budget)) {
     const keyword = excess.slice(0, excess.indexOf(' '))
     delete schema[keyword]
     // Without its minLength, a string is any short one: its maxLength would only make it longer.
     if (keyword === 'minLength') delete schema.maxLength
   }
-  const longest = Math.max(typeof schema.minLength === 'number' ? schema.minLength : 0, Math.min(LONG_STRING, budget.bytes))
+  const longest = Math.max(
+    typeof schema.minLength === 'number' ? schema.minLength : 0,
+    Math.min(LONG_STRING, budget.bytes),
+  )
   if (typeof schema.maxLength === 'number' && schema.maxLength > longest) schema.maxLength = longest
   return schema
 }
@@ -88,7 +101,10 @@ export function compileBudgetWarnings(document: Record<string, any>, budget: Gen
     pointers.set(excess, list)
   })
   return [...pointers].map(([excess, list]) => {
-    const shown = list.slice(0, MAX_POINTERS_SHOWN).map((p) => `#${p}`).join(', ')
+    const shown = list
+      .slice(0, MAX_POINTERS_SHOWN)
+      .map((p) => `#${p}`)
+      .join(', ')
     const where = `at ${shown}${list.length > MAX_POINTERS_SHOWN ? ' and more' : ''}`
     return `a schema asks for ${excess} (${where}), more than a generated body may hold (${budget.bytes} bytes; --generation-bytes raises it): a response that needs it is answered 500 naming its schema unless a fixture or an example serves it.`
   })

@@ -31,32 +31,47 @@ export async function loadScenarios(fixturesDir: string, operations: readonly Sc
     throw new StartupError(`The scenarios file ${file} is not valid YAML or JSON: ${(error as Error).message}`)
   }
   if (parsed === null || parsed === undefined) return []
-  if (!isPlainObject(parsed)) throw new StartupError(`The scenarios file ${file} must map scenario names to { description, rules }.`)
+  if (!isPlainObject(parsed))
+    throw new StartupError(`The scenarios file ${file} must map scenario names to { description, rules }.`)
   return Object.entries(parsed).map(([name, definition]) => readScenario(file, name, definition, operations))
 }
 
-function readScenario(file: string, name: string, definition: unknown, operations: readonly ScenarioTarget[]): Scenario {
+function readScenario(
+  file: string,
+  name: string,
+  definition: unknown,
+  operations: readonly ScenarioTarget[],
+): Scenario {
   const where = `In ${file}, scenario "${name}"`
-  if (!/^[A-Za-z0-9][\w.-]*$/.test(name)) throw new StartupError(`${where}: a name may hold letters, digits, ".", "_" and "-" only.`)
-  if (!isPlainObject(definition) || !isPlainObject(definition.rules)) throw new StartupError(`${where}: needs "rules", a map from operation to rule.`)
+  if (!/^[A-Za-z0-9][\w.-]*$/.test(name))
+    throw new StartupError(`${where}: a name may hold letters, digits, ".", "_" and "-" only.`)
+  if (!isPlainObject(definition) || !isPlainObject(definition.rules))
+    throw new StartupError(`${where}: needs "rules", a map from operation to rule.`)
   const rules: Array<ScenarioRule | undefined> = []
   // "*" applies first; a rule naming the operation then overrides it field by field, whatever the file's order.
   const entries = Object.entries(definition.rules).sort(([a], [b]) => Number(b === '*') - Number(a === '*'))
   for (const [key, raw] of entries) {
     const targets = key === '*' ? operations : operations.filter((o) => o.id === key || `${o.method} ${o.path}` === key)
     if (targets.length === 0) {
-      throw new StartupError(`${where}: "${key}" names no operation; use an operationId, "METHOD /path" or "*" (known: ${operations.map((o) => o.id).join(', ')}).`)
+      throw new StartupError(
+        `${where}: "${key}" names no operation; use an operationId, "METHOD /path" or "*" (known: ${operations.map((o) => o.id).join(', ')}).`,
+      )
     }
-    for (const target of targets) rules[target.index] = { ...rules[target.index], ...readRule(`${where}, rule "${key}"`, raw, target) }
+    for (const target of targets)
+      rules[target.index] = { ...rules[target.index], ...readRule(`${where}, rule "${key}"`, raw, target) }
   }
   const description = typeof definition.description === 'string' ? definition.description : ''
   return { name, description, builtIn: false, rules }
 }
 
 function readRule(where: string, raw: unknown, operation: ScenarioTarget): ScenarioRule {
-  if (!isPlainObject(raw)) throw new StartupError(`${where}: a rule is a map such as { status: 400, example: duplicate-id }.`)
+  if (!isPlainObject(raw))
+    throw new StartupError(`${where}: a rule is a map such as { status: 400, example: duplicate-id }.`)
   const unknown = Object.keys(raw).filter((k) => !RULE_KEYS.has(k))
-  if (unknown.length) throw new StartupError(`${where}: unknown field(s) ${unknown.join(', ')}; a rule takes ${[...RULE_KEYS].join(', ')}.`)
+  if (unknown.length)
+    throw new StartupError(
+      `${where}: unknown field(s) ${unknown.join(', ')}; a rule takes ${[...RULE_KEYS].join(', ')}.`,
+    )
   const rule: ScenarioRule = {}
   if (raw.status !== undefined) rule.status = readStatus(where, raw.status, operation)
   const example = raw.example ?? raw.fixture
@@ -67,7 +82,8 @@ function readRule(where: string, raw: unknown, operation: ScenarioTarget): Scena
   }
   if (raw.delay !== undefined) rule.delay = withContext(where, () => parseDelay(raw.delay as string))
   if (raw.fault !== undefined) {
-    if (!FAULTS.includes(raw.fault as Fault)) throw new StartupError(`${where}: "fault" is one of ${FAULTS.join(', ')}.`)
+    if (!FAULTS.includes(raw.fault as Fault))
+      throw new StartupError(`${where}: "fault" is one of ${FAULTS.join(', ')}.`)
     rule.fault = raw.fault as Fault
   }
   return rule
@@ -75,20 +91,26 @@ function readRule(where: string, raw: unknown, operation: ScenarioTarget): Scena
 
 function readStatus(where: string, value: unknown, operation: ScenarioTarget): number {
   const status = Number(value)
-  if (!Number.isInteger(status) || status < 100 || status > 599) throw new StartupError(`${where}: "status" must be an HTTP status, got ${JSON.stringify(value)}.`)
+  if (!Number.isInteger(status) || status < 100 || status > 599)
+    throw new StartupError(`${where}: "status" must be an HTTP status, got ${JSON.stringify(value)}.`)
   if (!findResponse(operation.responses.declared, status)) {
     const declared = operation.responses.declared.map((r) => r.code).join(', ')
-    throw new StartupError(`${where}: ${operation.id} does not declare status ${status} (declared: ${declared || 'none'}).`)
+    throw new StartupError(
+      `${where}: ${operation.id} does not declare status ${status} (declared: ${declared || 'none'}).`,
+    )
   }
   return status
 }
 
 function readExample(where: string, name: string, status: number | undefined, operation: ScenarioTarget): string {
-  const responses = status === undefined ? operation.responses.declared : [findResponse(operation.responses.declared, status)!]
+  const responses =
+    status === undefined ? operation.responses.declared : [findResponse(operation.responses.declared, status)!]
   responses.forEach(settleExamples)
   if (responses.some((r) => r.bodies.has(name))) return name
   const known = responses.flatMap((r) => [...r.bodies.keys()].map((n) => `${n} (${r.code})`))
-  throw new StartupError(`${where}: ${operation.id} has no fixture or example named "${name}"${status ? ` for status ${status}` : ''} (known: ${known.join(', ') || 'none'}).`)
+  throw new StartupError(
+    `${where}: ${operation.id} has no fixture or example named "${name}"${status ? ` for status ${status}` : ''} (known: ${known.join(', ') || 'none'}).`,
+  )
 }
 
 function withContext<T>(where: string, read: () => T): T {
@@ -104,9 +126,9 @@ async function readFirst(files: string[]): Promise<{ file: string; text: string 
     try {
       return { file, text: await readFile(file, 'utf8') }
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new StartupError(`Cannot read the scenarios file ${file}: ${(error as Error).message}`)
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+        throw new StartupError(`Cannot read the scenarios file ${file}: ${(error as Error).message}`)
     }
   }
   return undefined
 }
-

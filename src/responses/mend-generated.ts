@@ -21,7 +21,12 @@ const FORMAT_SAMPLES: Record<string, string[]> = {
   hostname: ['example.com'],
   'idn-hostname': ['example.com'],
   // Several lengths: descriptions pin date-times to one with minLength/maxLength (telstra: 24).
-  'date-time': ['2024-01-01T00:00:00Z', '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00+00:00', '2024-01-01T00:00:00.000+00:00'],
+  'date-time': [
+    '2024-01-01T00:00:00Z',
+    '2024-01-01T00:00:00.000Z',
+    '2024-01-01T00:00:00+00:00',
+    '2024-01-01T00:00:00.000+00:00',
+  ],
   'iso-date-time': ['2024-01-01T00:00:00Z', '2024-01-01T00:00:00.000Z'],
   date: ['2024-01-01'],
   time: ['12:00:00Z', '12:00:00.000Z', '12:00:00+00:00'],
@@ -40,30 +45,61 @@ const FORMAT_SAMPLES: Record<string, string[]> = {
 /** Samples of the schema's format that its length bounds allow, as written and upper-cased. */
 function formatSamples(schema: Record<string, any> | undefined, format: string): string[] {
   const samples = FORMAT_SAMPLES[format] ?? []
-  return [...samples, ...samples.map((sample) => sample.toUpperCase())].filter((sample) => sample.length >= (schema?.minLength ?? 0) && sample.length <= (schema?.maxLength ?? Infinity))
+  return [...samples, ...samples.map((sample) => sample.toUpperCase())].filter(
+    (sample) => sample.length >= (schema?.minLength ?? 0) && sample.length <= (schema?.maxLength ?? Infinity),
+  )
 }
 
 /** Keywords whose failure at a value is mended by generating that value again from its own schema. */
-const REGENERATED = new Set(['type', 'enum', 'const', 'minLength', 'maxLength', 'pattern', 'format', 'minItems', 'maxItems', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minProperties'])
+const REGENERATED = new Set([
+  'type',
+  'enum',
+  'const',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'minItems',
+  'maxItems',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minProperties',
+])
 
 /**
  * A string for a string that breaks its schema, where one can be made without the faker: a sample of
  * its format that fits its length bounds, or (json-schema-faker's own pattern reader misses much,
  * `\u000A`, nested groups) a string its pattern matches, made with randexp.
  */
-function stringFor(error: ErrorObject, schema: Record<string, any> | undefined, budget: GenerationBudget, random: () => number): string | undefined {
+function stringFor(
+  error: ErrorObject,
+  schema: Record<string, any> | undefined,
+  budget: GenerationBudget,
+  random: () => number,
+): string | undefined {
   if (!isPlainObject(schema) || exceedsBudget(schema, budget)) return undefined
   if (!['format', 'minLength', 'maxLength', 'pattern'].includes(error.keyword)) return undefined
   // A sample of the format that the pattern matches too (loket.nl: an upper-case uuid), where both are given.
   const pattern = typeof schema.pattern === 'string' ? compilePattern(schema.pattern, 'u') : undefined
-  const sample = typeof schema.format === 'string' ? formatSamples(schema, schema.format).find((s) => !pattern || pattern.test(s)) : undefined
+  const sample =
+    typeof schema.format === 'string'
+      ? formatSamples(schema, schema.format).find((s) => !pattern || pattern.test(s))
+      : undefined
   if (sample !== undefined) return sample
-  if (error.keyword === 'pattern' && typeof schema.pattern === 'string') return stringMatching(schema.pattern, schema, random)
+  if (error.keyword === 'pattern' && typeof schema.pattern === 'string')
+    return stringMatching(schema.pattern, schema, random)
   return undefined
 }
 
 /** randexp is CommonJS, and its type declarations claim a default export it does not have. */
-const RandExp = createRequire(import.meta.url)('randexp') as new (pattern: RegExp) => { max: number; gen(): string; randInt(low: number, high: number): number }
+const RandExp = createRequire(import.meta.url)('randexp') as new (pattern: RegExp) => {
+  max: number
+  gen(): string
+  randInt(low: number, high: number): number
+}
 
 /**
  * A string the pattern matches and the schema's length bounds allow, made with randexp, or
@@ -111,18 +147,28 @@ export type Regenerate = (schema: object) => unknown
  *   may be, never made again.
  * @returns whether anything changed (then the value is worth validating again)
  */
-export function mendGenerated(value: unknown, errors: readonly ErrorObject[], regenerate?: Regenerate, budget: GenerationBudget = GENERATION_BUDGET, random: () => number = Math.random): boolean {
+export function mendGenerated(
+  value: unknown,
+  errors: readonly ErrorObject[],
+  regenerate?: Regenerate,
+  budget: GenerationBudget = GENERATION_BUDGET,
+  random: () => number = Math.random,
+): boolean {
   let changed = false
   // A schema no finite value meets (a required property that recurses) would otherwise grow the body each round.
   let regenerations = MAX_REGENERATIONS
-  const regenerateWithin: Regenerate | undefined = regenerate && ((schema) => (regenerations-- > 0 ? regenerate(schema) : undefined))
+  const regenerateWithin: Regenerate | undefined =
+    regenerate && ((schema) => (regenerations-- > 0 ? regenerate(schema) : undefined))
   const removals: string[][] = []
   for (const error of errors) {
     const tokens = pointerTokens(error.instancePath)
     const current = valueAt(value, tokens)
     const params = error.params as Record<string, any>
     // A string is mended in place, in a list or not: a format sample, or a string its pattern matches.
-    const text = typeof current === 'string' && tokens.length > 0 ? stringFor(error, error.parentSchema, budget, random) : undefined
+    const text =
+      typeof current === 'string' && tokens.length > 0
+        ? stringFor(error, error.parentSchema, budget, random)
+        : undefined
     if (text !== undefined) {
       if (text !== current) {
         setAt(value, tokens, text)
@@ -131,10 +177,23 @@ export function mendGenerated(value: unknown, errors: readonly ErrorObject[], re
       continue
     }
     // An item that breaks its own schema is dropped; one that only lacks or has extra properties is mended.
-    const inList = tokens.length > 0 && Array.isArray(valueAt(value, tokens.slice(0, -1))) && error.keyword !== 'required' && error.keyword !== 'additionalProperties' && error.keyword !== 'unevaluatedProperties'
-    if (inList || (current === null && tokens.length > 0 && (error.keyword === 'type' || error.keyword === 'oneOf' || error.keyword === 'anyOf'))) {
+    const inList =
+      tokens.length > 0 &&
+      Array.isArray(valueAt(value, tokens.slice(0, -1))) &&
+      error.keyword !== 'required' &&
+      error.keyword !== 'additionalProperties' &&
+      error.keyword !== 'unevaluatedProperties'
+    if (
+      inList ||
+      (current === null &&
+        tokens.length > 0 &&
+        (error.keyword === 'type' || error.keyword === 'oneOf' || error.keyword === 'anyOf'))
+    ) {
       removals.push(tokens)
-    } else if ((error.keyword === 'additionalProperties' || error.keyword === 'unevaluatedProperties') && isPlainObject(current)) {
+    } else if (
+      (error.keyword === 'additionalProperties' || error.keyword === 'unevaluatedProperties') &&
+      isPlainObject(current)
+    ) {
       removals.push([...tokens, String(params.additionalProperty ?? params.unevaluatedProperty)])
     } else if (error.keyword === 'required' && isPlainObject(current)) {
       const schema = error.parentSchema?.properties?.[params.missingProperty]
@@ -142,11 +201,23 @@ export function mendGenerated(value: unknown, errors: readonly ErrorObject[], re
         defineOwn(current, String(params.missingProperty), regenerateWithin(schema))
         changed = true
       }
-    } else if (error.keyword === 'format' && typeof current === 'number' && (params.format === 'int32' || params.format === 'int64')) {
+    } else if (
+      error.keyword === 'format' &&
+      typeof current === 'number' &&
+      (params.format === 'int32' || params.format === 'int64')
+    ) {
       const bound = params.format === 'int32' ? 2 ** 31 - 1 : Number.MAX_SAFE_INTEGER
       setAt(value, tokens, Math.max(-bound, Math.min(bound, Math.trunc(current))))
       changed = tokens.length > 0
-    } else if ((error.keyword === 'oneOf' || error.keyword === 'anyOf') && current !== null && tokens.length > 0 && Array.isArray(error.schema) && error.schema.length > 0 && regenerateWithin && regenerations > 0) {
+    } else if (
+      (error.keyword === 'oneOf' || error.keyword === 'anyOf') &&
+      current !== null &&
+      tokens.length > 0 &&
+      Array.isArray(error.schema) &&
+      error.schema.length > 0 &&
+      regenerateWithin &&
+      regenerations > 0
+    ) {
       // Overlapping branches (a value matches two) or none matched: generated again from one branch,
       // drawn anew each round, until the whole meets its schema.
       const branches = error.schema.filter((b: unknown) => typeof b === 'object' && b !== null)
@@ -154,10 +225,22 @@ export function mendGenerated(value: unknown, errors: readonly ErrorObject[], re
         setAt(value, tokens, regenerateWithin(branches[Math.floor(random() * branches.length)]!))
         changed = true
       }
-    } else if (REGENERATED.has(error.keyword) && isPlainObject(error.parentSchema) && exceedsBudget(error.parentSchema, budget) && tokens.length > 0) {
+    } else if (
+      REGENERATED.has(error.keyword) &&
+      isPlainObject(error.parentSchema) &&
+      exceedsBudget(error.parentSchema, budget) &&
+      tokens.length > 0
+    ) {
       // Beyond the generation budget: left out where it may be; if required, the body cannot be made.
       removals.push(tokens)
-    } else if (REGENERATED.has(error.keyword) && regenerateWithin && regenerations > 0 && tokens.length > 0 && error.parentSchema && typeof error.parentSchema === 'object') {
+    } else if (
+      REGENERATED.has(error.keyword) &&
+      regenerateWithin &&
+      regenerations > 0 &&
+      tokens.length > 0 &&
+      error.parentSchema &&
+      typeof error.parentSchema === 'object'
+    ) {
       setAt(value, tokens, regenerateWithin(error.parentSchema))
       changed = true
     }
@@ -185,7 +268,11 @@ export function mendGenerated(value: unknown, errors: readonly ErrorObject[], re
  * property; a required one is then generated again, and fails as before.
  * @returns whether anything was left out
  */
-export function leaveOutFailing(value: unknown, errors: readonly ErrorObject[], budget: GenerationBudget = GENERATION_BUDGET): boolean {
+export function leaveOutFailing(
+  value: unknown,
+  errors: readonly ErrorObject[],
+  budget: GenerationBudget = GENERATION_BUDGET,
+): boolean {
   let changed = false
   // Deepest first, so that leaving out a parent does not hide a child's path. What fails for the
   // generation budget stays, so the answer names it (`generation_budget`).
@@ -220,7 +307,8 @@ function valueAt(root: unknown, tokens: string[]): unknown {
 
 function setAt(root: unknown, tokens: string[], value: unknown): void {
   const parent = valueAt(root, tokens.slice(0, -1))
-  if (parent && typeof parent === 'object') defineOwn(parent as Record<string, unknown>, tokens[tokens.length - 1]!, value)
+  if (parent && typeof parent === 'object')
+    defineOwn(parent as Record<string, unknown>, tokens[tokens.length - 1]!, value)
 }
 
 /** An own data property, even for a name such as `__proto__` that plain assignment would treat as the prototype. */

@@ -22,7 +22,10 @@ const ANY = 1
  * the client's order decides, then the order of `declared` (its first entry is the mock's preference).
  * A missing or empty `Accept` accepts everything.
  */
-export function rankMediaTypes<T extends { contentType: string }>(declared: readonly T[], accept: string | undefined): T[] {
+export function rankMediaTypes<T extends { contentType: string }>(
+  declared: readonly T[],
+  accept: string | undefined,
+): T[] {
   if (accept === undefined || accept.trim() === '' || accept.trim() === '*/*') return [...declared]
   const ranges = parseAccept(accept)
   if (ranges.length === 0) return [...declared]
@@ -36,7 +39,10 @@ export function rankMediaTypes<T extends { contentType: string }>(declared: read
 }
 
 /** The first of `rankMediaTypes`, or `undefined` when the client accepts none of them (406). */
-export function negotiateMediaType<T extends { contentType: string }>(declared: readonly T[], accept: string | undefined): T | undefined {
+export function negotiateMediaType<T extends { contentType: string }>(
+  declared: readonly T[],
+  accept: string | undefined,
+): T | undefined {
   if (accept === undefined || accept === '*/*') return declared[0]
   return rankMediaTypes(declared, accept)[0]
 }
@@ -48,7 +54,10 @@ export function parseAccept(header: string): AcceptRange[] {
     const slash = range.indexOf('/')
     if (slash === -1) return
     const type = range.slice(0, slash).trim().toLowerCase()
-    const subtype = range.slice(slash + 1).trim().toLowerCase()
+    const subtype = range
+      .slice(slash + 1)
+      .trim()
+      .toLowerCase()
     if (!type || !subtype) return
     ranges.push({ type, subtype, q: weightOf(params), order })
   })

@@ -39,11 +39,15 @@ export function parsePrefer(header: string | undefined): Preferences {
     const key = part.slice(0, equals).trim().toLowerCase()
     // RFC 7240 §2: only the first instance of a repeated preference counts.
     if (Object.hasOwn(preferences, key)) continue
-    const value = part.slice(equals + 1).trim().replace(/^"(.*)"$/, '$1')
+    const value = part
+      .slice(equals + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
     if (key === 'code') preferences.code = /^[1-5]\d\d$/.test(value) ? Number(value) : Number.NaN
     else if (key === 'example') preferences.example = value
     else if (key === 'dynamic') preferences.dynamic = value.toLowerCase() === 'true'
-    else if (key === 'delay') preferences.delay = /^\d{1,9}$/.test(value) && Number(value) <= MAX_DELAY_MS ? Number(value) : Number.NaN
+    else if (key === 'delay')
+      preferences.delay = /^\d{1,9}$/.test(value) && Number(value) <= MAX_DELAY_MS ? Number(value) : Number.NaN
     else if (key === 'validate') preferences.validate = VALIDATION_WORDS[value.toLowerCase()] ?? null
   }
   return preferences

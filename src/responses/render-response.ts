@@ -1,7 +1,14 @@
 import type { ErrorObject, ValidateFunction } from 'ajv'
 import { type MockError, type Violation, errors, isMockError } from '../errors.js'
 import type { Logger } from '../log.js'
-import { type DeclaredMedia, type DeclaredResponse, type StaticBody, bodyProblems, bodyViolations, schemaProblems } from './compile-responses.js'
+import {
+  type DeclaredMedia,
+  type DeclaredResponse,
+  type StaticBody,
+  bodyProblems,
+  bodyViolations,
+  schemaProblems,
+} from './compile-responses.js'
 import { type Faker, seededRandom } from './fake.js'
 import type { Sampler } from './sample-body.js'
 import type { GenerationBudget } from './generation-budget.js'
@@ -52,35 +59,66 @@ const GENERATION_ATTEMPTS = 5
  * (JSON, XML, or text). Whatever is made per request is checked against its schema before it is served;
  * what still breaks it is told in `violations`, with what start-up knew of the response (see `DeclaredResponse.violations`).
  */
-export function renderResponse(plan: ResponsePlan, context: RenderContext, request?: TemplateRequest): RenderedResponse {
+export function renderResponse(
+  plan: ResponsePlan,
+  context: RenderContext,
+  request?: TemplateRequest,
+): RenderedResponse {
   const { response } = plan
   // The one status not taken from the description: 204 for an operation that declares no final response.
   if (!response) return { status: plan.status, body: null, violations: NO_DECLARED_RESPONSE }
   const rendered = renderDeclared(plan, response, context, request)
   if (!response.violations) return rendered
-  return { ...rendered, violations: rendered.violations ? [...response.violations, ...rendered.violations] : response.violations }
+  return {
+    ...rendered,
+    violations: rendered.violations ? [...response.violations, ...rendered.violations] : response.violations,
+  }
 }
 
-const NO_DECLARED_RESPONSE: readonly Violation[] = Object.freeze([{ path: 'status', message: 'is 204, which the operation does not declare (it declares no final response)' }])
+const NO_DECLARED_RESPONSE: readonly Violation[] = Object.freeze([
+  { path: 'status', message: 'is 204, which the operation does not declare (it declares no final response)' },
+])
 
 /** A declared response as the plan says, with only what its body breaks: its headers, which the caller may not send, are not judged. */
-export function renderDeclared(plan: ResponsePlan, response: DeclaredResponse, context: RenderContext, request?: TemplateRequest): RenderedResponse {
+export function renderDeclared(
+  plan: ResponsePlan,
+  response: DeclaredResponse,
+  context: RenderContext,
+  request?: TemplateRequest,
+): RenderedResponse {
   const { status, media, source } = plan
   const headers = response.headers
   if (!media) return { status, headers, body: null }
   // Declared content that nothing can fill (no schema, no example) still comes as what was declared.
-  if (source.kind === 'empty') return { status, contentType: media.contentType, headers, body: serializeBody(media.kind, media.kind === 'text' ? '' : {}, media.xml) ?? '' }
+  if (source.kind === 'empty')
+    return {
+      status,
+      contentType: media.contentType,
+      headers,
+      body: serializeBody(media.kind, media.kind === 'text' ? '' : {}, media.xml) ?? '',
+    }
   if (source.kind === 'static') {
     // A fixture with headers of its own (a `.headers.json` beside it) carries the whole set, merged at start-up.
     const served = source.body.headers ?? headers
-    if (!source.body.template || !request) return { status, contentType: media.contentType, headers: served, body: source.body.json }
-    return renderTemplate({ status, contentType: media.contentType, headers: served, body: null }, response.code, media, source.body, context, request)
+    if (!source.body.template || !request)
+      return { status, contentType: media.contentType, headers: served, body: source.body.json }
+    return renderTemplate(
+      { status, contentType: media.contentType, headers: served, body: null },
+      response.code,
+      media,
+      source.body,
+      context,
+      request,
+    )
   }
   if (!media.schemaPointer) return { status, headers, body: null }
   const made = madeBodyOf(response.code, media, context, source.kind === 'sampled')
   if (made.body === undefined) return { status, headers, body: null }
   // A generated body comes with generated header values, where the description writes none.
-  const sent = source.kind === 'generated' && response.generateHeaders ? response.generateHeaders((schema) => context.faker(schema)) : headers
+  const sent =
+    source.kind === 'generated' && response.generateHeaders
+      ? response.generateHeaders((schema) => context.faker(schema))
+      : headers
   const rendered: RenderedResponse = { status, contentType: media.contentType, headers: sent, body: made.body }
   if (made.violations) rendered.violations = made.violations
   return rendered
@@ -94,13 +132,18 @@ interface MadeBody {
 
 /** A body made from the schema: the static one (`sampled`), or one generated for this request. */
 function madeBodyOf(code: string, media: DeclaredMedia, context: RenderContext, sampled: boolean): MadeBody {
-  return sampled ? sampledBodyOf(code, media, context) : serializeMade(code, media, context, generateValid(code, media, context, dynamicDraw))
+  return sampled
+    ? sampledBodyOf(code, media, context)
+    : serializeMade(code, media, context, generateValid(code, media, context, dynamicDraw))
 }
 
 function serializeMade(code: string, media: DeclaredMedia, context: RenderContext, made: unknown): MadeBody {
   const broken = made instanceof BrokenBody ? made : undefined
   const body = serializeBody(media.kind, broken ? broken.value : made, media.xml)
-  return { body: body === undefined ? undefined : withinBytes(code, media, context, body), violations: broken?.violations }
+  return {
+    body: body === undefined ? undefined : withinBytes(code, media, context, body),
+    violations: broken?.violations,
+  }
 }
 
 /**
@@ -144,11 +187,20 @@ function withinBytes(code: string, media: DeclaredMedia, context: RenderContext,
   // n UTF-16 units are n to 3n bytes of UTF-8: only a body near the budget is measured.
   if (body.length * 3 <= limit) return body
   if (body.length <= limit && Buffer.byteLength(body) <= limit) return body
-  throw errors.generationBudget(code, media.schemaPointer!, [`the generated body is larger than the ${limit} bytes the budget allows (--generation-bytes raises it)`])
+  throw errors.generationBudget(code, media.schemaPointer!, [
+    `the generated body is larger than the ${limit} bytes the budget allows (--generation-bytes raises it)`,
+  ])
 }
 
 /** A template that renders outside its schema (say, echoing a field the request lacks) yields to a generated body. */
-function renderTemplate(rendered: RenderedResponse, code: string, media: DeclaredMedia, body: StaticBody, context: RenderContext, request: TemplateRequest): RenderedResponse {
+function renderTemplate(
+  rendered: RenderedResponse,
+  code: string,
+  media: DeclaredMedia,
+  body: StaticBody,
+  context: RenderContext,
+  request: TemplateRequest,
+): RenderedResponse {
   const template = body.template!
   const value = template.render(request)
   // The template's own fields were checked at start-up; only an object a placeholder pulled in can add undeclared ones.
@@ -159,7 +211,9 @@ function renderTemplate(rendered: RenderedResponse, code: string, media: Declare
     rendered.body = JSON.stringify(value)
     return rendered
   }
-  context.logger.warn(`the fixture "${body.name}" (${code}) rendered a body that breaks its schema (${problems.join('; ')}); a generated body is served instead`)
+  context.logger.warn(
+    `the fixture "${body.name}" (${code}) rendered a body that breaks its schema (${problems.join('; ')}); a generated body is served instead`,
+  )
   const made = madeBodyOf(code, media, context, !context.dynamic)
   rendered.body = made.body ?? null
   if (made.violations) rendered.violations = made.violations
@@ -190,7 +244,10 @@ function dynamicDraw(context: RenderContext, media: DeclaredMedia): Draw {
 function sampledDraw(context: RenderContext, media: DeclaredMedia): Draw {
   let seed = 0
   return {
-    body: (attempt, deadline) => (attempt === 0 ? sampleOrFake(context, media, deadline) : context.faker.seeded(media.schemaPointer!, ++seed, deadline)),
+    body: (attempt, deadline) =>
+      attempt === 0
+        ? sampleOrFake(context, media, deadline)
+        : context.faker.seeded(media.schemaPointer!, ++seed, deadline),
     part: (schema, deadline) => context.faker.seeded(schema, ++seed, deadline),
     random: seededRandom(STATIC_SEED),
   }
@@ -213,7 +270,12 @@ function sampleOrFake(context: RenderContext, media: DeclaredMedia, deadline: De
  * passed, and the response is answered 500 naming its schema, so that no one response keeps the
  * server from answering others for longer than the budget.
  */
-function generateValid(code: string, media: DeclaredMedia, context: RenderContext, drawOf: (context: RenderContext, media: DeclaredMedia) => Draw): unknown | BrokenBody {
+function generateValid(
+  code: string,
+  media: DeclaredMedia,
+  context: RenderContext,
+  drawOf: (context: RenderContext, media: DeclaredMedia) => Draw,
+): unknown | BrokenBody {
   // Validators compile on their first use: start-up work done late, which the deadline does not count.
   if (media.validate) compileValidatorNow(media.validate)
   const deadline = startDeadline(context.budget.ms)
@@ -226,11 +288,15 @@ function generateValid(code: string, media: DeclaredMedia, context: RenderContex
       const key = `failed ${media.schemaPointer} ${media.mediaType}`
       if (!context.unsatisfied.has(key)) {
         context.unsatisfied.add(key)
-        context.logger.warn(`no body can be generated for the ${code} response (${media.mediaType}, schema at #${media.schemaPointer}): ${reason}`)
+        context.logger.warn(
+          `no body can be generated for the ${code} response (${media.mediaType}, schema at #${media.schemaPointer}): ${reason}`,
+        )
       }
       throw errors.generationFailed(code, media.schemaPointer!, reason)
     }
-    throw errors.generationBudget(code, media.schemaPointer!, [`generating it took longer than the ${deadline.ms} ms the budget allows (--generation-ms raises it)`])
+    throw errors.generationBudget(code, media.schemaPointer!, [
+      `generating it took longer than the ${deadline.ms} ms the budget allows (--generation-ms raises it)`,
+    ])
   }
 }
 
@@ -240,7 +306,13 @@ function generateValid(code: string, media: DeclaredMedia, context: RenderContex
  * errors say how (`mendGenerated`), and regenerated a few times. A schema that still cannot be
  * met is warned about once, naming it, and the last body is served, as a `BrokenBody` that says how it breaks it.
  */
-function generateMended(code: string, media: DeclaredMedia, context: RenderContext, deadline: Deadline, draw: Draw): unknown | BrokenBody {
+function generateMended(
+  code: string,
+  media: DeclaredMedia,
+  context: RenderContext,
+  deadline: Deadline,
+  draw: Draw,
+): unknown | BrokenBody {
   const key = `${media.schemaPointer} ${media.mediaType}`
   // A schema known to be beyond reach gets one mended body, and no time spent on more.
   const attempts = context.unsatisfied.has(key) ? 1 : GENERATION_ATTEMPTS
@@ -251,24 +323,41 @@ function generateMended(code: string, media: DeclaredMedia, context: RenderConte
     problems = bodyViolations(context, media, value)
     problems = mend(context, media, value, problems, deadline, draw)
     // What mending could not mend is left out where it may be, and what that leaves missing mended again.
-    if (problems.length > 0 && leaveOutFailing(value, errorsOf(context, media, value, deadline), context.budget)) problems = mend(context, media, value, bodyViolations(context, media, value), deadline, draw)
+    if (problems.length > 0 && leaveOutFailing(value, errorsOf(context, media, value, deadline), context.budget))
+      problems = mend(context, media, value, bodyViolations(context, media, value), deadline, draw)
     if (problems.length === 0) return value
     const branch = fromOneBranch(context, media, value, deadline, draw)
     if (branch !== undefined) return branch
     deadline.check()
   }
   const sentences = problems.map((v) => `${v.path} ${v.message}`)
-  if (sentences.some((p) => BUDGET_PROBLEM.test(p)) && context.beyondBudget) throw errors.generationBudget(code, media.schemaPointer!, sentences)
+  if (sentences.some((p) => BUDGET_PROBLEM.test(p)) && context.beyondBudget)
+    throw errors.generationBudget(code, media.schemaPointer!, sentences)
   if (context.unsatisfied.has(key)) return new BrokenBody(value, problems)
   context.unsatisfied.add(key)
-  context.logger.warn(`no body generated for the ${code} response (${media.mediaType}, schema at #${media.schemaPointer}) meets its schema after ${GENERATION_ATTEMPTS} tries; the last one is served: ${sentences.join('; ')}`)
+  context.logger.warn(
+    `no body generated for the ${code} response (${media.mediaType}, schema at #${media.schemaPointer}) meets its schema after ${GENERATION_ATTEMPTS} tries; the last one is served: ${sentences.join('; ')}`,
+  )
   return new BrokenBody(value, problems)
 }
 
 /** Mending rounds over a generated value, in place, until it meets its schema or they run out: the problems left. */
-function mend(context: RenderContext, media: DeclaredMedia, value: unknown, problems: Violation[], deadline: Deadline, draw: Draw): Violation[] {
+function mend(
+  context: RenderContext,
+  media: DeclaredMedia,
+  value: unknown,
+  problems: Violation[],
+  deadline: Deadline,
+  draw: Draw,
+): Violation[] {
   const regenerate = (schema: object) => draw.part(schema, deadline)
-  for (let round = 0; problems.length > 0 && round < MENDING_ROUNDS && mendGenerated(value, errorsOf(context, media, value, deadline), regenerate, context.budget, draw.random); round++) {
+  for (
+    let round = 0;
+    problems.length > 0 &&
+    round < MENDING_ROUNDS &&
+    mendGenerated(value, errorsOf(context, media, value, deadline), regenerate, context.budget, draw.random);
+    round++
+  ) {
     deadline.check()
     problems = bodyViolations(context, media, value)
   }
@@ -285,8 +374,16 @@ const BUDGET_PROBLEM = /must NOT have fewer than|must match pattern/
  * A body whose own schema is a `oneOf` whose branches overlap (`[string, Pet, string]`: a string
  * matches two) is generated from each branch in turn, until one gives a body that meets the whole.
  */
-function fromOneBranch(context: RenderContext, media: DeclaredMedia, value: unknown, deadline: Deadline, draw: Draw): unknown {
-  const root = errorsOf(context, media, value, deadline).find((e) => e.instancePath === '' && (e.keyword === 'oneOf' || e.keyword === 'anyOf'))
+function fromOneBranch(
+  context: RenderContext,
+  media: DeclaredMedia,
+  value: unknown,
+  deadline: Deadline,
+  draw: Draw,
+): unknown {
+  const root = errorsOf(context, media, value, deadline).find(
+    (e) => e.instancePath === '' && (e.keyword === 'oneOf' || e.keyword === 'anyOf'),
+  )
   const branches: unknown[] = Array.isArray(root?.schema) ? root.schema : []
   for (const branch of branches) {
     if (typeof branch !== 'object' || branch === null) continue
@@ -296,7 +393,12 @@ function fromOneBranch(context: RenderContext, media: DeclaredMedia, value: unkn
   return undefined
 }
 
-function errorsOf(context: RenderContext, media: DeclaredMedia, value: unknown, deadline: Deadline): readonly ErrorObject[] {
+function errorsOf(
+  context: RenderContext,
+  media: DeclaredMedia,
+  value: unknown,
+  deadline: Deadline,
+): readonly ErrorObject[] {
   // Made, and compiled, when a first body needs mending: not generation, so not counted.
   const explain = deadline.excluding(() => context.explain(media.schemaPointer!))
   return explain(value) ? [] : (explain.errors ?? [])

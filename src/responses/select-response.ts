@@ -1,5 +1,14 @@
 import { errors } from '../errors.js'
-import { type DeclaredMedia, type DeclaredResponse, type ResponseSet, type StaticBody, defaultBodyOf, findResponse, mediaOf, statusOf } from './compile-responses.js'
+import {
+  type DeclaredMedia,
+  type DeclaredResponse,
+  type ResponseSet,
+  type StaticBody,
+  defaultBodyOf,
+  findResponse,
+  mediaOf,
+  statusOf,
+} from './compile-responses.js'
 import { negotiateMediaType, rankMediaTypes } from './negotiate.js'
 import { type PreferenceSource, type Preferences, written } from './prefer.js'
 
@@ -46,12 +55,21 @@ export function selectResponse(
   if (BODILESS_STATUSES.has(status)) return { status, response, source: { kind: 'empty' } }
   if (prefer.example !== undefined) {
     const found = findExample(operation, response, prefer.example, prefer.code === undefined, accept, prefer.from)
-    return { status: prefer.code ?? statusOf(found.response, status), response: found.response, media: found.media, source: { kind: 'static', body: found.body } }
+    return {
+      status: prefer.code ?? statusOf(found.response, status),
+      response: found.response,
+      media: found.media,
+      source: { kind: 'static', body: found.body },
+    }
   }
   if (!response?.mediaType) return { status, response, source: { kind: 'empty' } }
   const declared = mediaOf(response)
   const media = negotiateMediaType(declared, accept)
-  if (!media) throw errors.notAcceptable(accept!, declared.map((m) => m.contentType))
+  if (!media)
+    throw errors.notAcceptable(
+      accept!,
+      declared.map((m) => m.contentType),
+    )
   const generate = prefer.dynamic ?? options.dynamic
   const body = defaultBodyOf(media)
   if (body && !generate) return { status, response, media, source: { kind: 'static', body } }
@@ -65,8 +83,11 @@ const SAMPLED: BodySource = Object.freeze({ kind: 'sampled' })
 /** 204 No Content, 205 Reset Content and 304 Not Modified never carry a body (RFC 9110). */
 const BODILESS_STATUSES = new Set([204, 205, 304])
 
-
-function declaredFor(operation: { id: string; responses: ResponseSet }, code: number, from: PreferenceSource | undefined): DeclaredResponse {
+function declaredFor(
+  operation: { id: string; responses: ResponseSet },
+  code: number,
+  from: PreferenceSource | undefined,
+): DeclaredResponse {
   const response = Number.isNaN(code) ? undefined : findResponse(operation.responses.declared, code)
   if (response) return response
   const declared = operation.responses.declared.map((r) => r.code).join(', ')
@@ -90,7 +111,9 @@ function findExample(
   accept: string | undefined,
   from: PreferenceSource | undefined,
 ) {
-  const candidates = (anyStatus ? [chosen, ...operation.responses.declared.filter((r) => r !== chosen)] : [chosen]).filter((r) => r !== undefined)
+  const candidates = (
+    anyStatus ? [chosen, ...operation.responses.declared.filter((r) => r !== chosen)] : [chosen]
+  ).filter((r) => r !== undefined)
   let refused: DeclaredMedia[] | undefined
   for (const response of candidates) {
     const named = mediaOf(response).filter((m) => m.bodies.has(name))
@@ -98,8 +121,16 @@ function findExample(
     if (media) return { response, media, body: media.bodies.get(name)! }
     if (named.length) refused ??= named
   }
-  if (refused) throw errors.notAcceptable(accept!, refused.map((m) => m.contentType))
-  const known = candidates.flatMap((r) => mediaOf(r).flatMap((m) => [...m.bodies.keys()].map((n) => `${n} (${r.code}${m.kind === 'json' ? '' : `, ${m.mediaType}`})`)))
+  if (refused)
+    throw errors.notAcceptable(
+      accept!,
+      refused.map((m) => m.contentType),
+    )
+  const known = candidates.flatMap((r) =>
+    mediaOf(r).flatMap((m) =>
+      [...m.bodies.keys()].map((n) => `${n} (${r.code}${m.kind === 'json' ? '' : `, ${m.mediaType}`})`),
+    ),
+  )
   throw errors.undeclaredPreference(
     operation.responses.violationStatus,
     `${written('example', from)}${name} matches no fixture or example of ${operation.id}${anyStatus ? '' : ` for that status`} (available: ${known.join(', ') || 'none'}).`,

@@ -75,7 +75,8 @@ export function compileTemplate(value: unknown, where: string, answers?: Templat
 export function pullsInStructure(template: BodyTemplate, rendered: unknown): boolean {
   return template.slotKeys.some((path) => {
     let node = rendered
-    for (const key of path) node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined
+    for (const key of path)
+      node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined
     return node !== null && typeof node === 'object'
   })
 }
@@ -85,17 +86,21 @@ function compileValue(value: unknown, pointer: string, slots: string[], scope: S
   if (Array.isArray(value)) {
     const items = value.map((item, i) => compileValue(item, `${pointer}/${i}`, slots, scope))
     if (!items.some(Boolean)) return undefined
-    return (request) => value.flatMap((item, i) => (items[i] ? [items[i]!(request)].filter((v) => v !== ABSENT) : [item]))
+    return (request) =>
+      value.flatMap((item, i) => (items[i] ? [items[i]!(request)].filter((v) => v !== ABSENT) : [item]))
   }
   if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value).map(([key, item]) => [key, item, compileValue(item, `${pointer}/${escape(key)}`, slots, scope)] as const)
+    const entries = Object.entries(value).map(
+      ([key, item]) => [key, item, compileValue(item, `${pointer}/${escape(key)}`, slots, scope)] as const,
+    )
     if (!entries.some(([, , render]) => render)) return undefined
     return (request) => {
       const out: Record<string, unknown> = {}
       for (const [key, item, render] of entries) {
         const rendered = render ? render(request) : item
         // A "__proto__" key of the fixture is data: assignment would set the prototype instead.
-        if (rendered !== ABSENT) Object.defineProperty(out, key, { value: rendered, enumerable: true, writable: true, configurable: true })
+        if (rendered !== ABSENT)
+          Object.defineProperty(out, key, { value: rendered, enumerable: true, writable: true, configurable: true })
       }
       return out
     }
@@ -152,13 +157,17 @@ const BODY_STEP = /([^.[\]]+)|\[(\d+)\]/g
  */
 function parseExpression(expression: string): Expression | { problem: string | undefined } {
   const filter = /\|\s*([^|]*)$/.exec(expression)
-  if (filter) return { problem: `filters such as "| ${filter[1]!.trim()}" are not supported: a placeholder stands for the request value as sent` }
+  if (filter)
+    return {
+      problem: `filters such as "| ${filter[1]!.trim()}" are not supported: a placeholder stands for the request value as sent`,
+    }
   const [root, source, ...rest] = expression.split('.')
   const name = rest.join('.')
   if (root !== 'request') return { problem: didYouMean(rootHint(expression.split('.'))) }
   if ((source === 'method' || source === 'path') && !name) return { source }
   if ((source === 'params' || source === 'query' || source === 'headers') && name) return { source, name }
-  if (source === 'body' && (!name || BODY_PATH.test(name))) return { source, steps: [...name.matchAll(BODY_STEP)].map((m) => m[1] ?? m[2]!) }
+  if (source === 'body' && (!name || BODY_PATH.test(name)))
+    return { source, steps: [...name.matchAll(BODY_STEP)].map((m) => m[1] ?? m[2]!) }
   const meant = source !== undefined && !SOURCES.includes(source) ? closestWord(source, SOURCES) : undefined
   return { problem: didYouMean(meant && ['request', meant, ...rest].join('.')) }
 }
@@ -229,7 +238,12 @@ interface Mismatch {
  * clients send many headers a description never declares. When the description is unsure (an open
  * schema, a schemaless body, an operation that declares no query parameters), the placeholder stands.
  */
-function checkPlaceholder(expression: Expression, written: string, where: string, { document, operation }: TemplateOperation): void {
+function checkPlaceholder(
+  expression: Expression,
+  written: string,
+  where: string,
+  { document, operation }: TemplateOperation,
+): void {
   const mismatch = mismatchOf(expression, document, operation)
   if (!mismatch) return
   const hint = mismatch.meant ? `; did you mean ${mismatch.meant}?` : '.'
@@ -249,7 +263,10 @@ function pathParameterMismatch(operation: OperationDescription, name: string): M
   const names = [...new Set([...inPath, ...operation.parameters.filter((p) => p.in === 'path').map((p) => p.name)])]
   if (names.includes(name)) return undefined
   const has = names.length ? `has ${listOfNames(names)}` : 'has no parameters'
-  return { why: `request.params has no ${name}: the path ${operation.path} of ${operation.id} ${has}`, meant: closestWord(name, names) }
+  return {
+    why: `request.params has no ${name}: the path ${operation.path} of ${operation.id} ${has}`,
+    meant: closestWord(name, names),
+  }
 }
 
 /**
@@ -261,7 +278,10 @@ function queryParameterMismatch(operation: OperationDescription, name: string): 
   const declared = operation.parameters.filter((p) => p.in === 'query')
   if (declared.length === 0 || declared.some((p) => takesQueryKey(p, name))) return undefined
   const names = declared.map((p) => p.name)
-  return { why: `request.query has no ${name}: ${operation.id} declares the query parameters ${listOfNames(names)}`, meant: closestWord(name, names) }
+  return {
+    why: `request.query has no ${name}: ${operation.id} declares the query parameters ${listOfNames(names)}`,
+    meant: closestWord(name, names),
+  }
 }
 
 function takesQueryKey(parameter: OperationDescription['parameters'][number], key: string): boolean {
@@ -272,7 +292,11 @@ function takesQueryKey(parameter: OperationDescription['parameters'][number], ke
 }
 
 /** Follows a body path through the request schemas of every declared media type: a field any of them may hold stands. */
-function bodyMismatch(document: unknown, operation: OperationDescription, steps: readonly string[]): Mismatch | undefined {
+function bodyMismatch(
+  document: unknown,
+  operation: OperationDescription,
+  steps: readonly string[],
+): Mismatch | undefined {
   if (!operation.requestBody) return { why: `${operation.id} declares no request body, so request.body is never set` }
   const { content } = operation.requestBody
   // A media type without a schema (or no media type at all) takes any body.
@@ -341,7 +365,8 @@ function collectParts(document: unknown, schema: unknown, shape: Shape, isBranch
   shape.parts.push(node)
   if (isBranch && kindsOfPart(node).length === 0 && !hasCombinators(node)) shape.anything = true
   for (const part of listOf(node.allOf)) collectParts(document, part, shape, false, depth + 1)
-  for (const branch of [...listOf(node.oneOf), ...listOf(node.anyOf)]) collectParts(document, branch, shape, true, depth + 1)
+  for (const branch of [...listOf(node.oneOf), ...listOf(node.anyOf)])
+    collectParts(document, branch, shape, true, depth + 1)
 }
 
 function hasCombinators(node: Record<string, any>): boolean {
@@ -356,7 +381,8 @@ function kindsOf(shape: Shape): Set<string> {
 function kindsOfPart(node: Record<string, any>): string[] {
   const types: unknown[] = Array.isArray(node.type) ? node.type : [node.type]
   const kinds = types.filter((t): t is string => typeof t === 'string')
-  if (node.properties !== undefined || node.additionalProperties !== undefined || node.patternProperties !== undefined) kinds.push('object')
+  if (node.properties !== undefined || node.additionalProperties !== undefined || node.patternProperties !== undefined)
+    kinds.push('object')
   if (node.items !== undefined || node.prefixItems !== undefined) kinds.push('array')
   return kinds
 }
@@ -365,16 +391,25 @@ function itemSchemas(shape: Shape, index: number): unknown[] {
   return shape.parts.flatMap((part) => {
     if (Array.isArray(part.prefixItems) && index < part.prefixItems.length) return [part.prefixItems[index]]
     // Draft 4 tuples (`items: [...]`, as OpenAPI 3.0 never allows but descriptions write).
-    if (Array.isArray(part.items)) return index < part.items.length ? [part.items[index]] : [part.additionalItems].filter((s) => s !== undefined && s !== false)
+    if (Array.isArray(part.items))
+      return index < part.items.length
+        ? [part.items[index]]
+        : [part.additionalItems].filter((s) => s !== undefined && s !== false)
     return part.items === undefined || part.items === false ? [] : [part.items]
   })
 }
 
 /** A declared field's schemas (of any part), else those of matching `patternProperties`; none when the object is closed. */
 function fieldSchemas(document: unknown, schema: unknown, shape: Shape, field: string): unknown[] | typeof ANYTHING {
-  const declared = shape.parts.filter((part) => isPlainObject(part.properties) && Object.hasOwn(part.properties, field)).map((part) => part.properties[field])
+  const declared = shape.parts
+    .filter((part) => isPlainObject(part.properties) && Object.hasOwn(part.properties, field))
+    .map((part) => part.properties[field])
   if (declared.length) return declared
-  const patterned = shape.parts.flatMap((part) => Object.entries(isPlainObject(part.patternProperties) ? part.patternProperties : {}).filter(([pattern]) => matchesPattern(pattern, field)))
+  const patterned = shape.parts.flatMap((part) =>
+    Object.entries(isPlainObject(part.patternProperties) ? part.patternProperties : {}).filter(([pattern]) =>
+      matchesPattern(pattern, field),
+    ),
+  )
   if (patterned.length) return patterned.map(([, property]) => property)
   return isClosed(document, schema, 0) ? [] : ANYTHING
 }
@@ -397,20 +432,40 @@ function isClosed(document: unknown, schema: unknown, depth: number): boolean {
   if (!isPlainObject(node) || depth > MAX_COMBINATOR_DEPTH) return false
   if (node.additionalProperties === false || node.unevaluatedProperties === false) return true
   if (listOf(node.allOf).some((part) => isClosed(document, part, depth + 1))) return true
-  return ['oneOf', 'anyOf'].some((keyword) => listOf(node[keyword]).length > 0 && listOf(node[keyword]).every((branch) => isClosed(document, branch, depth + 1)))
+  return ['oneOf', 'anyOf'].some(
+    (keyword) =>
+      listOf(node[keyword]).length > 0 &&
+      listOf(node[keyword]).every((branch) => isClosed(document, branch, depth + 1)),
+  )
 }
 
 /** Says why no schema at `at` has `step`: a closed object without that field, an array, or a scalar. */
-function stepMismatch(document: unknown, schemas: readonly unknown[], step: string, at: string, operation: OperationDescription): Mismatch {
+function stepMismatch(
+  document: unknown,
+  schemas: readonly unknown[],
+  step: string,
+  at: string,
+  operation: OperationDescription,
+): Mismatch {
   const shapes = schemas.map((schema) => shapeOf(document, schema))
   const kinds = new Set(shapes.flatMap((shape) => [...kindsOf(shape)]))
-  const whose = at === 'request.body' ? `the request schema of ${operation.id}` : `its schema in the request of ${operation.id}`
+  const whose =
+    at === 'request.body' ? `the request schema of ${operation.id}` : `its schema in the request of ${operation.id}`
   if (kinds.has('object')) {
-    const fields = [...new Set(shapes.flatMap((shape) => shape.parts.flatMap((part) => (isPlainObject(part.properties) ? Object.keys(part.properties) : []))))]
-    const declares = fields.length ? `declares ${listOfNames(fields)} and forbids others` : 'declares no field and forbids any'
+    const fields = [
+      ...new Set(
+        shapes.flatMap((shape) =>
+          shape.parts.flatMap((part) => (isPlainObject(part.properties) ? Object.keys(part.properties) : [])),
+        ),
+      ),
+    ]
+    const declares = fields.length
+      ? `declares ${listOfNames(fields)} and forbids others`
+      : 'declares no field and forbids any'
     return { why: `${at} has no field ${step}: ${whose} ${declares}`, meant: closestWord(step, fields) }
   }
-  if (kinds.has('array')) return { why: `${at} is an array in ${whose}: it has items, not fields (read one as ${at}.0)` }
+  if (kinds.has('array'))
+    return { why: `${at} is an array in ${whose}: it has items, not fields (read one as ${at}.0)` }
   return { why: `${at} is ${[...kinds].map(withArticle).join(' or ')} in ${whose}: it has no fields` }
 }
 

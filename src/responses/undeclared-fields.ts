@@ -8,13 +8,18 @@ import { derefSchema } from '../openapi/resolve-ref.js'
 export function findUndeclaredFields(document: unknown, schema: unknown, value: unknown, path = ''): string[] {
   if (Array.isArray(value)) {
     const items = collect(document, schema, 'items')[0]
-    return items === undefined ? [] : value.flatMap((item, i) => findUndeclaredFields(document, items, item, `${path}[${i}]`))
+    return items === undefined
+      ? []
+      : value.flatMap((item, i) => findUndeclaredFields(document, items, item, `${path}[${i}]`))
   }
   if (value === null || typeof value !== 'object') return []
   const parts = flatten(document, schema)
   // A free-form object (no `properties` anywhere) or an explicit allowance takes any field.
   if (!parts.some((s) => s.properties)) return []
-  if (parts.some((s) => (s.additionalProperties !== undefined && s.additionalProperties !== false) || s.patternProperties)) return []
+  if (
+    parts.some((s) => (s.additionalProperties !== undefined && s.additionalProperties !== false) || s.patternProperties)
+  )
+    return []
   const found: string[] = []
   for (const [key, child] of Object.entries(value)) {
     const declared = parts.filter((s) => s.properties && Object.hasOwn(s.properties, key)).map((s) => s.properties[key])
@@ -28,10 +33,14 @@ export function findUndeclaredFields(document: unknown, schema: unknown, value: 
 function flatten(document: unknown, schema: unknown, depth = 0): any[] {
   const node = derefSchema(document, schema)
   if (!node || typeof node !== 'object' || depth > 32) return []
-  const nested = ['allOf', 'anyOf', 'oneOf'].flatMap((k) => (node[k] ?? []).flatMap((s: unknown) => flatten(document, s, depth + 1)))
+  const nested = ['allOf', 'anyOf', 'oneOf'].flatMap((k) =>
+    (node[k] ?? []).flatMap((s: unknown) => flatten(document, s, depth + 1)),
+  )
   return [node, ...nested]
 }
 
 function collect(document: unknown, schema: unknown, keyword: string): unknown[] {
-  return flatten(document, schema).filter((s) => s[keyword] !== undefined).map((s) => s[keyword])
+  return flatten(document, schema)
+    .filter((s) => s[keyword] !== undefined)
+    .map((s) => s[keyword])
 }

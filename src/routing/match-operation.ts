@@ -113,7 +113,10 @@ export const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<str
 
 const NO_CONDITIONS: Condition[] = []
 
-export function createRouter<T extends Routable>(operations: readonly T[], prefixes: readonly string[] = []): Router<T> {
+export function createRouter<T extends Routable>(
+  operations: readonly T[],
+  prefixes: readonly string[] = [],
+): Router<T> {
   const literal = new Map<string, Endpoint<T>>()
   const tree = createNode<T>()
   for (const operation of operations) {
@@ -123,7 +126,10 @@ export function createRouter<T extends Routable>(operations: readonly T[], prefi
       endpoint = literal.get(route) ?? {}
       literal.set(route, endpoint)
     } else {
-      endpoint = route.split('/').slice(1).reduce((parent, segment) => childFor(parent, segment, operation.pathValuePatterns), tree)
+      endpoint = route
+        .split('/')
+        .slice(1)
+        .reduce((parent, segment) => childFor(parent, segment, operation.pathValuePatterns), tree)
     }
     addOperation(endpoint, operation, conditions)
   }
@@ -141,7 +147,13 @@ export function createRouter<T extends Routable>(operations: readonly T[], prefi
  * (`/api/v3/pets` → `/pets`) taken off and the rest matched again, so a described path that
  * itself starts with the prefix wins, and a request that matches directly pays nothing more.
  */
-export function matchOperation<T, R extends RouteRequest>(router: Router<T>, method: string, path: string, request?: R, accepts?: AcceptsMatch<T, R>): RouteMatch<T> {
+export function matchOperation<T, R extends RouteRequest>(
+  router: Router<T>,
+  method: string,
+  path: string,
+  request?: R,
+  accepts?: AcceptsMatch<T, R>,
+): RouteMatch<T> {
   const direct = findOperation(router, method, path, path, request, accepts)
   if (direct !== undefined && !(direct instanceof MockError)) return direct
   let miss = direct
@@ -181,13 +193,27 @@ function nearPaths(router: Router<unknown>, path: string): string[] {
  * (method, path) → the match; else the error that explains the miss (405, conditions not met),
  * naming the path as `shown`; else, where no path matched at all, `undefined`.
  */
-function findOperation<T, R extends RouteRequest>(router: Router<T>, method: string, path: string, shown: string, request?: R, accepts?: AcceptsMatch<T, R>): RouteMatch<T> | MockError | undefined {
+function findOperation<T, R extends RouteRequest>(
+  router: Router<T>,
+  method: string,
+  path: string,
+  shown: string,
+  request?: R,
+  accepts?: AcceptsMatch<T, R>,
+): RouteMatch<T> | MockError | undefined {
   const endpoint = router.literal.get(path)
   // Only a path key with a query part can give a literal path parameters (`/alerts?lat={lat}`).
   const carried = endpoint?.guarded && {}
   const direct = endpoint && operationAt(endpoint, method, request, carried || undefined)
   if (direct !== undefined) return { operation: direct, params: carried || NO_PARAMS }
-  const search: Search<T, R> = { method, request, accepts: request && accepts, params: {}, allowed: undefined, unmet: undefined }
+  const search: Search<T, R> = {
+    method,
+    request,
+    accepts: request && accepts,
+    params: {},
+    allowed: undefined,
+    unmet: undefined,
+  }
   if (endpoint) noteMiss(endpoint, search)
   const operation = walk(router.tree, path.split('/'), 1, search)
   if (operation !== undefined) return { operation, params: search.params }
@@ -209,7 +235,12 @@ interface Search<T, R> {
   unmet: Choice<T> | undefined
 }
 
-function walk<T, R extends RouteRequest>(node: SegmentNode<T>, segments: string[], at: number, search: Search<T, R>): T | undefined {
+function walk<T, R extends RouteRequest>(
+  node: SegmentNode<T>,
+  segments: string[],
+  at: number,
+  search: Search<T, R>,
+): T | undefined {
   if (at === segments.length) {
     const operation = operationAt(node, search.method, search.request, search.params)
     if (operation === undefined) noteMiss(node, search)
@@ -237,7 +268,12 @@ function walk<T, R extends RouteRequest>(node: SegmentNode<T>, segments: string[
  * wins: a file name is not sent to the operation that wants a uuid. If none accepts, the first
  * match, as without the check: its validation then says what is wrong.
  */
-function walkCheckedAlternatives<T, R extends RouteRequest>(alternatives: Array<Alternative<T>>, segments: string[], at: number, search: Search<T, R>): T | undefined {
+function walkCheckedAlternatives<T, R extends RouteRequest>(
+  alternatives: Array<Alternative<T>>,
+  segments: string[],
+  at: number,
+  search: Search<T, R>,
+): T | undefined {
   const { params } = search
   const before = { ...params }
   let first: RouteMatch<T> | undefined
@@ -273,7 +309,12 @@ function resetParams(params: Record<string, string>, to: Record<string, string>)
 }
 
 /** The operation an endpoint has for the method (HEAD served by GET), conditions checked when there is a request. */
-function operationAt<T>(endpoint: Endpoint<T>, method: string, request: RouteRequest | undefined, params: Record<string, string> | undefined): T | undefined {
+function operationAt<T>(
+  endpoint: Endpoint<T>,
+  method: string,
+  request: RouteRequest | undefined,
+  params: Record<string, string> | undefined,
+): T | undefined {
   const { byMethod, guarded } = endpoint
   const plain = byMethod && (byMethod.get(method) ?? headAsGet(byMethod, method))
   if (guarded === undefined) return plain
@@ -284,9 +325,15 @@ function operationAt<T>(endpoint: Endpoint<T>, method: string, request: RouteReq
 }
 
 /** The first candidate, most conditions first, whose conditions the request meets; the path parameters it carries go into `params`. */
-function chooseByConditions<T>(choice: Choice<T>, request: RouteRequest, params: Record<string, string>): T | undefined {
+function chooseByConditions<T>(
+  choice: Choice<T>,
+  request: RouteRequest,
+  params: Record<string, string>,
+): T | undefined {
   const { byValue } = choice
-  const candidates = byValue ? byValue.candidates.get(readCondition(byValue.in, byValue.key, request) ?? '') : choice.candidates
+  const candidates = byValue
+    ? byValue.candidates.get(readCondition(byValue.in, byValue.key, request) ?? '')
+    : choice.candidates
   if (candidates === undefined) return undefined
   for (const candidate of candidates) {
     if (!meetsAll(candidate.conditions, request)) continue
@@ -323,9 +370,15 @@ function noteMiss<T, R>(endpoint: Endpoint<T>, search: Search<T, R>): void {
 /** 404 naming what the operations of the path and method expect of the request (a few, for AWS's hundreds). */
 function unmetConditions<T>(method: string, path: string, choice: Choice<T>): MockError {
   const shown = 5
-  const expected = choice.candidates.slice(0, shown).map((candidate) => candidate.conditions.map((c) => c.label).join(' and '))
+  const expected = choice.candidates
+    .slice(0, shown)
+    .map((candidate) => candidate.conditions.map((c) => c.label).join(' and '))
   const more = choice.candidates.length > shown ? `, or one of ${choice.candidates.length - shown} more` : ''
-  return new MockError(404, 'not_found', `No operation in the description matches ${method} ${path}: the operations there expect ${expected.join(', or ')}${more}.`)
+  return new MockError(
+    404,
+    'not_found',
+    `No operation in the description matches ${method} ${path}: the operations there expect ${expected.join(', or ')}${more}.`,
+  )
 }
 
 /** HEAD is answered by the GET operation where the description declares no HEAD of its own; `Allow` still lists only declared methods. */
@@ -351,7 +404,11 @@ function addOperation<T>(endpoint: Endpoint<T>, operation: T & Routable, conditi
 /** When every candidate asks one same header or query parameter for a value, the candidates by that value. */
 function indexByValue<T>(candidates: Array<Guarded<T>>): Choice<T>['byValue'] {
   if (candidates.length < 2) return undefined
-  const shared = candidates[0]!.conditions.find((c) => c.value !== undefined && candidates.every((other) => other.conditions.some((o) => sameKey(o, c) && o.value !== undefined)))
+  const shared = candidates[0]!.conditions.find(
+    (c) =>
+      c.value !== undefined &&
+      candidates.every((other) => other.conditions.some((o) => sameKey(o, c) && o.value !== undefined)),
+  )
   if (!shared) return undefined
   const byValue = new Map<string, Array<Guarded<T>>>()
   for (const candidate of candidates) {
@@ -381,7 +438,9 @@ function splitPathKey(operation: Routable): { route: string; conditions: Conditi
   const fragment = hash === -1 ? '' : path.slice(hash + 1)
   const conditions = [
     ...itemsOf(query).map(([name, value]) => conditionOf('query', name, value)),
-    ...itemsOf(fragment).map(([name, value]) => conditionOf(fragmentLocation(name, value, operation.parameterLocations), name, value)),
+    ...itemsOf(fragment).map(([name, value]) =>
+      conditionOf(fragmentLocation(name, value, operation.parameterLocations), name, value),
+    ),
   ]
   return { route: path.slice(0, cut), conditions }
 }
@@ -400,15 +459,24 @@ function itemsOf(text: string): Array<[string, string | undefined]> {
 /** Headers OpenAPI describes elsewhere than in parameters (a parameter of one of these names is ignored). */
 const HTTP_HEADERS = new Set(['accept', 'content-type', 'authorization'])
 
-function fragmentLocation(name: string, value: string | undefined, declared: Record<string, string> = {}): Condition['in'] {
+function fragmentLocation(
+  name: string,
+  value: string | undefined,
+  declared: Record<string, string> = {},
+): Condition['in'] {
   const lower = name.toLowerCase()
-  const location = declared[name] ?? Object.entries(declared).find(([other, at]) => at === 'header' && other.toLowerCase() === lower)?.[1]
+  const location =
+    declared[name] ??
+    Object.entries(declared).find(([other, at]) => at === 'header' && other.toLowerCase() === lower)?.[1]
   if (location === 'query' || location === 'header') return location
   return value === undefined && !HTTP_HEADERS.has(lower) ? 'query' : 'header'
 }
 
 function conditionOf(location: Condition['in'], name: string, value: string | undefined): Condition {
-  const label = location === 'header' ? `header ${name}${value === undefined ? '' : `: ${value}`}` : `query parameter ${name}${value === undefined ? '' : `=${value}`}`
+  const label =
+    location === 'header'
+      ? `header ${name}${value === undefined ? '' : `: ${value}`}`
+      : `query parameter ${name}${value === undefined ? '' : `=${value}`}`
   const key = location === 'header' ? name.toLowerCase() : name
   // `?lat={lat}`: any value, which is the path parameter's.
   const param = location === 'query' ? /^\{([^{}]+)\}$/.exec(value ?? '')?.[1] : undefined
@@ -427,7 +495,11 @@ function createNode<T>(): SegmentNode<T> {
   return { literal: new Map(), alternatives: [] }
 }
 
-function childFor<T>(parent: SegmentNode<T>, segment: string, valuePatterns: Record<string, string> = {}): SegmentNode<T> {
+function childFor<T>(
+  parent: SegmentNode<T>,
+  segment: string,
+  valuePatterns: Record<string, string> = {},
+): SegmentNode<T> {
   const { alternatives } = parent
   const whole = /^\{([^{}]+)\}$/.exec(segment)
   if (whole) {

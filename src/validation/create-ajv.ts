@@ -17,7 +17,10 @@ export const EXACT_INT64_KEYWORD = 'x-mock-exact-int64'
  * One Ajv for a description. OpenAPI 3.1 schemas are JSON Schema 2020-12; 3.0 schemas are
  * rewritten to it at load time (see `load-spec.ts`).
  */
-export function createAjv({ coerceTypes = false, verbose = false }: { coerceTypes?: boolean; verbose?: boolean } = {}): Ajv2020 {
+export function createAjv({
+  coerceTypes = false,
+  verbose = false,
+}: { coerceTypes?: boolean; verbose?: boolean } = {}): Ajv2020 {
   const ajv = new Ajv2020({
     // Parameters arrive as text: `"5"` must count as 5, and a lone value as a one-item array.
     coerceTypes: coerceTypes ? 'array' : false,
@@ -40,7 +43,10 @@ export function createAjv({ coerceTypes = false, verbose = false }: { coerceType
     code: { regExp: compilePattern },
   })
   addFormats.default(ajv)
-  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n <= 2 ** 31 - 1 })
+  ajv.addFormat('int32', {
+    type: 'number',
+    validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n <= 2 ** 31 - 1,
+  })
   ajv.addFormat('int64', { type: 'number', validate: isInt64Number })
   for (const name of ['float', 'double']) ajv.addFormat(name, { type: 'number', validate: Number.isFinite })
   for (const name of ['binary', 'password']) ajv.addFormat(name, true)
@@ -50,7 +56,13 @@ export function createAjv({ coerceTypes = false, verbose = false }: { coerceType
     type: 'number',
     schemaType: 'boolean',
     errors: false,
-    validate(this: ExactLiterals | undefined, _enabled: boolean, value: number, _parent: unknown, data?: { instancePath: string }) {
+    validate(
+      this: ExactLiterals | undefined,
+      _enabled: boolean,
+      value: number,
+      _parent: unknown,
+      data?: { instancePath: string },
+    ) {
       if (!isAmbiguousInt64(value)) return true
       const literal = this?.literalAt?.(data?.instancePath ?? '')
       return literal === undefined || isExactInt64Literal(literal)
@@ -102,7 +114,12 @@ export const MAX_BACKTRACKING_INPUT = 10_000
  * characters, and a longer value is reported as not matching.
  */
 function boundedInput(regex: RegExp | undefined): PatternTester | undefined {
-  return regex && { test: (text) => text.length <= MAX_BACKTRACKING_INPUT && regex.test(text), toString: () => String(regex) }
+  return (
+    regex && {
+      test: (text) => text.length <= MAX_BACKTRACKING_INPUT && regex.test(text),
+      toString: () => String(regex),
+    }
+  )
 }
 
 function linearTime(source: string): PatternTester | undefined {
@@ -133,11 +150,14 @@ export function findUnusablePatterns(document: Record<string, any>): string[] {
   walkSchemas(document, (schema, pointer) => {
     const sources = [
       ...(typeof schema.pattern === 'string' ? [{ source: schema.pattern, at: `${pointer}/pattern` }] : []),
-      ...(isPlainObject(schema.patternProperties) ? Object.keys(schema.patternProperties).map((source) => ({ source, at: `${pointer}/patternProperties` })) : []),
+      ...(isPlainObject(schema.patternProperties)
+        ? Object.keys(schema.patternProperties).map((source) => ({ source, at: `${pointer}/patternProperties` }))
+        : []),
     ]
     for (const { source, at } of sources) {
       // The JavaScript engine answers fastest; RE2 is asked only about what it refuses.
-      if (!backtracking(source, 'u') && !linearTime(source)) found.push(`#${at}: ${JSON.stringify(source)} (${regexError(source)})`)
+      if (!backtracking(source, 'u') && !linearTime(source))
+        found.push(`#${at}: ${JSON.stringify(source)} (${regexError(source)})`)
     }
   })
   return found
@@ -151,7 +171,6 @@ function regexError(source: string): string {
     return (error as Error).message
   }
 }
-
 
 /** Marks every int64 schema for the exact check. Examples are data and stay as written. */
 export function markExactIntegers(node: unknown): void {
@@ -255,7 +274,8 @@ export function toViolations(root: string, errors: readonly ErrorObject[] | null
   // `1.5` for an int64 breaks both `type` and `format`; the type error says it all.
   const wrongType = new Set((errors ?? []).filter((e) => e.keyword === 'type').map((e) => e.instancePath))
   for (const error of errors ?? []) {
-    if ((error.keyword === 'format' || error.keyword === EXACT_INT64_KEYWORD) && wrongType.has(error.instancePath)) continue
+    if ((error.keyword === 'format' || error.keyword === EXACT_INT64_KEYWORD) && wrongType.has(error.instancePath))
+      continue
     const violation = boundedViolation(describeError(root, error))
     const key = `${violation.path}\u0000${violation.message}`
     if (seen.has(key)) continue
@@ -300,7 +320,10 @@ function describeError(root: string, error: ErrorObject): Violation {
     case EXACT_INT64_KEYWORD:
       return { path, message: formatMessage('int64') }
     case 'enum':
-      return { path, message: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` }
+      return {
+        path,
+        message: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
+      }
     default:
       return { path, message: error.message ?? `fails the "${error.keyword}" rule` }
   }
@@ -331,7 +354,11 @@ export function fieldPath(root: string, ...segments: Array<string | number>): st
 }
 
 function pathSegment(token: string): string {
-  return /^\d+$/.test(token) ? `[${token}]` : /^[A-Za-z_$][\w$]*$/.test(token) ? `.${token}` : `[${JSON.stringify(token)}]`
+  return /^\d+$/.test(token)
+    ? `[${token}]`
+    : /^[A-Za-z_$][\w$]*$/.test(token)
+      ? `.${token}`
+      : `[${JSON.stringify(token)}]`
 }
 
 /**

@@ -49,7 +49,7 @@ export function pathOf(name: string, plan: FormPlan): string[] | undefined {
   if (open <= 0 || plan.declared.has(name)) return undefined
   const path = [name.slice(0, open)]
   if (!plan.nested.has(path[0]!)) return undefined
-  for (let at = open; at < name.length; ) {
+  for (let at = open; at < name.length;) {
     if (name.charCodeAt(at) !== 0x5b /* [ */ || path.length > MAX_FORM_DEPTH) return undefined
     // The nearest `]`: segments never overlap, so the scan stays linear in the name.
     const close = name.indexOf(']', at + 1)
@@ -136,6 +136,7 @@ export function wrapLoneItems(fields: Record<string, unknown>, plan: FormPlan | 
 /** The schema's violations except those about fields already reported as unparsable. */
 export function withoutFieldsReported(violations: Violation[], reported: Violation[]): Violation[] {
   if (reported.length === 0) return violations
-  const under = (path: string, field: string) => path === field || path.startsWith(`${field}.`) || path.startsWith(`${field}[`)
+  const under = (path: string, field: string) =>
+    path === field || path.startsWith(`${field}.`) || path.startsWith(`${field}[`)
   return [...reported, ...violations.filter((v) => !reported.some((r) => under(v.path, r.path)))]
 }

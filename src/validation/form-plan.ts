@@ -35,7 +35,13 @@ export function planForm(document: unknown, schemaPointer: string, multipart: bo
   const encoding = nodeAt(document, `${schemaPointer.slice(0, -'/schema'.length)}/encoding`)
   const properties = propertiesOf(document, schema)
   if (properties.size === 0) return undefined
-  const plan = { declared: new Set(properties.keys()), nested: new Set<string>(), objects: new Set<string>(), json: new Set<string>(), jsonArrays: new Set<string>() }
+  const plan = {
+    declared: new Set(properties.keys()),
+    nested: new Set<string>(),
+    objects: new Set<string>(),
+    json: new Set<string>(),
+    jsonArrays: new Set<string>(),
+  }
   for (const [name, property] of properties) {
     const shape = shapeOf(document, property)
     const style = encodingOf(encoding, name)
@@ -61,7 +67,13 @@ function encodingOf(encoding: unknown, name: string): { style?: unknown; content
  * one); without it, OpenAPI makes application/json the default of an object part of a multipart
  * body, and of each item of an array of objects. A form field is JSON only when declared so.
  */
-function isJsonPart(document: unknown, property: unknown, shape: Shape, contentType: unknown, multipart: boolean): boolean {
+function isJsonPart(
+  document: unknown,
+  property: unknown,
+  shape: Shape,
+  contentType: unknown,
+  multipart: boolean,
+): boolean {
   if (typeof contentType === 'string') return contentType.split(',').every((type) => isJsonType(essenceOf(type)))
   if (!multipart) return false
   if (isOnly(shape, 'object')) return true
@@ -74,7 +86,12 @@ function isOnly(shape: Shape, kind: 'object' | 'array'): boolean {
 }
 
 /** The declared properties of a schema, those of its `allOf`/`anyOf`/`oneOf` branches included; the first declaration wins. */
-function propertiesOf(document: unknown, schema: unknown, found = new Map<string, unknown>(), seen = new Set<unknown>()): Map<string, unknown> {
+function propertiesOf(
+  document: unknown,
+  schema: unknown,
+  found = new Map<string, unknown>(),
+  seen = new Set<unknown>(),
+): Map<string, unknown> {
   if (typeof schema !== 'object' || schema === null || seen.has(schema) || seen.size > MAX_SCHEMAS_VISITED) return found
   seen.add(schema)
   const { properties } = schema as Record<string, unknown>

@@ -9,14 +9,18 @@ export function formEntries(text: string, limit: number): Array<[string, string]
   const entries: Array<[string, string]> = []
   let equals = -1
   // URLSearchParams drops one leading `?`, as if the body were a query string.
-  for (let start = text.startsWith('?') ? 1 : 0; start < text.length; ) {
+  for (let start = text.startsWith('?') ? 1 : 0; start < text.length;) {
     const amp = text.indexOf('&', start)
     const end = amp === -1 ? text.length : amp
     // The next `=` is looked for again only once passed: `a&a&a...=` is not scanned to its end per pair.
     if (equals < start) equals = nextEquals(text, start)
     if (end > start) {
       if (entries.length === limit) return undefined
-      entries.push(equals > end ? [decodeComponent(text.slice(start, end)), ''] : [decodeComponent(text.slice(start, equals)), decodeComponent(text.slice(equals + 1, end))])
+      entries.push(
+        equals > end
+          ? [decodeComponent(text.slice(start, end)), '']
+          : [decodeComponent(text.slice(start, equals)), decodeComponent(text.slice(equals + 1, end))],
+      )
     }
     start = end + 1
   }

@@ -29,25 +29,43 @@ export async function readMultipart(bytes: Uint8Array, contentType: string): Pro
     }
     let parser: ReturnType<typeof Busboy>
     try {
-      parser = Busboy({ headers: { 'content-type': contentType }, limits: { fieldSize: Infinity, parts: MAX_FORM_FIELDS } })
+      parser = Busboy({
+        headers: { 'content-type': contentType },
+        limits: { fieldSize: Infinity, parts: MAX_FORM_FIELDS },
+      })
     } catch (error) {
       return fail(`is not valid multipart/form-data (${(error as Error).message})`)
     }
-    parser.on('field', (name: string, text: string, _nameTruncated: boolean, _valueTruncated: boolean, _encoding: string, mimeType: string) => {
-      parts.push({ name, mimeType, text })
-    })
-    parser.on('file', (name: string, stream: NodeJS.ReadableStream, _filename: string, _encoding: string, mimeType: string) => {
-      pending++
-      const chunks: Buffer[] = []
-      const part: Part = { name, mimeType }
-      parts.push(part)
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => {
-        part.bytes = Buffer.concat(chunks)
-        settle()
-      })
-      // A body cut inside a file part fails that part's stream: unheard, the error ended the process (#12).
-      stream.on('error', (error: Error) => fail(`is not valid multipart/form-data (${error.message})`))
-    })
+    parser.on(
+      'field',
+      (
+        name: string,
+        text: string,
+        _nameTruncated: boolean,
+        _valueTruncated: boolean,
+        _encoding: string,
+        mimeType: string,
+      ) => {
+        parts.push({ name, mimeType, text })
+      },
+    )
+    parser.on(
+      'file',
+      (name: string, stream: NodeJS.ReadableStream, _filename: string, _encoding: string, mimeType: string) => {
+        pending++
+        const chunks: Buffer[] = []
+        const part: Part = { name, mimeType }
+        parts.push(part)
+        stream
+          .on('data', (chunk: Buffer) => chunks.push(chunk))
+          .on('end', () => {
+            part.bytes = Buffer.concat(chunks)
+            settle()
+          })
+        // A body cut inside a file part fails that part's stream: unheard, the error ended the process (#12).
+        stream.on('error', (error: Error) => fail(`is not valid multipart/form-data (${error.message})`))
+      },
+    )
     parser.on('partsLimit', () => (tooMany = true))
     parser.on('finish', settle)
     parser.on('error', (error: Error) => fail(`is not valid multipart/form-data (${error.message})`))

@@ -48,7 +48,8 @@ export function compileBody(
       const kind = kindOf(range)
       const fields = kind === 'form' || kind === 'multipart'
       const validate = schemaPointer ? compileAt(fields ? coercingAjv : ajv, schemaPointer) : undefined
-      const plan = fields && schemaPointer ? planForm(descriptionOf(coercingAjv), schemaPointer, kind === 'multipart') : undefined
+      const plan =
+        fields && schemaPointer ? planForm(descriptionOf(coercingAjv), schemaPointer, kind === 'multipart') : undefined
       return { range, isJson: kind === 'json', kind, validate, plan, maxDepth }
     }),
   }
@@ -86,8 +87,18 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false })
  */
 export function validateBody(body: BodyValidator, media: AcceptedMediaType, bytes: Uint8Array): BodyOutcome
 /** With the request's Content-Type, which a multipart body needs for its boundary. */
-export function validateBody(body: BodyValidator, media: AcceptedMediaType, bytes: Uint8Array, contentType: string | undefined): BodyOutcome | Promise<BodyOutcome>
-export function validateBody(body: BodyValidator, media: AcceptedMediaType, bytes: Uint8Array, contentType = ''): BodyOutcome | Promise<BodyOutcome> {
+export function validateBody(
+  body: BodyValidator,
+  media: AcceptedMediaType,
+  bytes: Uint8Array,
+  contentType: string | undefined,
+): BodyOutcome | Promise<BodyOutcome>
+export function validateBody(
+  body: BodyValidator,
+  media: AcceptedMediaType,
+  bytes: Uint8Array,
+  contentType = '',
+): BodyOutcome | Promise<BodyOutcome> {
   // An empty form is a form: a client whose fields are all optional sends `Content-Type: application/
   // x-www-form-urlencoded` and no bytes (truora.com), and it is judged as `{}`. Any other empty body is no body.
   if (bytes.byteLength === 0 && media.kind !== 'form') {
@@ -96,7 +107,9 @@ export function validateBody(body: BodyValidator, media: AcceptedMediaType, byte
   if (media.kind === 'json') return validateJson(media, bytes)
   if (media.kind === 'multipart') {
     // The boundary is in the Content-Type; without it the parts cannot be told apart.
-    return contentType ? validateMultipart(media, bytes, contentType) : { violations: [{ path: 'body', message: 'is multipart/form-data without a boundary' }] }
+    return contentType
+      ? validateMultipart(media, bytes, contentType)
+      : { violations: [{ path: 'body', message: 'is multipart/form-data without a boundary' }] }
   }
   if (media.kind === 'other') return { violations: [] }
   return validateForm(media, bytes)
@@ -130,7 +143,8 @@ export function nestingExceeds(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
     if (inString) {
-      if (c === 0x5c) i++ // a backslash escapes the next character
+      if (c === 0x5c)
+        i++ // a backslash escapes the next character
       else if (c === 0x22) inString = false
     } else if (c === 0x22) inString = true
     else if (c === 0x5b || c === 0x7b) {
@@ -160,12 +174,17 @@ function validateForm(media: AcceptedMediaType, bytes: Uint8Array): BodyOutcome 
   if (!entries) return { violations: [{ path: 'body', message: `has more than ${MAX_FORM_FIELDS} fields` }] }
   const unparsable: Violation[] = []
   if (media.plan?.json.size) {
-    for (const entry of entries) if (media.plan.json.has(entry[0])) entry[1] = parsedField(entry[0], entry[1] as string, unparsable)
+    for (const entry of entries)
+      if (media.plan.json.has(entry[0])) entry[1] = parsedField(entry[0], entry[1] as string, unparsable)
   }
   return checkFields(media, entries, unparsable)
 }
 
-async function validateMultipart(media: AcceptedMediaType, bytes: Uint8Array, contentType: string): Promise<BodyOutcome> {
+async function validateMultipart(
+  media: AcceptedMediaType,
+  bytes: Uint8Array,
+  contentType: string,
+): Promise<BodyOutcome> {
   const parts = await readMultipart(bytes, contentType)
   if (!Array.isArray(parts)) return { violations: [{ path: 'body', message: parts.problem }] }
   const unparsable: Violation[] = []
@@ -190,7 +209,11 @@ function parsedField(name: string, text: string, unparsable: Violation[]): unkno
  * Fields (form pairs or multipart parts) as the object the schema judges, nested names decoded.
  * The schema's complaints about a field already reported as not JSON are left out.
  */
-function checkFields(media: AcceptedMediaType, entries: Array<[string, unknown]>, unparsable: Violation[]): BodyOutcome {
+function checkFields(
+  media: AcceptedMediaType,
+  entries: Array<[string, unknown]>,
+  unparsable: Violation[],
+): BodyOutcome {
   const fields = fieldsOf(entries, media.plan)
   wrapLoneItems(fields, media.plan)
   const outcome = checkValue(media, fields)

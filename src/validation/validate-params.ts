@@ -41,12 +41,17 @@ export type ParameterValidator = CompiledLocation[]
  * coerces types (`"5"` → 5, a lone value → a one-item array), since every parameter arrives as text.
  * @returns `undefined` when the operation declares no parameter.
  */
-export function compileParameters(coercingAjv: Ajv, parameters: readonly ParameterDescription[]): ParameterValidator | undefined {
+export function compileParameters(
+  coercingAjv: Ajv,
+  parameters: readonly ParameterDescription[],
+): ParameterValidator | undefined {
   const compiled: CompiledLocation[] = []
   for (const location of ['path', 'query', 'header', 'cookie'] as const) {
     const here = parameters.filter((p) => p.in === location)
     if (here.length === 0) continue
-    const properties = Object.fromEntries(here.map((p) => [keyOf(p), p.schemaPointer ? { $ref: `mock:spec#${p.schemaPointer}` } : {}]))
+    const properties = Object.fromEntries(
+      here.map((p) => [keyOf(p), p.schemaPointer ? { $ref: `mock:spec#${p.schemaPointer}` } : {}]),
+    )
     const required = here.filter((p) => p.required).map(keyOf)
     compiled.push({
       location,
@@ -58,7 +63,11 @@ export function compileParameters(coercingAjv: Ajv, parameters: readonly Paramet
 }
 
 /** Reads each declared parameter as its style says, then validates them all. */
-export function validateParameters(validator: ParameterValidator, request: RequestData, pathParams: Record<string, string>): Violation[] {
+export function validateParameters(
+  validator: ParameterValidator,
+  request: RequestData,
+  pathParams: Record<string, string>,
+): Violation[] {
   const violations: Violation[] = []
   for (const { location, parameters, validate } of validator) {
     const values: Record<string, RawValue> = {}
@@ -77,7 +86,9 @@ export function validateParameters(validator: ParameterValidator, request: Reque
     }
     if (!validate.call(rawLiterals(raw), values)) {
       // A parameter that was sent but not validated is either reported already or accepted as empty.
-      const errors = validate.errors?.filter((e) => !(e.keyword === 'required' && present.has(e.params.missingProperty)))
+      const errors = validate.errors?.filter(
+        (e) => !(e.keyword === 'required' && present.has(e.params.missingProperty)),
+      )
       violations.push(...toViolations(location, errors))
     }
     violations.push(...nonDecimalNumbers(location, raw, values))
@@ -99,13 +110,18 @@ const DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/
  * Ajv coerces any text that JavaScript's `+text` reads as a number (`0x10`, ` 5`, `0b1`).
  * A parameter's number must be written as JSON writes numbers.
  */
-function nonDecimalNumbers(location: ParameterLocation, raw: Record<string, unknown>, coerced: Record<string, unknown>): Violation[] {
+function nonDecimalNumbers(
+  location: ParameterLocation,
+  raw: Record<string, unknown>,
+  coerced: Record<string, unknown>,
+): Violation[] {
   const found: Violation[] = []
   const check = (text: unknown, value: unknown, segments: Array<string | number>) => {
     if (typeof value === 'number' && typeof text === 'string' && !DECIMAL.test(text)) {
       found.push({ path: fieldPath(location, ...segments), message: 'must be a number written in decimal' })
     } else if (value !== null && typeof value === 'object' && text !== null && typeof text === 'object') {
-      for (const [k, v] of Object.entries(value)) check((text as any)[k], v, [...segments, Array.isArray(value) ? Number(k) : k])
+      for (const [k, v] of Object.entries(value))
+        check((text as any)[k], v, [...segments, Array.isArray(value) ? Number(k) : k])
     }
   }
   for (const [key, value] of Object.entries(coerced)) check(raw[key], value, [key])
@@ -149,7 +165,8 @@ function createQueryReader(parameter: ParameterDescription, siblings: readonly P
     const takes = parameter.openObject ? (key: string) => !claimed.has(key) && !isDeepKeyOf(key, siblings) : undefined
     return (request) => readExplodedQueryObject(queryOf(request), parameter.properties, takes)
   }
-  const emptyCheck = (text: string) => (text !== '' ? undefined : parameter.allowEmptyValue ? EMPTY_ALLOWED : EMPTY_REFUSED)
+  const emptyCheck = (text: string) =>
+    text !== '' ? undefined : parameter.allowEmptyValue ? EMPTY_ALLOWED : EMPTY_REFUSED
   if (shape === 'array' && explode) {
     return (request) => {
       const query = queryOf(request)
@@ -158,7 +175,12 @@ function createQueryReader(parameter: ParameterDescription, siblings: readonly P
       return items.every((item) => item === '') ? emptyCheck('') : items
     }
   }
-  const parse = shape === 'array' ? (text: string) => text.split(separator) : shape === 'object' ? (text: string) => pairsOf(text.split(separator)) : undefined
+  const parse =
+    shape === 'array'
+      ? (text: string) => text.split(separator)
+      : shape === 'object'
+        ? (text: string) => pairsOf(text.split(separator))
+        : undefined
   return (request) => {
     const text = queryOf(request).get(name)
     if (text === null) return undefined
@@ -179,15 +201,21 @@ function readDeepObject(query: URLSearchParams, name: string): ReadOutcome {
   for (const [key, value] of query) {
     if (!key.startsWith(prefix) || !key.endsWith(']')) continue
     const property = key.slice(prefix.length, -1)
-    if (property.includes('[') || property.includes(']')) return new Unreadable(`has a nested key "${key}"; deepObject takes one level of properties`)
+    if (property.includes('[') || property.includes(']'))
+      return new Unreadable(`has a nested key "${key}"; deepObject takes one level of properties`)
     found ??= {}
     const previous = found[property]
-    found[property] = previous === undefined ? value : Array.isArray(previous) ? [...previous, value] : [previous, value]
+    found[property] =
+      previous === undefined ? value : Array.isArray(previous) ? [...previous, value] : [previous, value]
   }
   return found
 }
 
-function readExplodedQueryObject(query: URLSearchParams, properties: readonly string[], takes?: (key: string) => boolean): ReadOutcome {
+function readExplodedQueryObject(
+  query: URLSearchParams,
+  properties: readonly string[],
+  takes?: (key: string) => boolean,
+): ReadOutcome {
   let found: Record<string, string | string[]> | undefined
   const add = (key: string) => {
     const values = query.getAll(key)
@@ -223,7 +251,12 @@ function createCookieReader({ name, shape, explode, properties }: ParameterDescr
     }
   }
   // A cookie is read once by name, so an array is always the comma form (repeated cookies cannot be told apart).
-  const parse = shape === 'array' ? (text: string) => text.split(',') : shape === 'object' ? (text: string) => pairsOf(text.split(',')) : (text: string) => text
+  const parse =
+    shape === 'array'
+      ? (text: string) => text.split(',')
+      : shape === 'object'
+        ? (text: string) => pairsOf(text.split(','))
+        : (text: string) => text
   return (request) => {
     const text = request.cookie(name)
     return text === undefined ? undefined : parse(text)
@@ -240,8 +273,14 @@ function createPathReader({ name, style, shape, explode }: ParameterDescription)
   let parse: (text: string) => ReadOutcome
   if (style === 'label') {
     const separator = explode ? '.' : ','
-    const inner = simpleParser(shape, explode, shape === 'object' && explode ? splitAssignments(separator) : split(separator), decode)
-    parse = (text) => (text.startsWith('.') ? inner(text.slice(1)) : new Unreadable('must be written in label style (a leading ".")'))
+    const inner = simpleParser(
+      shape,
+      explode,
+      shape === 'object' && explode ? splitAssignments(separator) : split(separator),
+      decode,
+    )
+    parse = (text) =>
+      text.startsWith('.') ? inner(text.slice(1)) : new Unreadable('must be written in label style (a leading ".")')
   } else if (style === 'matrix') {
     parse = matrixParser(name, shape, explode)
   } else {
@@ -272,7 +311,11 @@ function simpleParser(
 }
 
 /** `;id=5`, `;id=3,4,5`, `;id=3;id=4`, `;id=role,admin`, `;role=admin;x=1` (the empty value is `;id`). */
-function matrixParser(name: string, shape: ParameterDescription['shape'], explode: boolean): (text: string) => ReadOutcome {
+function matrixParser(
+  name: string,
+  shape: ParameterDescription['shape'],
+  explode: boolean,
+): (text: string) => ReadOutcome {
   const prefix = `;${name}=`
   const notMatrix = new Unreadable(`must be written in matrix style (";${name}=...")`)
   if (shape === 'object' && explode) {

@@ -21,8 +21,14 @@ export interface LocatedViolation {
  * (other characters escaped as `\uXXXX`, so it stays JSON). Beyond `MAX_VIOLATIONS_HEADER`, whole
  * entries are left out and a last one says how many.
  */
-export function renderViolationsHeader(request: readonly Violation[] = [], response: readonly Violation[] = []): string {
-  const located = [...request.map((v) => locateViolation('request', v)), ...response.map((v) => locateViolation('response', v))]
+export function renderViolationsHeader(
+  request: readonly Violation[] = [],
+  response: readonly Violation[] = [],
+): string {
+  const located = [
+    ...request.map((v) => locateViolation('request', v)),
+    ...response.map((v) => locateViolation('response', v)),
+  ]
   const parts: string[] = []
   // Room kept for the closing bracket and the "N more" entry.
   let length = 2 + 100
@@ -33,7 +39,14 @@ export function renderViolationsHeader(request: readonly Violation[] = [], respo
     length += part.length + 1
   }
   const left = located.length - parts.length
-  if (left > 0) parts.push(asciiJson({ location: '', pointer: '', message: `${left} more violation${left === 1 ? '' : 's'}; the journal lists them all` }))
+  if (left > 0)
+    parts.push(
+      asciiJson({
+        location: '',
+        pointer: '',
+        message: `${left} more violation${left === 1 ? '' : 's'}; the journal lists them all`,
+      }),
+    )
   return `[${parts.join(',')}]`
 }
 

@@ -35,7 +35,10 @@ describe('real API descriptions (bench/corpus/ci-sample.txt)', () => {
     expect(results.map((r) => r.description)).toEqual(listed.map((e) => `${e.source}:${e.rel}`))
     const cap = new Map(listed.map((e) => [`${e.source}:${e.rel}`, e.maxOps ?? Infinity]))
     const partial = results
-      .filter((r) => r.outcome === 'started' && r.ops.length !== Math.min(r.totalOps ?? -1, cap.get(r.description) ?? Infinity))
+      .filter(
+        (r) =>
+          r.outcome === 'started' && r.ops.length !== Math.min(r.totalOps ?? -1, cap.get(r.description) ?? Infinity),
+      )
       .map((r) => `${r.description}: ${r.ops.length} of ${r.totalOps} operations reported`)
     expect(partial, partial.join('\n')).toEqual([])
   })
@@ -43,8 +46,18 @@ describe('real API descriptions (bench/corpus/ci-sample.txt)', () => {
   it('starts every description, or refuses it with a message naming the file and where', () => {
     const lines = results
       .filter((r) => r.outcome !== 'started')
-      .filter((r) => !(r.outcome === 'refused' && r.refused && r.refused.includes(basename(r.rel)) && /paths|components|definitions|operation|line|schema|at /i.test(r.refused)))
-      .map((r) => `${r.description}: ${r.outcome}: ${r.refused ?? r.crash?.message ?? r.hang?.why ?? r.runnerError ?? ''}`)
+      .filter(
+        (r) =>
+          !(
+            r.outcome === 'refused' &&
+            r.refused &&
+            r.refused.includes(basename(r.rel)) &&
+            /paths|components|definitions|operation|line|schema|at /i.test(r.refused)
+          ),
+      )
+      .map(
+        (r) => `${r.description}: ${r.outcome}: ${r.refused ?? r.crash?.message ?? r.hang?.why ?? r.runnerError ?? ''}`,
+      )
     expect(lines, lines.join('\n')).toEqual([])
   })
 
@@ -62,7 +75,13 @@ describe('real API descriptions (bench/corpus/ci-sample.txt)', () => {
   })
 
   it('answers every buildable request with a declared status, a 2xx where one is declared, and a conforming body', () => {
-    const failures = results.flatMap((r) => r.ops.filter((o) => o.kind === 'fail').map((o) => `${r.description}  ${o.op}${o.url && o.url !== o.op.split(' ')[1] ? ` (${o.url})` : ''}: ${o.problem}`))
+    const failures = results.flatMap((r) =>
+      r.ops
+        .filter((o) => o.kind === 'fail')
+        .map(
+          (o) => `${r.description}  ${o.op}${o.url && o.url !== o.op.split(' ')[1] ? ` (${o.url})` : ''}: ${o.problem}`,
+        ),
+    )
     const sent = results.flatMap((r) => r.ops).filter((o) => o.status !== undefined).length
     const message = `${failures.length} failing operation(s) of ${sent} answered:\n${failures.slice(0, SHOWN).join('\n')}${failures.length > SHOWN ? `\n... and ${failures.length - SHOWN} more (npm run corpus -- --source all --list bench/corpus/ci-sample.txt)` : ''}`
     expect(failures.length, message).toBe(0)

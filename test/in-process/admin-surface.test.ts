@@ -23,7 +23,14 @@ vi.mock('node:fs/promises', async (importOriginal) => {
       recorded.files.push(String(args[0]))
       return fn(...args)
     }
-  return { ...original, default: original, readFile: wrap(original.readFile), readdir: wrap(original.readdir), stat: wrap(original.stat), open: wrap(original.open) }
+  return {
+    ...original,
+    default: original,
+    readFile: wrap(original.readFile),
+    readdir: wrap(original.readdir),
+    stat: wrap(original.stat),
+    open: wrap(original.open),
+  }
 })
 
 vi.mock('node:fs', async (importOriginal) => {
@@ -84,7 +91,12 @@ describe('open admin API warning', () => {
   })
 
   it('does not warn on 0.0.0.0 with an admin token, with the admin API off, or on loopback (#5)', async () => {
-    for (const options of [{ host: '0.0.0.0', adminToken: 's3cret' }, { host: '0.0.0.0', admin: false }, { host: '127.0.0.1' }, { host: '::1' }]) {
+    for (const options of [
+      { host: '0.0.0.0', adminToken: 's3cret' },
+      { host: '0.0.0.0', admin: false },
+      { host: '127.0.0.1' },
+      { host: '::1' },
+    ]) {
       const { warnings, logger } = capturingLogger()
       servers.push(await startMockServer({ ...options, port: 0, logger }))
       expect(warnings, JSON.stringify(options)).toEqual([])
@@ -95,24 +107,37 @@ describe('open admin API warning', () => {
 describe('admin token compare', () => {
   it('compares every candidate in constant time: one 32-byte timing-safe compare per accepted token, whatever the guess (#5)', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(fc.string({ minLength: 1, maxLength: 40 }), { minLength: 1, maxLength: 3 }), fc.string({ maxLength: 200 }), fc.boolean(), (tokens, guess, useAccepted) => {
-        const candidate = useAccepted ? tokens[0]! : guess
-        const matcher = createTokenMatcher(tokens)
-        recorded.compares.length = 0
-        expect(matcher(candidate)).toBe(tokens.includes(candidate))
-        // Digests of equal length, compared for every accepted token: neither the length nor the
-        // first differing byte of the guess changes the work done.
-        expect(recorded.compares).toEqual(tokens.map(() => [32, 32]))
-      }),
+      fc.property(
+        fc.uniqueArray(fc.string({ minLength: 1, maxLength: 40 }), { minLength: 1, maxLength: 3 }),
+        fc.string({ maxLength: 200 }),
+        fc.boolean(),
+        (tokens, guess, useAccepted) => {
+          const candidate = useAccepted ? tokens[0]! : guess
+          const matcher = createTokenMatcher(tokens)
+          recorded.compares.length = 0
+          expect(matcher(candidate)).toBe(tokens.includes(candidate))
+          // Digests of equal length, compared for every accepted token: neither the length nor the
+          // first differing byte of the guess changes the work done.
+          expect(recorded.compares).toEqual(tokens.map(() => [32, 32]))
+        },
+      ),
       { seed: SEED, numRuns: 200 },
     )
   })
 
   it('admits only the exact admin token to the admin API, refusing prefixes, extensions and case changes (#5)', async () => {
     const app = await createApp({ adminToken: 'Adm1n-s3cret' })
-    const status = async (authorization: string) => (await app.request('/__mock/scenario', { headers: { authorization } })).status
+    const status = async (authorization: string) =>
+      (await app.request('/__mock/scenario', { headers: { authorization } })).status
     expect(await status('Bearer Adm1n-s3cret')).toBe(200)
-    for (const guess of ['Bearer Adm1n-s3cre', 'Bearer Adm1n-s3cret0', 'Bearer adm1n-s3cret', 'Bearer ', 'Basic Adm1n-s3cret', `Bearer ${'A'.repeat(10_000)}`]) {
+    for (const guess of [
+      'Bearer Adm1n-s3cre',
+      'Bearer Adm1n-s3cret0',
+      'Bearer adm1n-s3cret',
+      'Bearer ',
+      'Basic Adm1n-s3cret',
+      `Bearer ${'A'.repeat(10_000)}`,
+    ]) {
       expect(await status(guess), guess).toBe(401)
     }
   })
@@ -127,21 +152,31 @@ describe('journal redaction', () => {
   it('never shows Authorization, Proxy-Authorization or Cookie values in the journal, whatever their spelling (#5)', async () => {
     const secret = fc.string({ unit: fc.constantFrom(...'abcdefXYZ0123456789-_.'), minLength: 12, maxLength: 40 })
     await fc.assert(
-      fc.asyncProperty(secret, fc.constantFrom('Authorization', 'AUTHORIZATION', 'authorization'), fc.constantFrom('Cookie', 'COOKIE'), fc.boolean(), async (token, authName, cookieName, repeated) => {
-        app.mock.clearRequests()
-        const headers = new Headers()
-        headers.append(authName, `Bearer ${token}`)
-        if (repeated) headers.append(authName, `Bearer ${token}-again`)
-        headers.append(cookieName, `session=${token}; other=${token}`)
-        headers.append('proxy-authorization', `Basic ${token}`)
-        headers.append('content-type', 'application/json')
-        await (await app.request('/plants', { method: 'POST', headers, body: '{"id":1,"name":"Fern"}' })).text()
-        const listed = await (await app.request('/__mock/requests')).text()
-        expect(listed).not.toContain(token)
-        expect(JSON.stringify(app.mock.requests())).not.toContain(token)
-        const [entry] = app.mock.requests()
-        expect(entry!.headers).toMatchObject({ authorization: '[redacted]', cookie: '[redacted]', 'proxy-authorization': '[redacted]' })
-      }),
+      fc.asyncProperty(
+        secret,
+        fc.constantFrom('Authorization', 'AUTHORIZATION', 'authorization'),
+        fc.constantFrom('Cookie', 'COOKIE'),
+        fc.boolean(),
+        async (token, authName, cookieName, repeated) => {
+          app.mock.clearRequests()
+          const headers = new Headers()
+          headers.append(authName, `Bearer ${token}`)
+          if (repeated) headers.append(authName, `Bearer ${token}-again`)
+          headers.append(cookieName, `session=${token}; other=${token}`)
+          headers.append('proxy-authorization', `Basic ${token}`)
+          headers.append('content-type', 'application/json')
+          await (await app.request('/plants', { method: 'POST', headers, body: '{"id":1,"name":"Fern"}' })).text()
+          const listed = await (await app.request('/__mock/requests')).text()
+          expect(listed).not.toContain(token)
+          expect(JSON.stringify(app.mock.requests())).not.toContain(token)
+          const [entry] = app.mock.requests()
+          expect(entry!.headers).toMatchObject({
+            authorization: '[redacted]',
+            cookie: '[redacted]',
+            'proxy-authorization': '[redacted]',
+          })
+        },
+      ),
       { seed: SEED, numRuns: 30 },
     )
   })
@@ -186,14 +221,25 @@ describe('file access', () => {
     const specText = await readFile(specPath, 'utf8')
     recorded.files.length = 0
     for (const [method, path, headers = {}] of hostile) {
-      const body = method === 'GET' ? undefined : path === '/__mock/scenario' ? '{"name":"../../../../etc/passwd"}' : '{"id":1,"name":"Fern"}'
-      const response = await app.request(path, { method, headers: { authorization: 'Bearer t', 'content-type': 'application/json', ...headers }, body })
+      const body =
+        method === 'GET'
+          ? undefined
+          : path === '/__mock/scenario'
+            ? '{"name":"../../../../etc/passwd"}'
+            : '{"id":1,"name":"Fern"}'
+      const response = await app.request(path, {
+        method,
+        headers: { authorization: 'Bearer t', 'content-type': 'application/json', ...headers },
+        body,
+      })
       const text = await response.text()
       const where = `${method} ${path} → ${response.status}`
       expect(response.status, where).toBeLessThan(500)
       expect(text, where).not.toMatch(/root:x?:0:0|"name": "plant-store-mock"/)
-      if (response.status === 200 && new URL(`http://mock${path}`).pathname === '/__mock/spec') expect(text, where).toBe(specText)
-      else if (new URL(`http://mock${path}`).pathname.startsWith('/__mock/spec')) expect(response.status, where).toBe(404)
+      if (response.status === 200 && new URL(`http://mock${path}`).pathname === '/__mock/spec')
+        expect(text, where).toBe(specText)
+      else if (new URL(`http://mock${path}`).pathname.startsWith('/__mock/spec'))
+        expect(response.status, where).toBe(404)
     }
     expect(recorded.files).toEqual([])
   })
@@ -223,13 +269,23 @@ describe('who may drive the admin API of a mock on loopback (#12)', () => {
   it('refuses to change state for a page of another site, even with text/plain that needs no preflight', async () => {
     const app = await createApp({ logger: silent })
     app.mock.useScenario('error')
-    const blind = await app.request('/__mock/reset', { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'text/plain' } })
+    const blind = await app.request('/__mock/reset', {
+      method: 'POST',
+      headers: { origin: 'https://evil.example', 'content-type': 'text/plain' },
+    })
     expect(blind.status).toBe(403)
     expect(app.mock.activeScenario()).toBe('error')
-    const sameSite = await app.request('/__mock/reset', { method: 'POST', headers: { origin: 'http://localhost:5173' } })
+    const sameSite = await app.request('/__mock/reset', {
+      method: 'POST',
+      headers: { origin: 'http://localhost:5173' },
+    })
     expect(sameSite.status).toBe(200)
     expect(app.mock.activeScenario()).toBe('default')
-    const plainFromPage = await app.request('/__mock/scenario', { method: 'PUT', headers: { origin: 'http://localhost:5173', 'content-type': 'text/plain' }, body: '{"name":"error"}' })
+    const plainFromPage = await app.request('/__mock/scenario', {
+      method: 'PUT',
+      headers: { origin: 'http://localhost:5173', 'content-type': 'text/plain' },
+      body: '{"name":"error"}',
+    })
     expect(plainFromPage.status).toBe(403)
     expect((await app.request('/__mock/scenario', { method: 'PUT', body: '{"name":"error"}' })).status).toBe(200)
   })
@@ -255,17 +311,30 @@ describe('who may drive the admin API of a mock on loopback (#12)', () => {
 describe('GET /__mock/requests a page at a time (#12)', () => {
   it('answers 100 entries and the cursor of the next page, then the rest; refuses a bad limit or an unknown filter', async () => {
     const app = await createApp({ logger: { info() {}, warn() {}, error() {} } })
-    for (let n = 0; n < 150; n++) await app.request(`/plants?n=${n}`, { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: '{"id":1,"name":"Fern"}' })
-    const first = (await (await app.request('/__mock/requests')).json()) as { requests: Array<{ query: string }>; next?: string }
+    for (let n = 0; n < 150; n++)
+      await app.request(`/plants?n=${n}`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+        body: '{"id":1,"name":"Fern"}',
+      })
+    const first = (await (await app.request('/__mock/requests')).json()) as {
+      requests: Array<{ query: string }>
+      next?: string
+    }
     expect(first.requests).toHaveLength(100)
     expect(first.requests[0]!.query).toBe('n=0')
     expect(first.next).toMatch(/^\d+$/)
-    const rest = (await (await app.request(`/__mock/requests?cursor=${first.next}&limit=1000`)).json()) as { requests: Array<{ query: string }>; next?: string }
+    const rest = (await (await app.request(`/__mock/requests?cursor=${first.next}&limit=1000`)).json()) as {
+      requests: Array<{ query: string }>
+      next?: string
+    }
     expect(rest.requests.map((r) => r.query)).toEqual(Array.from({ length: 50 }, (_, i) => `n=${100 + i}`))
     expect(rest.next).toBeUndefined()
     expect((await app.request('/__mock/requests?limit=0')).status).toBe(400)
     const unknown = await app.request('/__mock/requests?stauts=200')
     expect(unknown.status).toBe(400)
-    expect(((await unknown.json()) as { message: string }).message).toContain('known: method, path, operation, status, valid, since, session, limit, cursor')
+    expect(((await unknown.json()) as { message: string }).message).toContain(
+      'known: method, path, operation, status, valid, since, session, limit, cursor',
+    )
   })
 })

@@ -11,7 +11,10 @@ import { describeAdminApi } from '../support/admin-cases.js'
 // Every matcher the admin routes build is recorded, to show the token goes through the timing-safe compare.
 vi.mock('../../src/auth/check-security.js', async (importOriginal) => {
   const original = await importOriginal<typeof import('../../src/auth/check-security.js')>()
-  return { ...original, createTokenMatcher: vi.fn((tokens: readonly string[]) => vi.fn(original.createTokenMatcher(tokens))) }
+  return {
+    ...original,
+    createTokenMatcher: vi.fn((tokens: readonly string[]) => vi.fn(original.createTokenMatcher(tokens))),
+  }
 })
 
 describeAdminApi('through app.request()', async (options = {}) => {
@@ -50,11 +53,32 @@ describe('admin API, in process only', () => {
     expect(oracle.problems({ ...health, text: '{"status":"ok","operations":1,"scenario":"default"}' })).toEqual([])
     expect(oracle.problems({ ...health, text: '{"status":"ok"}' })).not.toEqual([])
     expect(oracle.problems({ ...health, status: 500, text: '{"error":500,"message":"x"}' })).not.toEqual([])
-    expect(oracle.problems({ method: 'GET', path: '/__mock/scenario', status: 401, headers: json, text: '{"error":401,"message":"x"}' })).not.toEqual([])
+    expect(
+      oracle.problems({
+        method: 'GET',
+        path: '/__mock/scenario',
+        status: 401,
+        headers: json,
+        text: '{"error":401,"message":"x"}',
+      }),
+    ).not.toEqual([])
     const wrongMethod = { method: 'PATCH', path: '/__mock/scenario', status: 405, text: '{"error":405,"message":"x"}' }
-    expect(oracle.problems({ ...wrongMethod, headers: new Headers({ 'content-type': 'application/json', allow: 'GET, HEAD, PUT' }) })).toEqual([])
+    expect(
+      oracle.problems({
+        ...wrongMethod,
+        headers: new Headers({ 'content-type': 'application/json', allow: 'GET, HEAD, PUT' }),
+      }),
+    ).toEqual([])
     expect(oracle.problems({ ...wrongMethod, headers: json })).not.toEqual([])
     expect(oracle.problems({ ...wrongMethod, status: 404, headers: json })).not.toEqual([])
-    expect(oracle.problems({ method: 'GET', path: '/__mock/nope', status: 405, headers: json, text: '{"error":405,"message":"x"}' })).not.toEqual([])
+    expect(
+      oracle.problems({
+        method: 'GET',
+        path: '/__mock/nope',
+        status: 405,
+        headers: json,
+        text: '{"error":405,"message":"x"}',
+      }),
+    ).not.toEqual([])
   })
 })

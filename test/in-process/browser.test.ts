@@ -8,7 +8,10 @@ import { describeBrowserCases } from '../support/browser-cases.js'
 
 describeBrowserCases('through app.request()', async (options) => {
   const logged: RequestLine[] = []
-  const app = await createApp({ ...options, logger: { info() {}, warn() {}, error() {}, request: (line) => void logged.push(line) } })
+  const app = await createApp({
+    ...options,
+    logger: { info() {}, warn() {}, error() {}, request: (line) => void logged.push(line) },
+  })
   return {
     async send(method, path, headers = {}, body) {
       const response = await app.request(path, { method, headers, body })

@@ -5,7 +5,16 @@
 import type { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type MockServer, createApp, startMockServer } from '../../src/index.js'
-import { type CaseRequest, type Received, type RequestCase, cases, optionsKey, sendInProcess, sendOverSocket, specPath } from '../support/cases.js'
+import {
+  type CaseRequest,
+  type Received,
+  type RequestCase,
+  cases,
+  optionsKey,
+  sendInProcess,
+  sendOverSocket,
+  specPath,
+} from '../support/cases.js'
 import { type Exchange, type Oracle, createOracle } from '../support/oracle.js'
 
 const silent = { info() {}, warn() {}, error() {} }
@@ -34,7 +43,13 @@ function serverFor(options: RequestCase['options'] = {}): Promise<MockServer> {
 }
 
 function exchangeOf(request: CaseRequest, received: Received): Exchange {
-  return { method: request.method ?? 'POST', path: request.path ?? '/plants', status: received.status, contentType: received.header('content-type'), text: received.text }
+  return {
+    method: request.method ?? 'POST',
+    path: request.path ?? '/plants',
+    status: received.status,
+    contentType: received.header('content-type'),
+    text: received.text,
+  }
 }
 
 const table = cases.map((c) => [c.name, c] as const)
@@ -83,7 +98,9 @@ describe('the oracle', () => {
   const ok = { method: 'POST', path: '/plants', contentType: 'application/json' }
 
   it('accepts the 200 fixture', () => {
-    expect(oracle.problems({ ...ok, status: 200, text: '{"name":"Monstera deliciosa","tag":"houseplant"}' })).toEqual([])
+    expect(oracle.problems({ ...ok, status: 200, text: '{"name":"Monstera deliciosa","tag":"houseplant"}' })).toEqual(
+      [],
+    )
   })
 
   it('flags a Plant whose name is not a string', () => {
@@ -111,6 +128,8 @@ describe('the oracle', () => {
   })
 
   it('flags a declared response sent with another media type', () => {
-    expect(oracle.problems({ ...ok, contentType: 'text/plain', status: 400, text: '{"error":400,"message":"x"}' })).not.toEqual([])
+    expect(
+      oracle.problems({ ...ok, contentType: 'text/plain', status: 400, text: '{"error":400,"message":"x"}' }),
+    ).not.toEqual([])
   })
 })

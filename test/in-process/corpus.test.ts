@@ -41,7 +41,12 @@ const folders = [
   { dir: fileURLToPath(new URL('../descriptions/corpus/', import.meta.url)), issue: '#7' },
   { dir: fileURLToPath(new URL('../descriptions/wild/', import.meta.url)), issue: '#11' },
 ]
-const files = folders.flatMap(({ dir, issue }) => readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort().map((file) => [file, issue, `${dir}${file}`] as const))
+const files = folders.flatMap(({ dir, issue }) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()
+    .map((file) => [file, issue, `${dir}${file}`] as const),
+)
 
 describe.each(files)('corpus %s (%s)', (_file, _issue, specPath) => {
   const description = parseYaml(readFileSync(specPath, 'utf8'))
@@ -49,7 +54,11 @@ describe.each(files)('corpus %s (%s)', (_file, _issue, specPath) => {
   const expectedWarnings: string[] | undefined = description['x-mock-warnings']
   const apps = new Map<string, Promise<Hono<any>>>()
   const warnings: string[] = []
-  const logger = { info() {}, warn: (message: string) => warnings.push(message), error: (message: string) => warnings.push(message) }
+  const logger = {
+    info() {},
+    warn: (message: string) => warnings.push(message),
+    error: (message: string) => warnings.push(message),
+  }
   let oracle: Promise<Oracle> | undefined
   const appFor = (options: Record<string, unknown> = {}) => {
     const key = JSON.stringify(options)
@@ -64,7 +73,11 @@ describe.each(files)('corpus %s (%s)', (_file, _issue, specPath) => {
   if (expectedWarnings) {
     it('starts with exactly the warnings it expects', async () => {
       await appFor()
-      for (const fragment of expectedWarnings) expect(warnings.some((w) => w.includes(fragment)), `${fragment}\n in ${warnings.join('\n')}`).toBe(true)
+      for (const fragment of expectedWarnings)
+        expect(
+          warnings.some((w) => w.includes(fragment)),
+          `${fragment}\n in ${warnings.join('\n')}`,
+        ).toBe(true)
       expect(warnings, warnings.join('\n')).toHaveLength(expectedWarnings.length)
     })
   }
@@ -72,7 +85,9 @@ describe.each(files)('corpus %s (%s)', (_file, _issue, specPath) => {
   it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, testCase) => {
     const { request, expect: expected } = testCase
     const method = request.method ?? 'GET'
-    const res = await (await appFor(testCase.options)).request(request.path, { method, headers: request.headers, body: request.body })
+    const res = await (
+      await appFor(testCase.options)
+    ).request(request.path, { method, headers: request.headers, body: request.body })
     const text = await res.text()
     expect(res.status, text).toBe(expected.status)
     if (expected.json !== undefined) expect(JSON.parse(text)).toEqual(expected.json)
@@ -90,7 +105,14 @@ describe.each(files)('corpus %s (%s)', (_file, _issue, specPath) => {
     if (testCase.oracle === false) return
     oracle ??= createOracle(specPath, { builtInError: true })
     const headers = Object.fromEntries([...res.headers].filter(([name]) => name !== 'content-type'))
-    const exchange = { method, path: request.path, status: res.status, contentType: res.headers.get('content-type'), text, headers }
+    const exchange = {
+      method,
+      path: request.path,
+      status: res.status,
+      contentType: res.headers.get('content-type'),
+      text,
+      headers,
+    }
     expect((await oracle).problems(exchange), JSON.stringify(exchange)).toEqual([])
   })
 })

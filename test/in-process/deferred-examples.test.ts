@@ -14,7 +14,10 @@ const brokenExamples = fileURLToPath(new URL('../descriptions/wild/broken-exampl
 const BROKEN = 'the example "default" is not served, since it breaks its schema'
 const collecting = () => {
   const warnings: string[] = []
-  return { warnings, logger: { info() {}, warn: (m: string) => warnings.push(m), error: (m: string) => warnings.push(m) } }
+  return {
+    warnings,
+    logger: { info() {}, warn: (m: string) => warnings.push(m), error: (m: string) => warnings.push(m) },
+  }
 }
 
 let server: MockServer | undefined
@@ -44,7 +47,8 @@ describe('examples checked after start-up (#11)', () => {
     expect(res.status).toBe(200)
     // The broken example's website is null; a generated body's is a string.
     expect(typeof body.website).toBe('string')
-    for (let i = 0; i < 50 && !warnings.some((w) => w.includes(BROKEN)); i++) await new Promise((resolve) => setTimeout(resolve, 20))
+    for (let i = 0; i < 50 && !warnings.some((w) => w.includes(BROKEN)); i++)
+      await new Promise((resolve) => setTimeout(resolve, 20))
     expect(warnings.filter((w) => w.includes(BROKEN))).toHaveLength(1)
   })
 

@@ -38,11 +38,16 @@ const idLiteral = fc.oneof(
   fc.integer().map(String),
   fc.bigInt({ min: -SAFE, max: SAFE }).map(String),
   fc.bigInt({ min: INT64_MIN, max: INT64_MAX }).map(String),
-  fc.constantFrom(INT64_MAX, INT64_MIN, INT64_MAX + 1n, INT64_MIN - 1n, SAFE, SAFE + 1n, -SAFE - 1n, 2n ** 53n).map(String),
+  fc
+    .constantFrom(INT64_MAX, INT64_MIN, INT64_MAX + 1n, INT64_MIN - 1n, SAFE, SAFE + 1n, -SAFE - 1n, 2n ** 53n)
+    .map(String),
   fc.bigInt({ min: -(2n ** 80n), max: 2n ** 80n }).map(String),
   fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => JSON.stringify(d)),
   fc.constantFrom('1.0', '-0', '0', '1e3', '1E+2', '2.5e1', '1.5', '1e400', '-1e400', '1e-400', '9007199254740993.0'),
-  fc.jsonValue().filter((v) => typeof v !== 'number').map((v) => JSON.stringify(v)),
+  fc
+    .jsonValue()
+    .filter((v) => typeof v !== 'number')
+    .map((v) => JSON.stringify(v)),
 )
 
 const stringOrNot = fc.oneof({ weight: 4, arbitrary: fc.string() }, { weight: 1, arbitrary: fc.jsonValue() })
@@ -54,7 +59,11 @@ const plantText = fc
       id: idLiteral,
       name: stringOrNot,
       tag: stringOrNot,
-      extra: fc.dictionary(fc.string({ maxLength: 8 }).filter((k) => !['id', 'name', 'tag', '__proto__'].includes(k)), fc.jsonValue(), { maxKeys: 3 }),
+      extra: fc.dictionary(
+        fc.string({ maxLength: 8 }).filter((k) => !['id', 'name', 'tag', '__proto__'].includes(k)),
+        fc.jsonValue(),
+        { maxKeys: 3 },
+      ),
     },
     { requiredKeys: ['extra'] },
   )
@@ -66,7 +75,10 @@ const plantText = fc
     return `{${members.join(',')}}`
   })
 
-const bodyText = fc.oneof({ weight: 8, arbitrary: plantText }, { weight: 1, arbitrary: fc.jsonValue().map((v) => JSON.stringify(v)) })
+const bodyText = fc.oneof(
+  { weight: 8, arbitrary: plantText },
+  { weight: 1, arbitrary: fc.jsonValue().map((v) => JSON.stringify(v)) },
+)
 
 // ---------------------------------------------------------------------------------------------
 // The intended differences, each a named predicate over the body text.
@@ -127,7 +139,11 @@ function prismAccepts(text: string): { accepted: boolean; problems: string[] } {
     element: {
       method: 'post',
       url: { path: '/plants' },
-      headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), authorization: 'Bearer t' },
+      headers: {
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(text)),
+        authorization: 'Bearer t',
+      },
       body,
     },
   } as Parameters<typeof validateInput>[0])
@@ -148,7 +164,10 @@ describe('the mock and Prism judge NewPlant bodies alike', () => {
           return
         }
         const difference = intendedDifference(text)
-        expect(difference, `mock ${mock ? 'accepts' : 'refuses'}, Prism ${prism.accepted ? 'accepts' : `refuses (${prism.problems.join('; ')})`}: ${text}`).toBeDefined()
+        expect(
+          difference,
+          `mock ${mock ? 'accepts' : 'refuses'}, Prism ${prism.accepted ? 'accepts' : `refuses (${prism.problems.join('; ')})`}: ${text}`,
+        ).toBeDefined()
         // The one documented difference goes one way: the mock accepts an exact int64 that Prism cannot read.
         expect(mock, text).toBe(true)
         tally.intended[difference!] = (tally.intended[difference!] ?? 0) + 1

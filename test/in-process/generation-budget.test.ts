@@ -11,7 +11,11 @@ const pointer = (path: string) => `#/paths/~1${path}/get/responses/200/content/a
 
 async function appWith(options: AppOptions = {}) {
   const warnings: string[] = []
-  const logger = { info() {}, warn: (message: string) => warnings.push(message), error: (message: string) => warnings.push(message) }
+  const logger = {
+    info() {},
+    warn: (message: string) => warnings.push(message),
+    error: (message: string) => warnings.push(message),
+  }
   const app = await createApp({ spec: specPath, seed: 1, logger, ...options })
   const get = async (path: string) => {
     const res = await app.request(path)
@@ -46,7 +50,9 @@ describe('generation budget in bytes (#12, --generation-bytes)', () => {
     const answer = await get('/strings')
     expect(answer.status).toBe(500)
     expect(answer.json().message).toContain(pointer('strings'))
-    expect(answer.json().message).toContain('the generated body is larger than the 1024 bytes the budget allows (--generation-bytes raises it)')
+    expect(answer.json().message).toContain(
+      'the generated body is larger than the 1024 bytes the budget allows (--generation-bytes raises it)',
+    )
     expect(warnings.some((w) => w.includes('/strings'))).toBe(false)
   })
 
@@ -94,6 +100,7 @@ describe('generation budget per app (#12)', () => {
   it('gives the same bodies for the same seed whatever the budget, where the body fits both', async () => {
     const one = await appWith({ generationMs: 60_000 })
     const other = await appWith({ generationBytes: 4096 })
-    for (const path of ['/generated-plant', '/strings', '/generated-plant']) expect((await one.get(path)).text).toBe((await other.get(path)).text)
+    for (const path of ['/generated-plant', '/strings', '/generated-plant'])
+      expect((await one.get(path)).text).toBe((await other.get(path)).text)
   })
 })

@@ -6,18 +6,26 @@ import { MAX_HELD_ANSWERS } from '../../src/http/app.js'
 import { waitBeforeAnswering } from '../../src/http/faults.js'
 
 const silent = { info() {}, warn() {}, error() {} }
-const plant = { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json', prefer: 'delay=60000' }, body: '{"id":1,"name":"Fern"}' }
+const plant = {
+  method: 'POST',
+  headers: { authorization: 'Bearer t', 'content-type': 'application/json', prefer: 'delay=60000' },
+  body: '{"id":1,"name":"Fern"}',
+}
 
 describe('held answers are capped (#12)', () => {
   it(`answers 503 with Retry-After beyond ${MAX_HELD_ANSWERS} delayed answers, and health still answers`, async () => {
     const app = await createApp({ logger: silent })
     const gone = new AbortController()
-    const held = Array.from({ length: MAX_HELD_ANSWERS }, () => Promise.resolve(app.request('/plants', { ...plant, signal: gone.signal })).catch(() => undefined))
+    const held = Array.from({ length: MAX_HELD_ANSWERS }, () =>
+      Promise.resolve(app.request('/plants', { ...plant, signal: gone.signal })).catch(() => undefined),
+    )
     await new Promise((resolve) => setTimeout(resolve, 50))
     const refused = await app.request('/plants', plant)
     expect(refused.status).toBe(503)
     expect(refused.headers.get('retry-after')).toBe('1')
-    expect(((await refused.json()) as { message: string }).message).toContain(`${MAX_HELD_ANSWERS} delayed or hanging answers`)
+    expect(((await refused.json()) as { message: string }).message).toContain(
+      `${MAX_HELD_ANSWERS} delayed or hanging answers`,
+    )
     expect((await app.request('/__mock/health')).status).toBe(200)
     gone.abort()
     await Promise.all(held)

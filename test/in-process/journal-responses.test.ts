@@ -5,7 +5,15 @@
  */
 import { readFile } from 'node:fs/promises'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { type JournalEntry, type MockApp, type MockServer, NetworkFault, type RequestLine, createApp, startMockServer } from '../../src/index.js'
+import {
+  type JournalEntry,
+  type MockApp,
+  type MockServer,
+  NetworkFault,
+  type RequestLine,
+  createApp,
+  startMockServer,
+} from '../../src/index.js'
 import { formatRequestJson, formatRequestText } from '../../src/log.js'
 import { createAdminOracle } from '../support/admin-oracle.js'
 import { removeTempDirs, tempDir } from '../support/temp-dirs.js'
@@ -24,7 +32,10 @@ async function malformedFixtures(): Promise<string> {
 }
 
 /** A POST /plants with what the test changes; the answer's text and the journal's last entry. */
-async function addPlant(app: MockApp, { path = '/plants', headers = json as Record<string, string>, body = FERN } = {}) {
+async function addPlant(
+  app: MockApp,
+  { path = '/plants', headers = json as Record<string, string>, body = FERN } = {},
+) {
   const response = await app.request(path, { method: 'POST', headers, body })
   const text = await response.text()
   return { response, text, entry: app.mock.requests().at(-1)! }
@@ -72,7 +83,10 @@ describe('the journal tells why each request got its status, and what it got (#1
   it('a 404 says no operation matches, and keeps its body', async () => {
     const response = await app.request('/nowhere')
     const entry = app.mock.requests().at(-1)!
-    expect(entry).toMatchObject({ status: 404, reason: expect.stringMatching(/^No operation in the description matches GET \/nowhere/) })
+    expect(entry).toMatchObject({
+      status: 404,
+      reason: expect.stringMatching(/^No operation in the description matches GET \/nowhere/),
+    })
     expect(entry.response).toMatchObject({ status: 404, body: await response.text() })
   })
 
@@ -80,15 +94,37 @@ describe('the journal tells why each request got its status, and what it got (#1
     const response = await app.request('/plants')
     const entry = app.mock.requests().at(-1)!
     expect(entry.reason).toMatch(/^GET is not declared for \/plants; declared methods: POST/)
-    expect(entry.response).toMatchObject({ status: 405, headers: { allow: response.headers.get('allow') }, body: await response.text() })
+    expect(entry.response).toMatchObject({
+      status: 405,
+      headers: { allow: response.headers.get('allow') },
+      body: await response.text(),
+    })
   })
 
   it('a 406, a 413 and a 415 each carry their own message', async () => {
     const small = await createApp({ logger: silent, maxBodyBytes: 64 })
     const cases = [
-      { target: app, headers: { ...json, accept: 'text/plain' }, body: FERN, status: 406, reason: /^Accept "text\/plain" accepts none/ },
-      { target: small, headers: json, body: JSON.stringify({ id: 1, name: 'x'.repeat(100) }), status: 413, reason: /^The request body is larger than the limit of 64 bytes/ },
-      { target: app, headers: { ...json, 'content-type': 'text/plain' }, body: FERN, status: 415, reason: /^Content-Type "text\/plain" is not accepted/ },
+      {
+        target: app,
+        headers: { ...json, accept: 'text/plain' },
+        body: FERN,
+        status: 406,
+        reason: /^Accept "text\/plain" accepts none/,
+      },
+      {
+        target: small,
+        headers: json,
+        body: JSON.stringify({ id: 1, name: 'x'.repeat(100) }),
+        status: 413,
+        reason: /^The request body is larger than the limit of 64 bytes/,
+      },
+      {
+        target: app,
+        headers: { ...json, 'content-type': 'text/plain' },
+        body: FERN,
+        status: 415,
+        reason: /^Content-Type "text\/plain" is not accepted/,
+      },
     ]
     for (const { target, headers, body, status, reason } of cases) {
       const { response, text, entry } = await addPlant(target, { headers, body })
@@ -100,24 +136,43 @@ describe('the journal tells why each request got its status, and what it got (#1
 
   it('a status forced by Prefer: code= or by ?__code= says so', async () => {
     const prefer = await addPlant(app, { headers: { ...json, prefer: 'code=400' } })
-    expect(prefer.entry).toMatchObject({ status: 400, valid: true, reason: 'forced by Prefer: code=400', response: { status: 400, body: prefer.text } })
+    expect(prefer.entry).toMatchObject({
+      status: 400,
+      valid: true,
+      reason: 'forced by Prefer: code=400',
+      response: { status: 400, body: prefer.text },
+    })
     const query = await addPlant(app, { path: '/plants?__code=400' })
-    expect(query.entry).toMatchObject({ status: 400, valid: true, reason: 'forced by __code=400', response: { status: 400, body: query.text } })
+    expect(query.entry).toMatchObject({
+      status: 400,
+      valid: true,
+      reason: 'forced by __code=400',
+      response: { status: 400, body: query.text },
+    })
   })
 
   it('a status forced by a scenario names the scenario, and keeps the fixture it served', async () => {
     app.mock.useScenario('duplicate-plant')
     const duplicate = await addPlant(app)
     expect(duplicate.entry).toMatchObject({ status: 400, reason: 'forced by scenario duplicate-plant' })
-    expect(JSON.parse(duplicate.entry.response!.body!)).toEqual({ error: 400, message: 'A plant with this id already exists.' })
+    expect(JSON.parse(duplicate.entry.response!.body!)).toEqual({
+      error: 400,
+      message: 'A plant with this id already exists.',
+    })
     app.mock.useScenario('error')
     const error = await addPlant(app)
-    expect(error.entry).toMatchObject({ status: 400, reason: 'forced by scenario error', response: { body: error.text } })
+    expect(error.entry).toMatchObject({
+      status: 400,
+      reason: 'forced by scenario error',
+      response: { body: error.text },
+    })
   })
 
   it('a fault that sends no response is journaled with status 0, its name as the reason, and no response', async () => {
     app.mock.useScenario('flaky-network')
-    await expect(app.request('/plants', { method: 'POST', headers: json, body: FERN })).rejects.toBeInstanceOf(NetworkFault)
+    await expect(app.request('/plants', { method: 'POST', headers: json, body: FERN })).rejects.toBeInstanceOf(
+      NetworkFault,
+    )
     const entry = app.mock.requests().at(-1)!
     expect(entry).toMatchObject({ status: 0, fault: 'reset', reason: expect.stringMatching(/^fault reset: /) })
     expect(entry).not.toHaveProperty('response')
@@ -125,7 +180,9 @@ describe('the journal tells why each request got its status, and what it got (#1
 
   it('a malformed fault keeps the half body it sent, and says so', async () => {
     const broken = await createApp({ logger: silent, fixtures: await malformedFixtures(), scenario: 'broken' })
-    const { response, text, entry } = await addPlant(broken, { body: JSON.stringify({ id: 1, name: 'Monstera deliciosa' }) })
+    const { response, text, entry } = await addPlant(broken, {
+      body: JSON.stringify({ id: 1, name: 'Monstera deliciosa' }),
+    })
     expect(response.status).toBe(200)
     expect(() => JSON.parse(text)).toThrow()
     expect(entry.reason).toMatch(/^fault malformed: /)
@@ -166,11 +223,21 @@ describe('the journal tells why each request got its status, and what it got (#1
     await addPlant(app)
     await addPlant(app, { body: JSON.stringify({ id: 'one', name: 5 }) })
     app.mock.useScenario('flaky-network')
-    await expect(app.request('/plants', { method: 'POST', headers: json, body: FERN })).rejects.toBeInstanceOf(NetworkFault)
+    await expect(app.request('/plants', { method: 'POST', headers: json, body: FERN })).rejects.toBeInstanceOf(
+      NetworkFault,
+    )
     const answer = await app.request('/__mock/requests')
     const text = await answer.text()
     const oracle = await createAdminOracle()
-    expect(oracle.problems({ method: 'GET', path: '/__mock/requests', status: answer.status, headers: answer.headers, text })).toEqual([])
+    expect(
+      oracle.problems({
+        method: 'GET',
+        path: '/__mock/requests',
+        status: answer.status,
+        headers: answer.headers,
+        text,
+      }),
+    ).toEqual([])
     const entries = (JSON.parse(text) as { requests: JournalEntry[] }).requests
     expect(entries.map((e) => [e.status, e.response?.status])).toEqual([
       [200, 200],
@@ -187,8 +254,14 @@ describe('the request line carries the reason (#13)', () => {
     const app = await createApp({ logger: { ...silent, request: (line) => void lines.push(line) } })
     await app.request('/plants', { method: 'POST', headers: { ...json, prefer: 'code=400' }, body: FERN })
     await app.request('/plants', { method: 'POST', headers: json, body: FERN })
-    expect(JSON.parse(formatRequestJson(lines[0]!))).toMatchObject({ status: 400, forcedBy: 'Prefer: code=400', reason: 'forced by Prefer: code=400' })
-    expect(formatRequestText(lines[0]!)).toMatch(/^\[mock\] POST \/plants 400 [\d.]+ ms scenario=default: forced by Prefer: code=400\n$/)
+    expect(JSON.parse(formatRequestJson(lines[0]!))).toMatchObject({
+      status: 400,
+      forcedBy: 'Prefer: code=400',
+      reason: 'forced by Prefer: code=400',
+    })
+    expect(formatRequestText(lines[0]!)).toMatch(
+      /^\[mock\] POST \/plants 400 [\d.]+ ms scenario=default: forced by Prefer: code=400\n$/,
+    )
     expect(JSON.parse(formatRequestJson(lines[1]!))).not.toHaveProperty('reason')
     expect(formatRequestJson(lines[1]!)).not.toContain('"response"')
   })
@@ -206,24 +279,57 @@ describe('over a real socket (#13)', () => {
   })
 
   it('the journal keeps the answers a client received: a 200 and a 401', async () => {
-    const ok = await fetch(`${mock.url}/plants`, { method: 'POST', headers: { ...json, authorization: 'Bearer s3cret' }, body: FERN })
+    const ok = await fetch(`${mock.url}/plants`, {
+      method: 'POST',
+      headers: { ...json, authorization: 'Bearer s3cret' },
+      body: FERN,
+    })
     const okText = await ok.text()
-    const refused = await fetch(`${mock.url}/plants`, { method: 'POST', headers: { ...json, authorization: 'Bearer guess' }, body: FERN })
+    const refused = await fetch(`${mock.url}/plants`, {
+      method: 'POST',
+      headers: { ...json, authorization: 'Bearer guess' },
+      body: FERN,
+    })
     const refusedText = await refused.text()
     const [first, second] = mock.requests()
-    expect(first).toMatchObject({ status: 200, response: { status: 200, headers: { 'content-type': ok.headers.get('content-type') }, body: okText } })
+    expect(first).toMatchObject({
+      status: 200,
+      response: { status: 200, headers: { 'content-type': ok.headers.get('content-type') }, body: okText },
+    })
     expect(first!.reason).toBeUndefined()
-    expect(second).toMatchObject({ status: 401, headers: { authorization: '[redacted]' }, reason: JSON.parse(refusedText).message })
-    expect(second!.response).toMatchObject({ status: 401, headers: { 'www-authenticate': refused.headers.get('www-authenticate') }, body: refusedText })
+    expect(second).toMatchObject({
+      status: 401,
+      headers: { authorization: '[redacted]' },
+      reason: JSON.parse(refusedText).message,
+    })
+    expect(second!.response).toMatchObject({
+      status: 401,
+      headers: { 'www-authenticate': refused.headers.get('www-authenticate') },
+      body: refusedText,
+    })
   })
 
   it('a malformed fault over a socket journals the half body the client received', async () => {
-    const broken = await startMockServer({ port: 0, logger: silent, fixtures: await malformedFixtures(), scenario: 'broken' })
+    const broken = await startMockServer({
+      port: 0,
+      logger: silent,
+      fixtures: await malformedFixtures(),
+      scenario: 'broken',
+    })
     try {
-      const response = await fetch(`${broken.url}/plants`, { method: 'POST', headers: json, body: JSON.stringify({ id: 1, name: 'Monstera deliciosa' }) })
+      const response = await fetch(`${broken.url}/plants`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ id: 1, name: 'Monstera deliciosa' }),
+      })
       const text = await response.text()
       expect(() => JSON.parse(text)).toThrow()
-      expect(broken.requests()[0]).toMatchObject({ status: 200, fault: 'malformed', reason: expect.stringMatching(/^fault malformed: /), response: { status: 200, body: text } })
+      expect(broken.requests()[0]).toMatchObject({
+        status: 200,
+        fault: 'malformed',
+        reason: expect.stringMatching(/^fault malformed: /),
+        response: { status: 200, body: text },
+      })
     } finally {
       await broken.close()
       await removeTempDirs()

@@ -34,7 +34,9 @@ describe('parameter styles through the pipeline (#7)', () => {
   })
 
   it('reports every parameter violation of every location in one response', async () => {
-    const res = await app.request('/search?page=0&filter[z]=1&sizes=1|b', { headers: { 'x-point': 'y=4', cookie: 'prefs=x' } })
+    const res = await app.request('/search?page=0&filter[z]=1&sizes=1|b', {
+      headers: { 'x-point': 'y=4', cookie: 'prefs=x' },
+    })
     expect(res.status).toBe(400)
     const message = await messageOf(res)
     for (const expected of [
@@ -44,7 +46,8 @@ describe('parameter styles through the pipeline (#7)', () => {
       'query.sizes[1] must be an integer',
       'header["x-point"].x is required',
       'cookie.prefs must be a list of name,value pairs',
-    ]) expect(message).toContain(expected)
+    ])
+      expect(message).toContain(expected)
   })
 
   it('refuses a request without a required query parameter', async () => {

@@ -5,7 +5,17 @@
 import type { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../../src/index.js'
-import { cases, expectCase, expectErrorBody, expectPlant, fixtures, optionsKey, plantOfSize, type RequestCase, sendInProcess } from '../support/cases.js'
+import {
+  cases,
+  expectCase,
+  expectErrorBody,
+  expectPlant,
+  fixtures,
+  optionsKey,
+  plantOfSize,
+  type RequestCase,
+  sendInProcess,
+} from '../support/cases.js'
 
 const apps = new Map<string, Promise<Hono<any>>>()
 
@@ -19,8 +29,13 @@ function appFor(testCase: RequestCase): Promise<Hono<any>> {
 const auth = { authorization: 'Bearer t', 'content-type': 'application/json' }
 
 /** A valid POST /plants with what the test changes; a header set to `undefined` is left out. */
-function postPlant(app: Hono<any>, init: { headers?: Record<string, string | undefined>; body?: RequestInit['body'] } = {}) {
-  const headers = Object.entries({ ...auth, ...init.headers }).filter((entry): entry is [string, string] => entry[1] !== undefined)
+function postPlant(
+  app: Hono<any>,
+  init: { headers?: Record<string, string | undefined>; body?: RequestInit['body'] } = {},
+) {
+  const headers = Object.entries({ ...auth, ...init.headers }).filter(
+    (entry): entry is [string, string] => entry[1] !== undefined,
+  )
   return app.request('/plants', {
     method: 'POST',
     headers,
@@ -38,7 +53,8 @@ async function jsonOf(response: Response): Promise<Record<string, any>> {
 async function generatedSequence(seed: number, length = 5): Promise<unknown[]> {
   const app = await createApp({ seed })
   const bodies: unknown[] = []
-  for (let i = 0; i < length; i++) bodies.push(await jsonOf(await postPlant(app, { headers: { prefer: 'dynamic=true' } })))
+  for (let i = 0; i < length; i++)
+    bodies.push(await jsonOf(await postPlant(app, { headers: { prefer: 'dynamic=true' } })))
   return bodies
 }
 
@@ -100,7 +116,9 @@ describe('POST /plants, in process only', () => {
     const app = await createApp({ maxBodyBytes: 1024 })
     const response = await postPlant(app, { body: streamOf(plantOfSize(1024), 8) })
     expect(response.status).toBe(200)
-    expect(await jsonOf(response)).toEqual(JSON.parse(plantOfSize(1024), (key, value) => (key === 'id' ? undefined : value)))
+    expect(await jsonOf(response)).toEqual(
+      JSON.parse(plantOfSize(1024), (key, value) => (key === 'id' ? undefined : value)),
+    )
   })
 
   it('a streamed invalid body gets its violations named', async () => {
@@ -128,14 +146,18 @@ describe('POST /plants, in process only', () => {
     const refused = await postPlant(app, { body: `{"id":9223372036854775807,"name":"Fern","x":${deep(100_000)}}` })
     expect(refused.status).toBe(400)
     expect((await jsonOf(refused)).message).toContain('body is nested more than 256 levels deep')
-    const deepest = await postPlant(app, { body: `{"id":9223372036854775807,"name":"Fern","tag":"x","x":${deep(255)}}` })
+    const deepest = await postPlant(app, {
+      body: `{"id":9223372036854775807,"name":"Fern","tag":"x","x":${deep(255)}}`,
+    })
     expect((await jsonOf(deepest)).message ?? '').not.toContain('nested')
   })
 
   it('fifty concurrent requests each get their own answer', async () => {
     const app = await createApp()
     const responses = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => postPlant(app, { body: i % 2 ? '{"id":1,"name":"Fern"}' : `{"id":${i}.5,"name":"Fern"}` })),
+      Array.from({ length: 50 }, (_, i) =>
+        postPlant(app, { body: i % 2 ? '{"id":1,"name":"Fern"}' : `{"id":${i}.5,"name":"Fern"}` }),
+      ),
     )
     expect(responses.map((r) => r.status)).toEqual(Array.from({ length: 50 }, (_, i) => (i % 2 ? 200 : 400)))
   })

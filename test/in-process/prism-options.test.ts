@@ -31,7 +31,9 @@ describe('ignoreExamples (Prism --ignoreExamples) #13', () => {
   })
 
   it('generates the body of a response that has an example, the same for the same seed', async () => {
-    const [first, second] = await Promise.all([1, 2].map(() => createApp({ spec: librarySpec, seed: 7, ignoreExamples: true })))
+    const [first, second] = await Promise.all(
+      [1, 2].map(() => createApp({ spec: librarySpec, seed: 7, ignoreExamples: true })),
+    )
     const body = (await getJson(first!, '/books')).body
     expect(body).not.toEqual(booksExample)
     expect(Array.isArray(body)).toBe(true)
@@ -80,7 +82,14 @@ describe('x-json-schema-faker (Prism reads it from the description) #13', () => 
     const dir = await tempDir('mock-jsf-', {
       'api.yaml': 'openapi: 3.0.3\ninfo: {title: t, version: "1"}\nx-json-schema-faker: {min-items: 2}\npaths: {}\n',
     })
-    await createApp({ spec: join(dir, 'api.yaml'), logger: { info() {}, warn: (m: string) => warnings.push(m), error() {} } })
-    expect(warnings).toEqual([expect.stringContaining('x-json-schema-faker is not read: bodies are static unless --dynamic, and generation is set with --json-schema-faker-fillProperties and --seed.')])
+    await createApp({
+      spec: join(dir, 'api.yaml'),
+      logger: { info() {}, warn: (m: string) => warnings.push(m), error() {} },
+    })
+    expect(warnings).toEqual([
+      expect.stringContaining(
+        'x-json-schema-faker is not read: bodies are static unless --dynamic, and generation is set with --json-schema-faker-fillProperties and --seed.',
+      ),
+    ])
   })
 })

@@ -57,7 +57,10 @@ async function send(target: MockApp, { method, path, headers = [], body }: Sent)
   if (body !== undefined && method !== 'GET' && method !== 'HEAD') init.body = body
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${REQUEST_TIMEOUT_MS} ms to ${method} ${path}`)), REQUEST_TIMEOUT_MS)
+    timer = setTimeout(
+      () => reject(new Error(`no answer within ${REQUEST_TIMEOUT_MS} ms to ${method} ${path}`)),
+      REQUEST_TIMEOUT_MS,
+    )
   })
   try {
     const response = await Promise.race([target.request(path, init), timeout])
@@ -84,7 +87,16 @@ function checkAnswer(sent: Sent, answer: Answer): void {
   // The Plant Store declares no `/`: a 200 there is the mock's own index (#13), as /__mock is its admin API.
   const isIndex = pathname === '/' && answer.status === 200
   if (!pathname.startsWith('/__mock') && !isPreflight && !isIndex) {
-    expect(oracle.problems({ method: sent.method, path: pathname, status: answer.status, contentType: answer.contentType, text: answer.text }), where).toEqual([])
+    expect(
+      oracle.problems({
+        method: sent.method,
+        path: pathname,
+        status: answer.status,
+        contentType: answer.contentType,
+        text: answer.text,
+      }),
+      where,
+    ).toEqual([])
   }
 }
 
@@ -92,14 +104,32 @@ function checkAnswer(sent: Sent, answer: Answer): void {
 // Arbitraries
 
 /** Visible ASCII and spaces: what a fetch `Headers` value can carry without a client-side TypeError. */
-const headerText = (maxLength = 60) => fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength }).map((s) => s.trim())
+const headerText = (maxLength = 60) =>
+  fc
+    .string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength })
+    .map((s) => s.trim())
 
-const token = fc.oneof(fc.constant('t'), headerText(40).filter((s) => s.length > 0), fc.constant('a'.repeat(8000)))
+const token = fc.oneof(
+  fc.constant('t'),
+  headerText(40).filter((s) => s.length > 0),
+  fc.constant('a'.repeat(8000)),
+)
 
 const authorization = fc.oneof(
   token.map((t) => `Bearer ${t}`),
   token.map((t) => `bearer ${t}`),
-  fc.constantFrom('Bearer', 'Bearer ', 'Bearer  ', 'Basic dXNlcjpwYXNz', 'Basic', 'Digest x', 'Bearer a, Bearer b', 'Bearer\tt', 'Token t', ''),
+  fc.constantFrom(
+    'Bearer',
+    'Bearer ',
+    'Bearer  ',
+    'Basic dXNlcjpwYXNz',
+    'Basic',
+    'Digest x',
+    'Bearer a, Bearer b',
+    'Bearer\tt',
+    'Token t',
+    '',
+  ),
   headerText(),
 )
 
@@ -129,15 +159,65 @@ const contentType = fc.oneof(
   headerText(),
 )
 
-const accept = fc.constantFrom('application/json', '*/*', 'text/html', 'application/*', 'application/json;q=0', 'image/png, */*;q=0.1', '', 'application/problem+json')
+const accept = fc.constantFrom(
+  'application/json',
+  '*/*',
+  'text/html',
+  'application/*',
+  'application/json;q=0',
+  'image/png, */*;q=0.1',
+  '',
+  'application/problem+json',
+)
 
 /** Scenario names: known ones that answer at once, and arbitrary text (`slow` and `flaky-network` delay and break by design). */
-const scenarioName = fc.oneof(fc.constantFrom('default', 'error', 'unauthorized', 'dynamic', 'duplicate-plant', '__proto__', 'constructor', 'toString', 'slow ', 'DEFAULT'), headerText(30))
+const scenarioName = fc.oneof(
+  fc.constantFrom(
+    'default',
+    'error',
+    'unauthorized',
+    'dynamic',
+    'duplicate-plant',
+    '__proto__',
+    'constructor',
+    'toString',
+    'slow ',
+    'DEFAULT',
+  ),
+  headerText(30),
+)
 
 /** Prefer values, delays bounded to keep the run short (`delay=` over 600000 or not a number is a 400). */
 const prefer = fc.oneof(
-  fc.constantFrom('code=200', 'code=400', 'code=401', 'code=500', 'code=abc', 'code=2XX', 'example=duplicate-id', 'example=monstera', 'example=__proto__', 'example=constructor', 'dynamic=true', 'dynamic=false', 'delay=0', 'delay=5', 'delay=-1', 'delay=1e3', 'delay=600001', 'delay=99999999999', 'code=400, example=duplicate-id', 'code=200; example=duplicate-id', 'respond-async', 'return=minimal', ',,,', '='),
-  fc.tuple(fc.constantFrom('code', 'example', 'dynamic', 'wait', 'CODE'), headerText(20)).map(([k, v]) => `${k}=${v.replace(/^delay/i, '')}`),
+  fc.constantFrom(
+    'code=200',
+    'code=400',
+    'code=401',
+    'code=500',
+    'code=abc',
+    'code=2XX',
+    'example=duplicate-id',
+    'example=monstera',
+    'example=__proto__',
+    'example=constructor',
+    'dynamic=true',
+    'dynamic=false',
+    'delay=0',
+    'delay=5',
+    'delay=-1',
+    'delay=1e3',
+    'delay=600001',
+    'delay=99999999999',
+    'code=400, example=duplicate-id',
+    'code=200; example=duplicate-id',
+    'respond-async',
+    'return=minimal',
+    ',,,',
+    '=',
+  ),
+  fc
+    .tuple(fc.constantFrom('code', 'example', 'dynamic', 'wait', 'CODE'), headerText(20))
+    .map(([k, v]) => `${k}=${v.replace(/^delay/i, '')}`),
   headerText(),
 )
 
@@ -159,10 +239,21 @@ const extraHeaders = fc.array(
 /** Invalid UTF-8: lone continuation bytes, overlong forms, surrogates, truncated sequences. */
 const invalidUtf8 = fc
   .tuple(
-    fc.constantFrom([0x80], [0xff], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82], [0xfe, 0xfe]),
+    fc.constantFrom(
+      [0x80],
+      [0xff],
+      [0xc0, 0xaf],
+      [0xed, 0xa0, 0x80],
+      [0xf4, 0x90, 0x80, 0x80],
+      [0xe2, 0x82],
+      [0xfe, 0xfe],
+    ),
     fc.string({ maxLength: 20 }),
   )
-  .map(([bad, text]) => new Uint8Array([...Buffer.from(`{"id":1,"name":"${text.replace(/["\\]/g, '')}`), ...bad, ...Buffer.from('"}')]))
+  .map(
+    ([bad, text]) =>
+      new Uint8Array([...Buffer.from(`{"id":1,"name":"${text.replace(/["\\]/g, '')}`), ...bad, ...Buffer.from('"}')]),
+  )
 
 const deepNesting = fc
   .tuple(fc.integer({ min: 1, max: 200_000 }), fc.constantFrom('array', 'object', 'name'))
@@ -179,7 +270,12 @@ const longString = fc
 /** Near-valid NewPlant objects, so that the valid path (200, templates) is reached often. */
 const nearPlant = fc.record(
   {
-    id: fc.oneof(fc.integer(), fc.bigInt({ min: -(2n ** 64n), max: 2n ** 64n }).map(String), fc.double(), fc.jsonValue()),
+    id: fc.oneof(
+      fc.integer(),
+      fc.bigInt({ min: -(2n ** 64n), max: 2n ** 64n }).map(String),
+      fc.double(),
+      fc.jsonValue(),
+    ),
     name: fc.oneof(fc.string(), fc.jsonValue()),
     tag: fc.oneof(fc.string(), fc.jsonValue()),
   },
@@ -199,14 +295,41 @@ const body: fc.Arbitrary<string | Uint8Array> = fc.oneof(
   fc.constant('x'.repeat(1024 * 1024 + 1)),
 )
 
-const method = fc.oneof(fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'post'), fc.stringMatching(/^[A-Z]{1,10}$/))
+const method = fc.oneof(
+  fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'post'),
+  fc.stringMatching(/^[A-Z]{1,10}$/),
+)
 
 /** Paths with odd segments: dot segments (plain and encoded), encodings, unicode, the admin prefix. */
 const path = fc
   .tuple(
     fc.array(
       fc.oneof(
-        fc.constantFrom('plants', 'Plants', 'plants.json', '__mock', 'health', 'spec', 'requests', 'scenario', 'reset', '..', '.', '%2e%2e', '%2E%2E', '%2f', '%00', '%', '%zz', '', '~', 'ü', '😀', '{id}', 'plants;x=1'),
+        fc.constantFrom(
+          'plants',
+          'Plants',
+          'plants.json',
+          '__mock',
+          'health',
+          'spec',
+          'requests',
+          'scenario',
+          'reset',
+          '..',
+          '.',
+          '%2e%2e',
+          '%2E%2E',
+          '%2f',
+          '%00',
+          '%',
+          '%zz',
+          '',
+          '~',
+          'ü',
+          '😀',
+          '{id}',
+          'plants;x=1',
+        ),
         fc.webSegment(),
       ),
       { maxLength: 5 },
@@ -227,7 +350,15 @@ describe('arbitrary input through app.request()', () => {
   it('answers any body to POST /plants with a declared or documented status, never 5xx, within a bound (#5)', async () => {
     await fc.assert(
       fc.asyncProperty(body, contentType, async (payload, type) => {
-        const sent: Sent = { method: 'POST', path: '/plants', headers: [['authorization', 'Bearer t'], ['content-type', type]], body: payload }
+        const sent: Sent = {
+          method: 'POST',
+          path: '/plants',
+          headers: [
+            ['authorization', 'Bearer t'],
+            ['content-type', type],
+          ],
+          body: payload,
+        }
         checkAnswer(sent, await send(app, sent))
       }),
       { ...params(), examples: [['{"id":1,"name":"Fern"}', 'application/json']] },
@@ -236,13 +367,27 @@ describe('arbitrary input through app.request()', () => {
 
   it('answers any JSON-typed body of NewPlant-like values with 200 or 400 only (#5)', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(body, nearPlant.map((v) => JSON.stringify(v))), async (payload) => {
-        const sent: Sent = { method: 'POST', path: '/plants', headers: [['authorization', 'Bearer t'], ['content-type', 'application/json']], body: payload }
-        const answer = await send(app, sent)
-        checkAnswer(sent, answer)
-        const tooLarge = (typeof payload === 'string' ? Buffer.byteLength(payload) : payload.byteLength) > 1024 * 1024
-        expect([200, 400, ...(tooLarge ? [413] : [])], shortly(payload)).toContain(answer.status)
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          body,
+          nearPlant.map((v) => JSON.stringify(v)),
+        ),
+        async (payload) => {
+          const sent: Sent = {
+            method: 'POST',
+            path: '/plants',
+            headers: [
+              ['authorization', 'Bearer t'],
+              ['content-type', 'application/json'],
+            ],
+            body: payload,
+          }
+          const answer = await send(app, sent)
+          checkAnswer(sent, answer)
+          const tooLarge = (typeof payload === 'string' ? Buffer.byteLength(payload) : payload.byteLength) > 1024 * 1024
+          expect([200, 400, ...(tooLarge ? [413] : [])], shortly(payload)).toContain(answer.status)
+        },
+      ),
       params(),
     )
   })
@@ -250,9 +395,19 @@ describe('arbitrary input through app.request()', () => {
   it('answers arbitrary headers, repeated ones included, with a declared or documented status (#5)', async () => {
     await fc.assert(
       fc.asyncProperty(extraHeaders, fc.boolean(), async (headers, withAuth) => {
-        const base: [string, string][] = withAuth ? [['authorization', 'Bearer t'], ['content-type', 'application/json']] : []
+        const base: [string, string][] = withAuth
+          ? [
+              ['authorization', 'Bearer t'],
+              ['content-type', 'application/json'],
+            ]
+          : []
         // Headers.append joins a repeated name with ", ", as a client sending it twice would be read.
-        const sent: Sent = { method: 'POST', path: '/plants', headers: [...base, ...headers], body: '{"id":1,"name":"Fern"}' }
+        const sent: Sent = {
+          method: 'POST',
+          path: '/plants',
+          headers: [...base, ...headers],
+          body: '{"id":1,"name":"Fern"}',
+        }
         checkAnswer(sent, await send(app, sent))
       }),
       params(),
@@ -261,27 +416,41 @@ describe('arbitrary input through app.request()', () => {
 
   it('answers arbitrary methods and paths, admin paths included, with a declared or documented status (#5)', async () => {
     await fc.assert(
-      fc.asyncProperty(method, path, extraHeaders, fc.option(body, { nil: undefined }), async (verb, target, headers, payload) => {
-        fc.pre(isSendable(verb, target))
-        const sent: Sent = { method: verb, path: target, headers, body: payload }
-        checkAnswer(sent, await send(app, sent))
-      }),
+      fc.asyncProperty(
+        method,
+        path,
+        extraHeaders,
+        fc.option(body, { nil: undefined }),
+        async (verb, target, headers, payload) => {
+          fc.pre(isSendable(verb, target))
+          const sent: Sent = { method: verb, path: target, headers, body: payload }
+          checkAnswer(sent, await send(app, sent))
+        },
+      ),
       params(),
     )
   })
 
   it('answers arbitrary Prefer, X-Mock-Scenario and X-Mock-Session values with 200, 400 or 401 (#5)', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.option(prefer), fc.option(scenarioName), fc.option(headerText(40)), async (preference, scenario, session) => {
-        const headers: [string, string][] = [['authorization', 'Bearer t'], ['content-type', 'application/json']]
-        if (preference !== null) headers.push(['prefer', preference])
-        if (scenario !== null) headers.push(['x-mock-scenario', scenario])
-        if (session !== null) headers.push(['x-mock-session', session])
-        const sent: Sent = { method: 'POST', path: '/plants', headers, body: '{"id":1,"name":"Fern"}' }
-        const answer = await send(app, sent)
-        checkAnswer(sent, answer)
-        expect([200, 400, 401]).toContain(answer.status)
-      }),
+      fc.asyncProperty(
+        fc.option(prefer),
+        fc.option(scenarioName),
+        fc.option(headerText(40)),
+        async (preference, scenario, session) => {
+          const headers: [string, string][] = [
+            ['authorization', 'Bearer t'],
+            ['content-type', 'application/json'],
+          ]
+          if (preference !== null) headers.push(['prefer', preference])
+          if (scenario !== null) headers.push(['x-mock-scenario', scenario])
+          if (session !== null) headers.push(['x-mock-session', session])
+          const sent: Sent = { method: 'POST', path: '/plants', headers, body: '{"id":1,"name":"Fern"}' }
+          const answer = await send(app, sent)
+          checkAnswer(sent, answer)
+          expect([200, 400, 401]).toContain(answer.status)
+        },
+      ),
       params(),
     )
   })
@@ -320,27 +489,44 @@ const pollution = fc.oneof(
     '{"id":{"__proto__":{"polluted":"yes"}},"name":"Fern"}',
     '{"name":"__proto__","tag":"constructor","id":1}',
   ),
-  fc.tuple(fc.constantFrom('__proto__', 'constructor', 'prototype'), fc.constantFrom('__proto__', 'prototype', 'polluted'), fc.jsonValue()).map(
-    ([a, b, v]) => `{"id":1,"name":"Fern","${a}":{"${b}":{"polluted":${JSON.stringify(v)}}}}`,
-  ),
+  fc
+    .tuple(
+      fc.constantFrom('__proto__', 'constructor', 'prototype'),
+      fc.constantFrom('__proto__', 'prototype', 'polluted'),
+      fc.jsonValue(),
+    )
+    .map(([a, b, v]) => `{"id":1,"name":"Fern","${a}":{"${b}":{"polluted":${JSON.stringify(v)}}}}`),
 )
 
 describe('prototype pollution', () => {
   it('changes nothing on the built-in prototypes, whatever __proto__ or constructor.prototype a request carries (#5)', async () => {
     const before = snapshotPrototypes()
     await fc.assert(
-      fc.asyncProperty(pollution, fc.constantFrom('/plants', '/__mock/scenario', '/__mock/requests?__proto__[polluted]=yes&constructor[prototype][polluted]=yes'), async (payload, target) => {
-        const verb = target === '/__mock/scenario' ? 'PUT' : target.startsWith('/__mock/requests') ? 'GET' : 'POST'
-        const sent: Sent = {
-          method: verb,
-          path: target,
-          headers: [['authorization', 'Bearer t'], ['content-type', 'application/json'], ['x-mock-session', '__proto__'], ['prefer', 'example=__proto__']],
-          body: payload,
-        }
-        checkAnswer(sent, await send(app, sent))
-        expect(({} as Record<string, unknown>).polluted).toBeUndefined()
-        expect(snapshotPrototypes()).toBe(before)
-      }),
+      fc.asyncProperty(
+        pollution,
+        fc.constantFrom(
+          '/plants',
+          '/__mock/scenario',
+          '/__mock/requests?__proto__[polluted]=yes&constructor[prototype][polluted]=yes',
+        ),
+        async (payload, target) => {
+          const verb = target === '/__mock/scenario' ? 'PUT' : target.startsWith('/__mock/requests') ? 'GET' : 'POST'
+          const sent: Sent = {
+            method: verb,
+            path: target,
+            headers: [
+              ['authorization', 'Bearer t'],
+              ['content-type', 'application/json'],
+              ['x-mock-session', '__proto__'],
+              ['prefer', 'example=__proto__'],
+            ],
+            body: payload,
+          }
+          checkAnswer(sent, await send(app, sent))
+          expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+          expect(snapshotPrototypes()).toBe(before)
+        },
+      ),
       params(40),
     )
     // The journal holds those bodies and hands them out as data, not as prototypes.
@@ -408,7 +594,15 @@ describe('templates', () => {
         if (TEMPLATE_GRAMMAR.test(expression.trim())) return
         if (/[{}]/.test(expression) && !(outcome instanceof StartupError)) {
           // Braces inside break the placeholder, so the text is no template at all: it is served as written.
-          const sent: Sent = { method: 'POST', path: '/plants', headers: [['authorization', 'Bearer t'], ['content-type', 'application/json']], body: '{"id":1,"name":"Fern"}' }
+          const sent: Sent = {
+            method: 'POST',
+            path: '/plants',
+            headers: [
+              ['authorization', 'Bearer t'],
+              ['content-type', 'application/json'],
+            ],
+            body: '{"id":1,"name":"Fern"}',
+          }
           const answer = await send(outcome as MockApp, sent)
           expect(JSON.parse(answer.text), expression).toEqual({ name: `{{${expression}}}` })
           return
@@ -436,7 +630,15 @@ describe('templates', () => {
     )
     await fc.assert(
       fc.asyncProperty(hostileName, async (name) => {
-        const sent: Sent = { method: 'POST', path: '/plants', headers: [['authorization', 'Bearer secret-token'], ['content-type', 'application/json']], body: JSON.stringify({ id: 1, name }) }
+        const sent: Sent = {
+          method: 'POST',
+          path: '/plants',
+          headers: [
+            ['authorization', 'Bearer secret-token'],
+            ['content-type', 'application/json'],
+          ],
+          body: JSON.stringify({ id: 1, name }),
+        }
         const answer = await send(app, sent)
         checkAnswer(sent, answer)
         expect(answer.status).toBe(200)

@@ -9,7 +9,14 @@ import { formatRequestText } from '../../src/log.js'
 import { MAX_VIOLATIONS_HEADER } from '../../src/validation/violations-header.js'
 import { createAdminOracle } from '../support/admin-oracle.js'
 import { sendInProcess } from '../support/cases.js'
-import { type ControlCase, caseKey, controlCases, expectControlCase, optionsOf, specOf } from '../support/control-cases.js'
+import {
+  type ControlCase,
+  caseKey,
+  controlCases,
+  expectControlCase,
+  optionsOf,
+  specOf,
+} from '../support/control-cases.js'
 
 const silent = { info() {}, warn() {}, error() {} }
 const apps = new Map<string, Promise<MockApp>>()
@@ -45,14 +52,20 @@ describe('what the log and the admin API tell of them (#13)', () => {
     await app.request('/items?limit=0')
     expect(lines).toHaveLength(1)
     expect(lines[0]!.violations).toEqual([{ path: 'query.limit', message: 'must be >= 1' }])
-    expect(formatRequestText(lines[0]!)).toMatch(/ 200 .*: request breaks the description: query\.limit must be >= 1\n$/)
+    expect(formatRequestText(lines[0]!)).toMatch(
+      / 200 .*: request breaks the description: query\.limit must be >= 1\n$/,
+    )
   })
 
   it('the request line of an answer that breaks its declaration names how', async () => {
     const app = await createApp({ spec: specOf(violations), logger })
     await app.request('/made-up-location', { method: 'POST' })
-    expect(lines[0]!.responseViolations).toEqual([{ path: 'header.location', message: 'must match pattern "^/things/[0-9]+$"' }])
-    expect(formatRequestText(lines[0]!)).toMatch(/ 201 .*: response breaks the description: header\.location must match pattern/)
+    expect(lines[0]!.responseViolations).toEqual([
+      { path: 'header.location', message: 'must match pattern "^/things/[0-9]+$"' },
+    ])
+    expect(formatRequestText(lines[0]!)).toMatch(
+      / 201 .*: response breaks the description: header\.location must match pattern/,
+    )
   })
 
   it('GET /__mock/requests lists responseViolations as admin-openapi.yaml describes them', async () => {
@@ -61,9 +74,21 @@ describe('what the log and the admin API tell of them (#13)', () => {
     const response = await app.request('/__mock/requests')
     const text = await response.text()
     const oracle = await createAdminOracle()
-    expect(oracle.problems({ method: 'GET', path: '/__mock/requests', status: response.status, headers: response.headers, text })).toEqual([])
+    expect(
+      oracle.problems({
+        method: 'GET',
+        path: '/__mock/requests',
+        status: response.status,
+        headers: response.headers,
+        text,
+      }),
+    ).toEqual([])
     const [entry] = (JSON.parse(text) as { requests: Array<Record<string, unknown>> }).requests
-    expect(entry).toMatchObject({ valid: false, violations: [{ path: 'query.limit' }], responseViolations: [{ message: 'is required' }] })
+    expect(entry).toMatchObject({
+      valid: false,
+      violations: [{ path: 'query.limit' }],
+      responseViolations: [{ message: 'is required' }],
+    })
   })
 
   it('X-Mock-Violations stays within its bound, and says how many it leaves out', async () => {

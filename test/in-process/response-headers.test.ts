@@ -79,7 +79,11 @@ describe('response headers, in process', () => {
   })
 
   it('sends a Location without an example as a path, or a URL for format uri, as before', async () => {
-    expect(headersOf(await app.request('/plants', { method: 'POST' }))).toEqual({ 'content-type': 'application/json', location: '/', etag: '"v1"' })
+    expect(headersOf(await app.request('/plants', { method: 'POST' }))).toEqual({
+      'content-type': 'application/json',
+      location: '/',
+      etag: '"v1"',
+    })
     const moved = await app.request('/old-plants', { redirect: 'manual' })
     expect(moved.status).toBe(301)
     expect(moved.headers.get('location')).toBe('http://127.0.0.1/')
@@ -94,7 +98,9 @@ describe('response headers, in process', () => {
     for (let i = 0; i < 2; i++) {
       const res = await app.request('/plants/1')
       expect(res.headers.get('x-cache-hits')).toBe('99')
-      expect(JSON.parse(res.headers.get('x-mock-violations')!)).toEqual([{ location: 'response.header', pointer: '/x-cache-hits', message: 'must be <= 10' }])
+      expect(JSON.parse(res.headers.get('x-mock-violations')!)).toEqual([
+        { location: 'response.header', pointer: '/x-cache-hits', message: 'must be <= 10' },
+      ])
     }
   })
 
@@ -107,7 +113,10 @@ describe('response headers, in process', () => {
   it('sends a Set-Cookie the description writes, and a required header made of its schema, on a 204', async () => {
     const res = await app.request('/plants/1', { method: 'DELETE' })
     expect(res.status).toBe(204)
-    expect(headersOf(res)).toEqual({ 'set-cookie': 'session=; Path=/; Max-Age=0', 'x-deleted-at': '2019-08-24T14:15:22Z' })
+    expect(headersOf(res)).toEqual({
+      'set-cookie': 'session=; Path=/; Max-Age=0',
+      'x-deleted-at': '2019-08-24T14:15:22Z',
+    })
   })
 
   it('makes an example a header cannot carry fit: a line break becomes a space, other characters are percent-encoded', async () => {
@@ -116,9 +125,15 @@ describe('response headers, in process', () => {
 
   it('warns once at start-up of each value it changed, left out, or sends breaking its schema, naming the operation, status, header and rule', () => {
     expect(warnings).toHaveLength(3)
-    expect(warnings.find((w) => w.includes('X-Cache-Hits'))).toMatch(/^showPlant 200: the X-Cache-Hits header is sent with the value the description gives, "99", which breaks its schema .*must be <= 10/)
-    expect(warnings.find((w) => w.includes('X-Sample-Breaks'))).toMatch(/^showPlant 200: the optional header X-Sample-Breaks is not sent: .*must NOT have fewer than 5 characters/)
-    expect(warnings.find((w) => w.includes('X-Greeting'))).toMatch(/^greeting 200: the X-Greeting header is sent as "Gr%C3%BC%C3%9Fe aus K%C3%B6ln"/)
+    expect(warnings.find((w) => w.includes('X-Cache-Hits'))).toMatch(
+      /^showPlant 200: the X-Cache-Hits header is sent with the value the description gives, "99", which breaks its schema .*must be <= 10/,
+    )
+    expect(warnings.find((w) => w.includes('X-Sample-Breaks'))).toMatch(
+      /^showPlant 200: the optional header X-Sample-Breaks is not sent: .*must NOT have fewer than 5 characters/,
+    )
+    expect(warnings.find((w) => w.includes('X-Greeting'))).toMatch(
+      /^greeting 200: the X-Greeting header is sent as "Gr%C3%BC%C3%9Fe aus K%C3%B6ln"/,
+    )
   })
 
   it('refuses an answer whose header breaks its schema under --errors', async () => {
@@ -150,7 +165,8 @@ describe('response headers, over a socket', () => {
   })
   afterAll(() => server?.close())
 
-  const get = (path: string, init: RequestInit = {}) => fetch(`${server.url}${path}`, { redirect: 'manual', ...init, signal: AbortSignal.timeout(10_000) })
+  const get = (path: string, init: RequestInit = {}) =>
+    fetch(`${server.url}${path}`, { redirect: 'manual', ...init, signal: AbortSignal.timeout(10_000) })
 
   it('sends every declared header over HTTP, the server’s own Content-Length beside them', async () => {
     const res = await get('/plants')
@@ -166,7 +182,10 @@ describe('response headers, over a socket', () => {
   })
 
   it('sends the headers of a 204 over HTTP, and reports a broken example', async () => {
-    expect(headersOf(await get('/plants/1', { method: 'DELETE' }))).toEqual({ 'set-cookie': 'session=; Path=/; Max-Age=0', 'x-deleted-at': '2019-08-24T14:15:22Z' })
+    expect(headersOf(await get('/plants/1', { method: 'DELETE' }))).toEqual({
+      'set-cookie': 'session=; Path=/; Max-Age=0',
+      'x-deleted-at': '2019-08-24T14:15:22Z',
+    })
     expect((await get('/plants/1')).headers.get('x-mock-violations')).toContain('/x-cache-hits')
   })
 })
@@ -192,7 +211,13 @@ describe('generateHeaders: header values generated again under --dynamic', () =>
 
   it('generates made-up values again, keeps the values the description writes, and writes them in the header’s style', () => {
     const headers = responseOf(engine, 'listPlants', '200').generateHeaders!(fake)
-    expect(headers).toEqual({ ...LIST_HEADERS, 'content-type': undefined, 'x-total-count': '42', 'last-modified-at': '2019-08-24T14:15:22Z', 'x-checksum': '08ff49b6' })
+    expect(headers).toEqual({
+      ...LIST_HEADERS,
+      'content-type': undefined,
+      'x-total-count': '42',
+      'last-modified-at': '2019-08-24T14:15:22Z',
+      'x-checksum': '08ff49b6',
+    })
     expect(responseOf(engine, 'plantStyles', '200').generateHeaders!(fake)['x-tags']).toBe('leafy,green')
   })
 
@@ -252,10 +277,19 @@ describe('fixture headers: <status>[.<name>].headers.json beside the body', () =
   it('puts the sidecar’s headers, over the declared ones, on the fixture’s body: numbers written as text, undeclared names kept', async () => {
     const engine = await createEngine({ spec, fixtures }, silentLogger)
     const list = responseOf(engine, 'listPlants', '200')
-    expect(list.bodies.get('default')?.headers).toEqual({ ...LIST_HEADERS, 'content-type': undefined, 'x-rate-limit': '5', 'x-total-count': '1', 'x-served-from': 'fixture' })
+    expect(list.bodies.get('default')?.headers).toEqual({
+      ...LIST_HEADERS,
+      'content-type': undefined,
+      'x-rate-limit': '5',
+      'x-total-count': '1',
+      'x-served-from': 'fixture',
+    })
     expect(list.bodies.get('bare')?.headers).toBeUndefined()
     expect(list.bodies.has('headers')).toBe(false)
-    expect(responseOf(engine, 'addPlant', '201').bodies.get('default')?.headers).toEqual({ location: '/plants/9', etag: '"v9"' })
+    expect(responseOf(engine, 'addPlant', '201').bodies.get('default')?.headers).toEqual({
+      location: '/plants/9',
+      etag: '"v9"',
+    })
   })
 
   it('serves a fixture’s headers with its body, and the declared ones with the others', async () => {
@@ -269,15 +303,51 @@ describe('fixture headers: <status>[.<name>].headers.json beside the body', () =
   })
 
   const STARTUP_ERRORS: Array<[string, Record<string, unknown>, string]> = [
-    ['a sidecar without its body', { 'listPlants/200.json': [], 'listPlants/200.other.headers.json': {} }, 'belong to no fixture: put 200.other.json beside it'],
-    ['a sidecar that is not an object', { 'listPlants/200.json': [], 'listPlants/200.headers.json': ['X-Rate-Limit'] }, 'must be a JSON object of header name'],
-    ['a value that is not text, a number or a boolean', { 'listPlants/200.json': [], 'listPlants/200.headers.json': { 'X-Served-From': ['a'] } }, 'the header "X-Served-From" must have a string, number or boolean value'],
-    ['a value a header cannot carry', { 'listPlants/200.json': [], 'listPlants/200.headers.json': { 'X-Served-From': 'a\nb' } }, 'the header "X-Served-From" has a value a header cannot carry'],
-    ['a name HTTP cannot carry', { 'listPlants/200.json': [], 'listPlants/200.headers.json': { 'X Served': 'a' } }, 'the header "X Served" is not a header name'],
-    ['a header the mock or the server sets', { 'listPlants/200.json': [], 'listPlants/200.headers.json': { 'Content-Type': 'text/csv' } }, 'the header "Content-Type" is set by the mock or the server'],
-    ['a name given twice', { 'listPlants/200.json': [], 'listPlants/200.headers.json': { ETag: '"a"', etag: '"b"' } }, 'set the header "etag" twice'],
-    ['a value that breaks the declared schema', { 'listPlants/200.json': [], 'listPlants/200.headers.json': { 'X-Rate-Limit': 'lots' } }, 'header["x-rate-limit"] must be an integer'],
-    ['a value below the declared minimum', { 'listPlants/200.json': [], 'listPlants/200.headers.json': { 'X-Total-Count': 0 } }, 'header["x-total-count"] must be >= 1'],
+    [
+      'a sidecar without its body',
+      { 'listPlants/200.json': [], 'listPlants/200.other.headers.json': {} },
+      'belong to no fixture: put 200.other.json beside it',
+    ],
+    [
+      'a sidecar that is not an object',
+      { 'listPlants/200.json': [], 'listPlants/200.headers.json': ['X-Rate-Limit'] },
+      'must be a JSON object of header name',
+    ],
+    [
+      'a value that is not text, a number or a boolean',
+      { 'listPlants/200.json': [], 'listPlants/200.headers.json': { 'X-Served-From': ['a'] } },
+      'the header "X-Served-From" must have a string, number or boolean value',
+    ],
+    [
+      'a value a header cannot carry',
+      { 'listPlants/200.json': [], 'listPlants/200.headers.json': { 'X-Served-From': 'a\nb' } },
+      'the header "X-Served-From" has a value a header cannot carry',
+    ],
+    [
+      'a name HTTP cannot carry',
+      { 'listPlants/200.json': [], 'listPlants/200.headers.json': { 'X Served': 'a' } },
+      'the header "X Served" is not a header name',
+    ],
+    [
+      'a header the mock or the server sets',
+      { 'listPlants/200.json': [], 'listPlants/200.headers.json': { 'Content-Type': 'text/csv' } },
+      'the header "Content-Type" is set by the mock or the server',
+    ],
+    [
+      'a name given twice',
+      { 'listPlants/200.json': [], 'listPlants/200.headers.json': { ETag: '"a"', etag: '"b"' } },
+      'set the header "etag" twice',
+    ],
+    [
+      'a value that breaks the declared schema',
+      { 'listPlants/200.json': [], 'listPlants/200.headers.json': { 'X-Rate-Limit': 'lots' } },
+      'header["x-rate-limit"] must be an integer',
+    ],
+    [
+      'a value below the declared minimum',
+      { 'listPlants/200.json': [], 'listPlants/200.headers.json': { 'X-Total-Count': 0 } },
+      'header["x-total-count"] must be >= 1',
+    ],
   ]
 
   it.each(STARTUP_ERRORS)('stops start-up on %s, naming the file', async (_name, files, fragment) => {

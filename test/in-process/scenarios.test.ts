@@ -22,7 +22,11 @@ let fallbackOracle: Oracle
 let userFixtures: string
 
 beforeAll(async () => {
-  ;[plantOracle, libraryOracle, fallbackOracle] = await Promise.all([createOracle(specPath), createOracle(librarySpec), createOracle(fallbackSpec)])
+  ;[plantOracle, libraryOracle, fallbackOracle] = await Promise.all([
+    createOracle(specPath),
+    createOracle(librarySpec),
+    createOracle(fallbackSpec),
+  ])
   // The embedded fixtures plus a scenario that serves a 200 by name.
   userFixtures = mkdtempSync(join(tmpdir(), 'scenario-fixtures-'))
   cpSync(`${root}fixtures/addPlant`, join(userFixtures, 'addPlant'), { recursive: true })
@@ -53,10 +57,15 @@ interface Answer {
 const VALID = '{"id":1,"name":"Fern"}'
 
 /** A POST /plants with a token and a valid body, with what the test changes; `undefined` drops a header. */
-async function postPlant(app: MockApp, init: { headers?: Record<string, string | undefined>; body?: string } = {}): Promise<Answer> {
-  const headers = Object.entries({ authorization: 'Bearer t', 'content-type': 'application/json', ...init.headers }).filter(
-    (entry): entry is [string, string] => entry[1] !== undefined,
-  )
+async function postPlant(
+  app: MockApp,
+  init: { headers?: Record<string, string | undefined>; body?: string } = {},
+): Promise<Answer> {
+  const headers = Object.entries({
+    authorization: 'Bearer t',
+    'content-type': 'application/json',
+    ...init.headers,
+  }).filter((entry): entry is [string, string] => entry[1] !== undefined)
   const response = await app.request('/plants', { method: 'POST', headers, body: init.body ?? VALID })
   return answerOf(response, plantOracle, 'POST', '/plants')
 }
@@ -64,9 +73,20 @@ async function postPlant(app: MockApp, init: { headers?: Record<string, string |
 /** Reads the answer and checks it against the description: every answer in this file must conform. */
 async function answerOf(response: Response, oracle: Oracle, method: string, path: string): Promise<Answer> {
   const text = await response.text()
-  const problems = oracle.problems({ method, path, status: response.status, contentType: response.headers.get('content-type'), text })
+  const problems = oracle.problems({
+    method,
+    path,
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    text,
+  })
   expect(problems, `${method} ${path} → ${response.status} ${text.slice(0, 200)}`).toEqual([])
-  return { status: response.status, headers: response.headers, text, json: text ? (JSON.parse(text) as Record<string, any>) : {} }
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    json: text ? (JSON.parse(text) as Record<string, any>) : {},
+  }
 }
 
 function plantApp(options: AppOptions = {}): Promise<MockApp> {
@@ -88,7 +108,9 @@ describe('choosing a scenario', () => {
   })
 
   it('an unknown scenario option rejects createApp, naming the known scenarios', async () => {
-    await expect(plantApp({ scenario: 'nope' })).rejects.toThrow(/no scenario "nope".*default, error, unauthorized, dynamic, duplicate-plant/)
+    await expect(plantApp({ scenario: 'nope' })).rejects.toThrow(
+      /no scenario "nope".*default, error, unauthorized, dynamic, duplicate-plant/,
+    )
   })
 
   it('the X-Mock-Scenario header picks the scenario of one request (#3)', async () => {
@@ -220,7 +242,11 @@ describe('what a scenario answers', () => {
 
   it('a forced 400 is journaled as valid, since the request broke nothing', async () => {
     const app = await createApp({ spec: librarySpec, scenario: 'error' })
-    await app.request('/books', { method: 'POST', headers: { 'x-library-key': 'k', 'content-type': 'application/json' }, body: '{"title":"T","subtitle":null}' })
+    await app.request('/books', {
+      method: 'POST',
+      headers: { 'x-library-key': 'k', 'content-type': 'application/json' },
+      body: '{"title":"T","subtitle":null}',
+    })
     expect(app.mock.requests()[0]).toMatchObject({ status: 400, valid: true, violations: [] })
   })
 
@@ -232,7 +258,9 @@ describe('what a scenario answers', () => {
   })
 
   it('unauthorized answers 401 to a configured token', async () => {
-    const answer = await postPlant(await plantApp({ scenario: 'unauthorized', tokens: ['T'] }), { headers: { authorization: 'Bearer T' } })
+    const answer = await postPlant(await plantApp({ scenario: 'unauthorized', tokens: ['T'] }), {
+      headers: { authorization: 'Bearer T' },
+    })
     expect(answer.status).toBe(401)
   })
 
@@ -244,7 +272,12 @@ describe('what a scenario answers', () => {
 
   it('unauthorized refuses a secured operation of another description', async () => {
     const app = await createApp({ spec: librarySpec, scenario: 'unauthorized' })
-    const answer = await answerOf(await app.request('/books/7', { headers: { 'x-library-key': 'k' } }), libraryOracle, 'GET', '/books/7')
+    const answer = await answerOf(
+      await app.request('/books/7', { headers: { 'x-library-key': 'k' } }),
+      libraryOracle,
+      'GET',
+      '/books/7',
+    )
     expect(answer.status).toBe(401)
   })
 
@@ -260,7 +293,9 @@ describe('what a scenario answers', () => {
   })
 
   it('dynamic serves a generated plant instead of the echo', async () => {
-    const answer = await postPlant(await plantApp({ scenario: 'dynamic', seed: 3 }), { body: '{"id":1,"name":"Fern","tag":"fern"}' })
+    const answer = await postPlant(await plantApp({ scenario: 'dynamic', seed: 3 }), {
+      body: '{"id":1,"name":"Fern","tag":"fern"}',
+    })
     expect(answer.status).toBe(200)
     expectPlant(answer.json)
     expect(answer.json).not.toEqual({ name: 'Fern', tag: 'fern' })
@@ -281,16 +316,27 @@ describe('faults and latency in process', () => {
   })
 
   // A network fault leaves no response: app.request() rejects, as fetch does on a network error.
-  it.each(['reset', 'empty'])('%s makes app.request() reject with a NetworkFault and journals status 0 (#3)', async (scenario) => {
-    const app = await plantApp({ fixtures: userFixtures, scenario })
-    const sent = app.request('/plants', { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: VALID })
-    await expect(sent).rejects.toMatchObject({ name: 'NetworkFault', fault: scenario })
-    expect(app.mock.requests().map((r) => [r.status, r.fault])).toEqual([[0, scenario]])
-  })
+  it.each(['reset', 'empty'])(
+    '%s makes app.request() reject with a NetworkFault and journals status 0 (#3)',
+    async (scenario) => {
+      const app = await plantApp({ fixtures: userFixtures, scenario })
+      const sent = app.request('/plants', {
+        method: 'POST',
+        headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+        body: VALID,
+      })
+      await expect(sent).rejects.toMatchObject({ name: 'NetworkFault', fault: scenario })
+      expect(app.mock.requests().map((r) => [r.status, r.fault])).toEqual([[0, scenario]])
+    },
+  )
 
   it('malformed gives the status and JSON type with a body that does not parse under app.request()', async () => {
     const app = await plantApp({ fixtures: userFixtures, scenario: 'malformed' })
-    const response = await app.request('/plants', { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: VALID })
+    const response = await app.request('/plants', {
+      method: 'POST',
+      headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+      body: VALID,
+    })
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toMatch(/^application\/json\b/)
     const text = await response.text()
@@ -329,12 +375,18 @@ describe('what comes before a scenario', () => {
 
   it('security comes before a forced 400: no key under error gets 401', async () => {
     const app = await createApp({ spec: librarySpec, scenario: 'error' })
-    const response = await app.request('/books', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"title":"T","subtitle":null}' })
+    const response = await app.request('/books', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"title":"T","subtitle":null}',
+    })
     expect((await answerOf(response, libraryOracle, 'POST', '/books')).status).toBe(401)
   })
 
   it("validation errors win over a scenario's 200 (#3)", async () => {
-    const answer = await postPlant(await plantApp({ fixtures: userFixtures, scenario: 'monstera' }), { body: '{"name":"Fern"}' })
+    const answer = await postPlant(await plantApp({ fixtures: userFixtures, scenario: 'monstera' }), {
+      body: '{"name":"Fern"}',
+    })
     expect(answer.status).toBe(400)
     expect(answer.json.message).toMatch(/body\.id is required/)
   })
@@ -370,7 +422,9 @@ describe('Prefer refines a scenario', () => {
   })
 
   it('Prefer: example=monstera under duplicate-plant serves the Monstera', async () => {
-    const answer = await postPlant(await plantApp({ scenario: 'duplicate-plant' }), { headers: { prefer: 'example=monstera' } })
+    const answer = await postPlant(await plantApp({ scenario: 'duplicate-plant' }), {
+      headers: { prefer: 'example=monstera' },
+    })
     expect(answer.status).toBe(200)
     expect(answer.json).toEqual({ name: 'Monstera deliciosa', tag: 'houseplant' })
   })
@@ -421,14 +475,19 @@ describe('the templated 200 of POST /plants', () => {
   })
 
   it('a hostile body does not pollute the prototype (#3)', async () => {
-    const answer = await postPlant(await plantApp(), { body: '{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}},"id":1,"name":"Fern"}' })
+    const answer = await postPlant(await plantApp(), {
+      body: '{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}},"id":1,"name":"Fern"}',
+    })
     expect(answer.json).toEqual({ name: 'Fern' })
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
   })
 
   it('is rendered per request, so two requests get their own names', async () => {
     const app = await plantApp()
-    const [a, b] = await Promise.all([postPlant(app, { body: '{"id":1,"name":"A"}' }), postPlant(app, { body: '{"id":2,"name":"B"}' })])
+    const [a, b] = await Promise.all([
+      postPlant(app, { body: '{"id":1,"name":"A"}' }),
+      postPlant(app, { body: '{"id":2,"name":"B"}' }),
+    ])
     expect([a.json.name, b.json.name]).toEqual(['A', 'B'])
   })
 })
@@ -444,18 +503,37 @@ describe('schemas with properties named like Object.prototype members', () => {
       const spec = join(dir, 'openapi.json')
       const object = { type: 'object', properties: { constructor: { type: 'string' }, toString: { type: 'string' } } }
       const json = (schema: unknown) => ({ 'application/json': { schema } })
-      const error = { type: 'object', required: ['error', 'message'], properties: { error: { type: 'integer' }, message: { type: 'string' } } }
+      const error = {
+        type: 'object',
+        required: ['error', 'message'],
+        properties: { error: { type: 'integer' }, message: { type: 'string' } },
+      }
       writeFileSync(
         spec,
         JSON.stringify({
           openapi: '3.1.0',
           info: { title: 'own properties', version: '1' },
-          paths: { '/things': { post: { operationId: 'addThing', requestBody: { required: true, content: json(object) }, responses: { '200': { description: 'ok', content: json(object) }, '400': { description: 'bad', content: json(error) } } } } },
+          paths: {
+            '/things': {
+              post: {
+                operationId: 'addThing',
+                requestBody: { required: true, content: json(object) },
+                responses: {
+                  '200': { description: 'ok', content: json(object) },
+                  '400': { description: 'bad', content: json(error) },
+                },
+              },
+            },
+          },
           components: { schemas: { Error: error } },
         }),
       )
       const app = await createApp({ spec })
-      const response = await app.request('/things', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+      const response = await app.request('/things', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      })
       expect(response.status, await response.text()).toBe(200)
     } finally {
       rmSync(dir, { recursive: true, force: true })
@@ -470,7 +548,11 @@ describe('a template that renders outside its schema', () => {
   }
 
   async function postEcho(app: MockApp, body: string): Promise<Answer> {
-    const response = await app.request('/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+    const response = await app.request('/echo', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    })
     return answerOf(response, fallbackOracle, 'POST', '/echo')
   }
 

@@ -181,7 +181,9 @@ describe('a second description (library.yaml, OpenAPI 3.0.3)', () => {
     it('refuses a request without the API key header with 401 and an ApiKey challenge naming the header', async () => {
       const res = await app.request('/books/3', { method: 'DELETE' })
       expect(res.status).toBe(401)
-      expect(res.headers.get('www-authenticate')).toBe('ApiKey realm="plant-store-mock", in="header", name="X-Library-Key"')
+      expect(res.headers.get('www-authenticate')).toBe(
+        'ApiKey realm="plant-store-mock", in="header", name="X-Library-Key"',
+      )
       expect((await jsonOf(res)).message).toContain('X-Library-Key')
     })
 

@@ -61,7 +61,9 @@ describe('paths under the servers URL, in process', () => {
   it('answers 404 naming where paths are served, and 405 under a prefix with the path as sent', async () => {
     const missing = await app.request('/api/v3/owners')
     expect(missing.status).toBe(404)
-    expect((await jsonOf(missing)).message).toBe('No operation in the description matches GET /api/v3/owners; paths are served at the root and under /api/v3, /v1; of the 4 paths declared, the closest are /pets, /status, /v1/status.')
+    expect((await jsonOf(missing)).message).toBe(
+      'No operation in the description matches GET /api/v3/owners; paths are served at the root and under /api/v3, /v1; of the 4 paths declared, the closest are /pets, /status, /v1/status.',
+    )
     const method = await app.request('/api/v3/pets', { method: 'DELETE' })
     expect(method.status).toBe(405)
     expect(method.headers.get('allow')).toBe('GET')
@@ -92,7 +94,9 @@ describe('servers URLs without a path', () => {
     const app = await createApp({ spec: plantStore })
     expect((await app.request('/plants')).status).not.toBe(404)
     const missing = await app.request('/nowhere')
-    expect((await jsonOf(missing)).message).toBe('No operation in the description matches GET /nowhere; the one path declared is /plants.')
+    expect((await jsonOf(missing)).message).toBe(
+      'No operation in the description matches GET /nowhere; the one path declared is /plants.',
+    )
   })
 })
 

@@ -67,7 +67,9 @@ describe('static bodies (#13)', () => {
 
   it('samples error bodies too: a forced 404 answers the same body each time', async () => {
     const app = await createApp({ spec, logger: silent })
-    const answers = await Promise.all([1, 2].map(async () => (await app.request('/plants/1', { headers: { prefer: 'code=404' } })).text()))
+    const answers = await Promise.all(
+      [1, 2].map(async () => (await app.request('/plants/1', { headers: { prefer: 'code=404' } })).text()),
+    )
     expect(answers[0]).toBe(answers[1])
     expect(JSON.parse(answers[0]!)).toMatchObject({ title: expect.any(String), status: 400 })
   })
@@ -85,7 +87,10 @@ describe('static bodies (#13)', () => {
     const generated = [await body(dynamic, '/plants/1'), await body(dynamic, '/plants/1')]
     expect(generated[0]).not.toBe(generated[1])
     expect(generated).not.toContain(sampled)
-    const perRequest = [await body(fixed, '/plants/1', { prefer: 'dynamic=true' }), await body(fixed, '/plants/1?__dynamic=true')]
+    const perRequest = [
+      await body(fixed, '/plants/1', { prefer: 'dynamic=true' }),
+      await body(fixed, '/plants/1?__dynamic=true'),
+    ]
     expect(perRequest).not.toContain(sampled)
     expect(perRequest[0]).not.toBe(perRequest[1])
     // And `dynamic=false` asks a dynamic mock for the static body.

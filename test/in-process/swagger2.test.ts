@@ -40,13 +40,19 @@ describe('a Swagger 2.0 description (#7)', () => {
   })
 
   it('enforces the Swagger security definition of an operation', async () => {
-    const res = await app.request('/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"Rex"}' })
+    const res = await app.request('/pets', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":"Rex"}',
+    })
     expect(res.status).toBe(401)
   })
 
   it('validates the body parameter as a request body and answers the declared 201', async () => {
     const headers = { 'content-type': 'application/json', api_key: 'k' }
-    expect((await app.request('/pets', { method: 'POST', headers, body: '{"name":"Rex","tag":null}' })).status).toBe(201)
+    expect((await app.request('/pets', { method: 'POST', headers, body: '{"name":"Rex","tag":null}' })).status).toBe(
+      201,
+    )
     const res = await app.request('/pets', { method: 'POST', headers, body: '{"tag":"x"}' })
     // The operation's `default` response has its own Error shape, so the message travels in a header.
     expect(res.status).toBe(422)

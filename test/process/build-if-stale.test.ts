@@ -45,7 +45,11 @@ async function decide(dir: string): Promise<{ code: number | string; stdout: str
   const run = start(process.execPath, [script, dir], { cwd: dir, env })
   const code = await within(30_000, 'build-if-stale to exit', run.exited)
   const log = join(dir, 'builds.log')
-  return { code, stdout: run.stdout(), builds: existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean).length : 0 }
+  return {
+    code,
+    stdout: run.stdout(),
+    builds: existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean).length : 0,
+  }
 }
 
 /** Sets the modification time of `files` to `seconds` since the epoch: the tests wait on no clock. */
@@ -53,7 +57,14 @@ function date(dir: string, files: string[], seconds: number): void {
   for (const file of files) utimesSync(join(dir, file), seconds, seconds)
 }
 
-const SOURCES = ['src/index.ts', 'src/http/app.ts', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json']
+const SOURCES = [
+  'src/index.ts',
+  'src/http/app.ts',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'package.json',
+  'package-lock.json',
+]
 const OUTPUTS = ['dist/cli.js', 'dist/index.js']
 const T0 = 1_700_000_000
 
@@ -70,16 +81,19 @@ describe('scripts/build-if-stale.mjs', () => {
     expect(second.stdout).toContain('no build needed')
   })
 
-  it.each(['src/http/app.ts', 'tsconfig.build.json', 'package.json', 'package-lock.json'])('builds again once %s is newer than dist/ (#13)', async (source) => {
-    const dir = fakePackage()
-    await decide(dir)
-    date(dir, SOURCES, T0)
-    date(dir, OUTPUTS, T0 + 10)
-    date(dir, [source], T0 + 20)
-    const run = await decide(dir)
-    expect(run).toMatchObject({ code: 0, builds: 2 })
-    expect(run.stdout).toContain(`${source} is newer than dist/`)
-  })
+  it.each(['src/http/app.ts', 'tsconfig.build.json', 'package.json', 'package-lock.json'])(
+    'builds again once %s is newer than dist/ (#13)',
+    async (source) => {
+      const dir = fakePackage()
+      await decide(dir)
+      date(dir, SOURCES, T0)
+      date(dir, OUTPUTS, T0 + 10)
+      date(dir, [source], T0 + 20)
+      const run = await decide(dir)
+      expect(run).toMatchObject({ code: 0, builds: 2 })
+      expect(run.stdout).toContain(`${source} is newer than dist/`)
+    },
+  )
 
   it('builds when one output is older than a source, though the other is newer (#13)', async () => {
     const dir = fakePackage()
@@ -109,27 +123,41 @@ describe('scripts/build-if-stale.mjs', () => {
 })
 
 describe('npm start on a fresh clone', () => {
-  it('builds dist/ and serves the embedded Plant Store; the next start skips the build (#13)', { timeout: 240_000 }, async () => {
-    const dir = tempDirSync('mock-fresh-clone-')
-    for (const entry of ['src', 'scripts', 'fixtures', 'openapi.yaml', 'admin-openapi.yaml', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json']) {
-      cpSync(join(root, entry), join(dir, entry), { recursive: true })
-    }
-    symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir')
+  it(
+    'builds dist/ and serves the embedded Plant Store; the next start skips the build (#13)',
+    { timeout: 240_000 },
+    async () => {
+      const dir = tempDirSync('mock-fresh-clone-')
+      for (const entry of [
+        'src',
+        'scripts',
+        'fixtures',
+        'openapi.yaml',
+        'admin-openapi.yaml',
+        'package.json',
+        'package-lock.json',
+        'tsconfig.json',
+        'tsconfig.build.json',
+      ]) {
+        cpSync(join(root, entry), join(dir, entry), { recursive: true })
+      }
+      symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir')
 
-    for (const expected of ['Building: dist/cli.js does not exist', 'no build needed']) {
-      const npmStart = start('npm', ['start', '--', '--port', '0'], { cwd: dir, env: cleanEnv(), detached: true })
-      const url = await startedUrl(npmStart, 120_000)
-      expect(npmStart.stdout()).toContain(expected)
-      const response = await fetch(`${url.replace('0.0.0.0', '127.0.0.1')}/plants`, {
-        method: 'POST',
-        headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
-        body: '{"id":1,"name":"Fern"}',
-        signal: AbortSignal.timeout(10_000),
-      })
-      expect(response.status).toBe(200)
-      expect(await response.json()).toEqual({ name: 'Fern' })
-      killGroup(npmStart.child, 'SIGTERM')
-      await within(15_000, 'npm start to stop', npmStart.exited)
-    }
-  })
+      for (const expected of ['Building: dist/cli.js does not exist', 'no build needed']) {
+        const npmStart = start('npm', ['start', '--', '--port', '0'], { cwd: dir, env: cleanEnv(), detached: true })
+        const url = await startedUrl(npmStart, 120_000)
+        expect(npmStart.stdout()).toContain(expected)
+        const response = await fetch(`${url.replace('0.0.0.0', '127.0.0.1')}/plants`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+          body: '{"id":1,"name":"Fern"}',
+          signal: AbortSignal.timeout(10_000),
+        })
+        expect(response.status).toBe(200)
+        expect(await response.json()).toEqual({ name: 'Fern' })
+        killGroup(npmStart.child, 'SIGTERM')
+        await within(15_000, 'npm start to stop', npmStart.exited)
+      }
+    },
+  )
 })

@@ -4,12 +4,14 @@ import { startCli, startedUrl, stopProcesses, within } from '../support/processe
 /** Request lines of the bin (issue #6): each server on port 0, each child killed after its test. */
 afterEach(stopProcesses)
 
-
 /** Starts the bin, sends a valid and an invalid POST /plants, stops it with SIGTERM; returns what it printed. */
 async function serveTwoRequests(args: string[], env: Record<string, string> = {}) {
   const cli = startCli(['--port', '0', ...args], env)
   const url = await startedUrl(cli, 10_000)
-  for (const body of [{ id: 1, name: 'Fern' }, { id: 1, name: 5 }]) {
+  for (const body of [
+    { id: 1, name: 'Fern' },
+    { id: 1, name: 5 },
+  ]) {
     const res = await fetch(`${url}/plants`, {
       method: 'POST',
       headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
@@ -41,17 +43,32 @@ describe('request lines of the CLI', () => {
   it('prints one JSON object per line with --log-format json, the start line included #6', async () => {
     const { code, stdout } = await serveTwoRequests(['--log-format', 'json'])
     expect(code).toBe(0)
-    const objects = stdout.trim().split('\n').map((line) => JSON.parse(line))
+    const objects = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
     expect(objects[0]).toMatchObject({ level: 'info', message: expect.stringContaining('listening on http://') })
     expect(objects.filter((o) => o.type === 'request')).toEqual([
-      expect.objectContaining({ method: 'POST', path: '/plants', operation: 'addPlant', status: 200, scenario: 'default', durationMs: expect.any(Number) }),
+      expect.objectContaining({
+        method: 'POST',
+        path: '/plants',
+        operation: 'addPlant',
+        status: 200,
+        scenario: 'default',
+        durationMs: expect.any(Number),
+      }),
       expect.objectContaining({ status: 400, violations: [{ path: 'body.name', message: 'must be a string' }] }),
     ])
   })
 
   it('takes the log format from MOCK_LOG_FORMAT #6', async () => {
     const { stdout } = await serveTwoRequests([], { MOCK_LOG_FORMAT: 'json' })
-    expect(stdout.trim().split('\n').filter((line) => JSON.parse(line).type === 'request')).toHaveLength(2)
+    expect(
+      stdout
+        .trim()
+        .split('\n')
+        .filter((line) => JSON.parse(line).type === 'request'),
+    ).toHaveLength(2)
   })
 
   it('prints no request line with --quiet, but still the start line #6', async () => {

@@ -15,13 +15,23 @@ const library = specFile('library.yaml')
 const STACK_LINE = /^\s+at .+/m
 
 async function getBooks(url: string, path = '/books', headers: Record<string, string> = {}) {
-  const res = await fetch(`${url}${path}`, { headers: { 'x-library-key': 'k', ...headers }, signal: AbortSignal.timeout(5000) })
+  const res = await fetch(`${url}${path}`, {
+    headers: { 'x-library-key': 'k', ...headers },
+    signal: AbortSignal.timeout(5000),
+  })
   return { status: res.status, headers: res.headers, body: (await res.json()) as any }
 }
 
-
 /** Exit code 1 and one paragraph on stderr, without a stack trace: what every refusal looks like. */
-function expectOneParagraphRefusal({ code, stdout, stderr }: { code: number | string; stdout: string; stderr: string }) {
+function expectOneParagraphRefusal({
+  code,
+  stdout,
+  stderr,
+}: {
+  code: number | string
+  stdout: string
+  stderr: string
+}) {
   expect(code).toBe(1)
   expect(stdout).toBe('')
   expect(stderr).toMatch(/^\[mock\] error: /)
@@ -44,7 +54,21 @@ describe('Prism’s command line, unchanged (#13)', () => {
   })
 
   it('runs Prism’s full command line: no request lines at -v warn, no CORS headers with --cors false, generated bodies with -d', async () => {
-    const cli = startCli(['mock', library, '-p', '0', '-d', '--seed', 'abc', '--cors', 'false', '--errors', '-m', '-v', 'warn'])
+    const cli = startCli([
+      'mock',
+      library,
+      '-p',
+      '0',
+      '-d',
+      '--seed',
+      'abc',
+      '--cors',
+      'false',
+      '--errors',
+      '-m',
+      '-v',
+      'warn',
+    ])
     const url = await startedUrl(cli)
     const { status, headers, body } = await getBooks(url, '/books', { origin: 'http://app.localhost' })
     expect(status).toBe(200)
@@ -57,9 +81,14 @@ describe('Prism’s command line, unchanged (#13)', () => {
   })
 
   it('generates the same bodies for the same text seed, run after run', async () => {
-    const runs = [startCli(['mock', library, '-p', '0', '-d', '--seed', 'my seed']), startCli(['mock', library, '-p', '0', '-d', '--seed', 'my seed'])]
+    const runs = [
+      startCli(['mock', library, '-p', '0', '-d', '--seed', 'my seed']),
+      startCli(['mock', library, '-p', '0', '-d', '--seed', 'my seed']),
+    ]
     const urls = await Promise.all(runs.map((run) => startedUrl(run)))
-    const [first, second] = await Promise.all(urls.map(async (url) => [await getBooks(url, '/books/1'), await getBooks(url, '/books/2')].map((r) => r.body)))
+    const [first, second] = await Promise.all(
+      urls.map(async (url) => [await getBooks(url, '/books/1'), await getBooks(url, '/books/2')].map((r) => r.body)),
+    )
     expect(second).toEqual(first)
   })
 
@@ -84,7 +113,10 @@ describe('Prism’s command line, unchanged (#13)', () => {
     let status = 0
     // Bounded: up to 100 tries, each answered at once or refused at once while the mock starts.
     for (let attempt = 0; attempt < 100 && status !== 200; attempt++) {
-      status = await getBooks(`http://127.0.0.1:${port}`).then((r) => r.status, () => new Promise<number>((resolve) => setTimeout(() => resolve(0), 100)))
+      status = await getBooks(`http://127.0.0.1:${port}`).then(
+        (r) => r.status,
+        () => new Promise<number>((resolve) => setTimeout(() => resolve(0), 100)),
+      )
     }
     expect(status).toBe(200)
     cli.child.kill('SIGTERM')
@@ -130,8 +162,14 @@ describe('refusals name what the user wrote (#13)', () => {
     [{ PORT: 'abc' }, 'The environment variable PORT takes a whole number, got "abc".'],
     [{ MOCK_LOG_FORMAT: 'xml' }, 'The environment variable MOCK_LOG_FORMAT takes "text" or "json", got "xml".'],
     [{ MOCK_SCENARIO: 'nope', PORT: '0' }, 'That value comes from the environment variable MOCK_SCENARIO.'],
-    [{ MOCK_SPEC: specFile('no-such-description.yaml'), PORT: '0' }, 'That value comes from the environment variable MOCK_SPEC.'],
-    [{ MOCK_FIXTURES: specFile('no-such-folder'), PORT: '0' }, 'That value comes from the environment variable MOCK_FIXTURES.'],
+    [
+      { MOCK_SPEC: specFile('no-such-description.yaml'), PORT: '0' },
+      'That value comes from the environment variable MOCK_SPEC.',
+    ],
+    [
+      { MOCK_FIXTURES: specFile('no-such-folder'), PORT: '0' },
+      'That value comes from the environment variable MOCK_FIXTURES.',
+    ],
   ])('names the environment variable, not a flag, for %j', async (env, message) => {
     const result = await runCli([], env)
     expectOneParagraphRefusal(result)

@@ -10,13 +10,14 @@ import { runCli, startCli, startedUrl, stopProcesses, waitForOutput, within, fre
  * Every server listens on port 0 (or on a port just taken from the OS), and every child is killed after its test.
  */
 const specFile = (name: string) => fileURLToPath(new URL(`../descriptions/${name}`, import.meta.url))
-const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version
+const version = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version
 
 /** A stack trace line, as Node prints them. */
 const STACK_LINE = /^\s+at .+/m
 
 afterEach(stopProcesses)
-
 
 function postPlant(url: string, headers: Record<string, string> = {}) {
   return fetch(`${url}/plants`, {
@@ -173,7 +174,11 @@ describe('plant-store-mock CLI', () => {
       const agent = new http.Agent({ keepAlive: true })
       try {
         const status = await new Promise<number>((resolve, reject) => {
-          const req = http.request(`${url}/plants`, { method: 'POST', agent, headers: { authorization: 'Bearer t', 'content-type': 'application/json' } })
+          const req = http.request(`${url}/plants`, {
+            method: 'POST',
+            agent,
+            headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+          })
           req.on('response', (res) => res.resume().on('end', () => resolve(res.statusCode!))).on('error', reject)
           req.end('{"id":1,"name":"Fern"}')
         })
@@ -204,7 +209,10 @@ describe('plant-store-mock CLI', () => {
         const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
           req.on('response', (res) => {
             let body = ''
-            res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => resolve({ status: res.statusCode!, body }))
+            res
+              .setEncoding('utf8')
+              .on('data', (chunk: string) => (body += chunk))
+              .on('end', () => resolve({ status: res.statusCode!, body }))
           })
           req.on('error', reject)
         })
@@ -245,7 +253,9 @@ describe('plant-store-mock CLI: the generation budget (#12)', () => {
 
   it('lists --generation-bytes and --generation-ms in --help, within 80 columns', async () => {
     const { stdout } = await runCli(['--help'])
-    const lines = stdout.split('\n').filter((line, index, all) => /--generation-/.test(line) || /--generation-/.test(all[index - 1] ?? ''))
+    const lines = stdout
+      .split('\n')
+      .filter((line, index, all) => /--generation-/.test(line) || /--generation-/.test(all[index - 1] ?? ''))
     expect(lines).toHaveLength(4)
     for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80)
   })
@@ -264,7 +274,17 @@ describe('plant-store-mock CLI: the generation budget (#12)', () => {
   })
 
   it('reads --generation-ms as milliseconds: 1 stops nested lists with 500, and the next request is answered', async () => {
-    const cli = startCli(['--spec', budgetSpec, '--port', '0', '--quiet', '--generation-ms', '1', '--generation-bytes', '16mb'])
+    const cli = startCli([
+      '--spec',
+      budgetSpec,
+      '--port',
+      '0',
+      '--quiet',
+      '--generation-ms',
+      '1',
+      '--generation-bytes',
+      '16mb',
+    ])
     const url = await startedUrl(cli)
     const refused = await get(url, '/cube')
     expect(refused.status).toBe(500)

@@ -29,7 +29,11 @@ interface Stage {
 
 /** Instructions per stage; continuation lines joined, comments dropped. */
 function parseDockerfile(text: string): Stage[] {
-  const logical = text.replace(/\\\r?\n/g, ' ').split(/\r?\n/).map((line) => line.trim()).filter((line) => line && !line.startsWith('#'))
+  const logical = text
+    .replace(/\\\r?\n/g, ' ')
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'))
   const stages: Stage[] = []
   for (const line of logical) {
     const [, keyword = '', args = ''] = /^(\S+)\s*(.*)$/.exec(line) ?? []
@@ -69,7 +73,11 @@ function execForm(instruction: Instruction | undefined, what: string): string[] 
 const command = [...execForm(last('ENTRYPOINT'), 'ENTRYPOINT'), ...execForm(last('CMD'), 'CMD')]
 const healthcheck = execForm(last('HEALTHCHECK'), 'HEALTHCHECK')
 const workdir = last('WORKDIR')?.args ?? '/'
-const buildWorkdir = (name: string) => stages.find((s) => s.name === name)?.instructions.filter((i) => i.keyword === 'WORKDIR').at(-1)?.args ?? '/'
+const buildWorkdir = (name: string) =>
+  stages
+    .find((s) => s.name === name)
+    ?.instructions.filter((i) => i.keyword === 'WORKDIR')
+    .at(-1)?.args ?? '/'
 
 let app: string
 
@@ -176,31 +184,51 @@ describe('the Docker image build and stop', () => {
   const buildRuns = buildStage.instructions.filter((i) => i.keyword === 'RUN').map((i) => i.args)
 
   it('installs in the build stage only what the build needs: the production dependencies, TypeScript and @types/* (#13)', async () => {
-    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> }
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>
+      devDependencies: Record<string, string>
+    }
     // Every install in the build stage runs after keep-build-dependencies.mjs has trimmed package.json.
     const installs = buildRuns.filter((run) => /\bnpm (ci|install|i)\b/.test(run))
     expect(installs.length).toBeGreaterThan(0)
     for (const run of installs) expect(run).toMatch(/^node keep-build-dependencies\.mjs && npm install\b/)
-    expect(buildStage.instructions.some((i) => i.keyword === 'COPY' && i.args.split(/\s+/).includes('scripts/keep-build-dependencies.mjs'))).toBe(true)
+    expect(
+      buildStage.instructions.some(
+        (i) => i.keyword === 'COPY' && i.args.split(/\s+/).includes('scripts/keep-build-dependencies.mjs'),
+      ),
+    ).toBe(true)
 
     const dir = tempDirSync('mock-build-stage-')
     cpSync(join(root, 'package.json'), join(dir, 'package.json'))
     // The script as the build stage runs it: in WORKDIR, on the package.json copied there.
-    const trimming = start(process.execPath, [join(root, 'scripts/keep-build-dependencies.mjs')], { cwd: dir, env: { PATH: process.env.PATH ?? '' } })
+    const trimming = start(process.execPath, [join(root, 'scripts/keep-build-dependencies.mjs')], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '' },
+    })
     expect(await within(10_000, 'keep-build-dependencies.mjs', trimming.exited)).toBe(0)
     const trimmed = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as typeof manifest
-    expect(Object.keys(trimmed.devDependencies).sort()).toEqual(Object.keys(manifest.devDependencies).filter((name) => name === 'typescript' || name.startsWith('@types/')).sort())
+    expect(Object.keys(trimmed.devDependencies).sort()).toEqual(
+      Object.keys(manifest.devDependencies)
+        .filter((name) => name === 'typescript' || name.startsWith('@types/'))
+        .sort(),
+    )
     expect(trimmed.devDependencies.typescript).toBe(manifest.devDependencies.typescript)
-    for (const tool of ['vitest', '@stoplight/prism-cli', 'autocannon', 'fast-check']) expect(trimmed.devDependencies).not.toHaveProperty(tool)
+    for (const tool of ['vitest', '@stoplight/prism-cli', 'autocannon', 'fast-check'])
+      expect(trimmed.devDependencies).not.toHaveProperty(tool)
     expect(trimmed.dependencies).toEqual(manifest.dependencies)
     // What src/ imports the build must find installed: every bare import is a production dependency.
-    for (const name of importedPackages(join(root, 'src'))) expect(Object.keys(trimmed.dependencies), name).toContain(name)
+    for (const name of importedPackages(join(root, 'src')))
+      expect(Object.keys(trimmed.dependencies), name).toContain(name)
   })
 
   it('carries the licence: LICENSE in the final stage, and the licence label (#13)', () => {
     const license = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { license: string }).license
     expect(readFileSync(join(app, 'LICENSE'), 'utf8')).toBe(readFileSync(join(root, 'LICENSE'), 'utf8'))
-    expect(all('LABEL').map((i) => i.args).join(' ')).toContain(`org.opencontainers.image.licenses="${license}"`)
+    expect(
+      all('LABEL')
+        .map((i) => i.args)
+        .join(' '),
+    ).toContain(`org.opencontainers.image.licenses="${license}"`)
   })
 
   it('drains in-flight requests for less than the 10 s docker stop waits before SIGKILL (#13)', () => {
@@ -233,7 +261,9 @@ describe('docker-compose.yml', () => {
   const [mockName, mock] = Object.entries(compose.services).find(([, service]) => service.build === '.')!
 
   it('builds the mock from this folder and starts the consumer only once the mock is healthy #6', () => {
-    const consumers = Object.values(compose.services).filter((service) => service.depends_on?.[mockName]?.condition === 'service_healthy')
+    const consumers = Object.values(compose.services).filter(
+      (service) => service.depends_on?.[mockName]?.condition === 'service_healthy',
+    )
     expect(consumers).toHaveLength(1)
     expect(consumers[0].environment.API_URL).toBe(`http://${mockName}:4010`)
   })
@@ -244,7 +274,8 @@ describe('docker-compose.yml', () => {
   })
 
   it('gives the mock no shorter stop grace period than its drain (#13)', () => {
-    const grace = mock.stop_grace_period === undefined ? DOCKER_STOP_GRACE_MS : parseDuration(String(mock.stop_grace_period))
+    const grace =
+      mock.stop_grace_period === undefined ? DOCKER_STOP_GRACE_MS : parseDuration(String(mock.stop_grace_period))
     expect(CLOSE_GRACE_MS).toBeLessThan(grace)
   })
 })

@@ -31,7 +31,10 @@ afterEach(async () => {
   )
 })
 
-async function serve(limits: Partial<ServerLimits> = {}, options: Parameters<typeof createApp>[0] = {}): Promise<ListeningServer> {
+async function serve(
+  limits: Partial<ServerLimits> = {},
+  options: Parameters<typeof createApp>[0] = {},
+): Promise<ListeningServer> {
   const app = await createApp(options)
   const server = await listen(app, { port: 0, host: '127.0.0.1', limits: { ...SERVER_LIMITS, ...limits } })
   servers.push(server)
@@ -64,7 +67,8 @@ async function startCli(args: string[]): Promise<{ child: ChildProcess; port: nu
   return { child, port: Number(new URL(url).port) }
 }
 
-const rssMiBOf = (pid: number) => Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024
+const rssMiBOf = (pid: number) =>
+  Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024
 
 const postHead = (extra: string) =>
   `POST /plants HTTP/1.1\r\nHost: mock\r\nAuthorization: Bearer t\r\nContent-Type: application/json\r\n${extra}\r\n`
@@ -112,7 +116,9 @@ describe('header size', () => {
   it('answers 431 to request headers over 16 KiB, with the production limits (#5)', async () => {
     const { url, port } = await serve()
     const connection = await open(port)
-    connection.socket.write(postHead(`X-Padding: ${'a'.repeat(SERVER_LIMITS.maxHeaderBytes)}\r\nContent-Length: 2\r\n`) + '{}')
+    connection.socket.write(
+      postHead(`X-Padding: ${'a'.repeat(SERVER_LIMITS.maxHeaderBytes)}\r\nContent-Length: 2\r\n`) + '{}',
+    )
     await within(3000, 'the server to close the connection', connection.closed)
     expect(statusOf(connection.received())).toBe(431)
     expect((await postPlant(url)).status).toBe(200)
@@ -122,7 +128,11 @@ describe('header size', () => {
     const { url } = await serve()
     const res = await fetch(`${url}/plants`, {
       method: 'POST',
-      headers: { authorization: 'Bearer t', 'content-type': 'application/json', 'x-padding': 'a'.repeat(SERVER_LIMITS.maxHeaderBytes - 1024) },
+      headers: {
+        authorization: 'Bearer t',
+        'content-type': 'application/json',
+        'x-padding': 'a'.repeat(SERVER_LIMITS.maxHeaderBytes - 1024),
+      },
       body: '{"id":1,"name":"Fern"}',
       signal: AbortSignal.timeout(5000),
     })
@@ -193,7 +203,11 @@ describe('slow clients', () => {
     const connection = await open(port)
     const body = '{"id":1,"name":"Fern"}'
     connection.socket.write(postHead(`Content-Length: ${body.length}\r\n`) + body)
-    const answeredAt = await within(3000, 'the answer', new Promise<number>((resolve) => connection.socket.once('data', () => resolve(performance.now()))))
+    const answeredAt = await within(
+      3000,
+      'the answer',
+      new Promise<number>((resolve) => connection.socket.once('data', () => resolve(performance.now()))),
+    )
     const closedAt = await within(3000, 'the idle connection to be closed', connection.closed)
     expect(statusOf(connection.received())).toBe(200)
     expect(closedAt - answeredAt).toBeLessThan(2000)

@@ -6,7 +6,11 @@ import { Writable } from 'node:stream'
 /** Losing the reader of the log must never stop the mock (#12). */
 afterEach(stopProcesses)
 
-const validPlant = { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: '{"id":1,"name":"Fern"}' }
+const validPlant = {
+  method: 'POST',
+  headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+  body: '{"id":1,"name":"Fern"}',
+}
 
 describe('a log reader that goes away (#12)', () => {
   it('keeps serving when the stdout pipe closes (| head -1), dropping request lines', async () => {
@@ -36,7 +40,15 @@ describe('createConsoleLogger with a reader that stops reading (#12)', () => {
   it('drops and counts lines once 1 MiB waits in the buffer, instead of queueing without bound', async () => {
     const stdout = stalledStream()
     const logger = createConsoleLogger({ stdout, stderr: stalledStream() })
-    const line = { time: Date.now(), method: 'GET', path: `/${'x'.repeat(1000)}`, status: 200, durationMs: 1, scenario: 'default', violations: [] }
+    const line = {
+      time: Date.now(),
+      method: 'GET',
+      path: `/${'x'.repeat(1000)}`,
+      status: 200,
+      durationMs: 1,
+      scenario: 'default',
+      violations: [],
+    }
     for (let i = 0; i < 3000; i++) {
       logger.request!(line)
       logger.flush()
@@ -46,7 +58,9 @@ describe('createConsoleLogger with a reader that stops reading (#12)', () => {
   })
 
   it('drops and counts lines after the stream fails, without an unhandled error', () => {
-    const stdout = new Writable({ write: (_chunk, _encoding, done) => done(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' })) })
+    const stdout = new Writable({
+      write: (_chunk, _encoding, done) => done(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' })),
+    })
     const logger = createConsoleLogger({ stdout, stderr: stalledStream() })
     logger.info('first')
     return new Promise<void>((resolve) =>

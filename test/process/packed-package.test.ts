@@ -22,13 +22,21 @@ beforeAll(async () => {
   work = tempDirSync('mock-pack-')
   // --ignore-scripts: dist/ is built once for the whole run (test/global-setup.ts); prepack building
   // it again here would rewrite it under the feet of other test files' processes.
-  const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: root, env: npmEnv, timeout: 60_000 })
+  const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], {
+    cwd: root,
+    env: npmEnv,
+    timeout: 60_000,
+  })
   // prepack's own output comes before the JSON.
   packed = (JSON.parse(stdout.slice(stdout.indexOf('\n[') + 1 || 0)) as (typeof packed)[])[0]!
   consumer = join(work, 'consumer')
   await run('mkdir', [consumer])
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
-  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(work, packed.filename)], { cwd: consumer, env: npmEnv, timeout: 90_000 })
+  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(work, packed.filename)], {
+    cwd: consumer,
+    env: npmEnv,
+    timeout: 90_000,
+  })
 }, 120_000)
 
 afterAll(async () => {
@@ -39,7 +47,19 @@ afterAll(async () => {
 describe('the packed npm package', () => {
   it('holds the built code with its types, both descriptions and the default fixtures, and no test or source file #6', () => {
     const paths = packed.files.map((f) => f.path)
-    expect(paths).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/cli.js', 'openapi.yaml', 'admin-openapi.yaml', 'fixtures/scenarios.yaml', 'fixtures/addPlant/200.json', 'package.json', 'README.md']))
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'dist/index.js',
+        'dist/index.d.ts',
+        'dist/cli.js',
+        'openapi.yaml',
+        'admin-openapi.yaml',
+        'fixtures/scenarios.yaml',
+        'fixtures/addPlant/200.json',
+        'package.json',
+        'README.md',
+      ]),
+    )
     expect(paths.filter((p) => /^(src|test|bench)\//.test(p) || p.endsWith('.map'))).toEqual([])
     // The bin keeps its shebang's promise: executable in the tarball and once installed.
     expect(packed.files.find((f) => f.path === 'dist/cli.js')!.mode & 0o111).toBe(0o111)
@@ -49,7 +69,12 @@ describe('the packed npm package', () => {
   it('runs through npx with --port 0, answers POST /plants, logs it and stops on SIGTERM #6', async () => {
     // yes=false: the installed bin or nothing, never a download of some package of that name.
     // 'close', not 'exit': the mock shares npx's stdout, so the pipe closes once both have ended.
-    const npx = start('npx', ['plant-store-mock', '--port', '0'], { cwd: consumer, env: { ...npmEnv, npm_config_yes: 'false' }, detached: true, endEvent: 'close' })
+    const npx = start('npx', ['plant-store-mock', '--port', '0'], {
+      cwd: consumer,
+      env: { ...npmEnv, npm_config_yes: 'false' },
+      detached: true,
+      endEvent: 'close',
+    })
     const { child, stdout, exited } = npx
     const url = await startedUrl(npx, 20_000)
     const res = await fetch(`${url}/plants`, {

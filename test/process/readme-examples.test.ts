@@ -33,7 +33,8 @@ function curlExamples(block: string): CurlExample[] {
   const lines = block.replace(/\\\n\s*/g, '').split('\n')
   for (const line of lines) {
     if (line.startsWith('curl ')) examples.push({ command: line, expected: [] })
-    else if (line.startsWith('# ') && examples.length && examples.at(-1)!.expected.length < 2) examples.at(-1)!.expected.push(line.slice(2))
+    else if (line.startsWith('# ') && examples.length && examples.at(-1)!.expected.length < 2)
+      examples.at(-1)!.expected.push(line.slice(2))
     else if (line.startsWith('# ')) continue
   }
   return examples
@@ -42,7 +43,8 @@ function curlExamples(block: string): CurlExample[] {
 /** Words as a POSIX shell splits them: single and double quotes, no expansions (the README uses none). */
 function shellWords(command: string): string[] {
   const words: string[] = []
-  for (const match of command.matchAll(/'([^']*)'|"((?:[^"\\]|\\.)*)"|(\S+)/g)) words.push(match[1] ?? match[2]?.replace(/\\(.)/g, '$1') ?? match[3]!)
+  for (const match of command.matchAll(/'([^']*)'|"((?:[^"\\]|\\.)*)"|(\S+)/g))
+    words.push(match[1] ?? match[2]?.replace(/\\(.)/g, '$1') ?? match[3]!)
   return words
 }
 
@@ -64,8 +66,18 @@ function requestOf(words: string[], base: string): { url: string; init: RequestI
     else if (word === '-s') continue
     else url = word.replace(/^(http:\/\/)?(127\.0\.0\.1|localhost):4010/, base)
   }
-  if (body !== undefined && !headers.has('content-type')) headers.set('content-type', 'application/x-www-form-urlencoded')
-  return { url, init: { method: method ?? (body === undefined ? 'GET' : 'POST'), headers, body, signal: AbortSignal.timeout(10_000) }, showsStatus }
+  if (body !== undefined && !headers.has('content-type'))
+    headers.set('content-type', 'application/x-www-form-urlencoded')
+  return {
+    url,
+    init: {
+      method: method ?? (body === undefined ? 'GET' : 'POST'),
+      headers,
+      body,
+      signal: AbortSignal.timeout(10_000),
+    },
+    showsStatus,
+  }
 }
 
 let mock: Spawned

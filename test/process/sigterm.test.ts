@@ -15,7 +15,6 @@ afterEach(async () => {
   await stopProcesses()
 })
 
-
 /** The CLI on port 0, with the URL of its start line. */
 async function listeningCli() {
   const cli = startCli(['--port', '0'])
@@ -32,7 +31,10 @@ function responseOf(req: http.ClientRequest): Promise<{ status: number; body: st
   return new Promise((resolve, reject) => {
     req.on('response', (res) => {
       let body = ''
-      res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => resolve({ status: res.statusCode!, body }))
+      res
+        .setEncoding('utf8')
+        .on('data', (chunk: string) => (body += chunk))
+        .on('end', () => resolve({ status: res.statusCode!, body }))
     })
     req.on('error', reject)
   })
@@ -41,8 +43,16 @@ function responseOf(req: http.ClientRequest): Promise<{ status: number; body: st
 const headers = { authorization: 'Bearer t', 'content-type': 'application/json' }
 
 /** A chunked upload the server has begun (100 Continue seen); `finish()` sends the rest slowly. */
-async function slowUpload(url: string, agent: http.Agent, pieces: string[]): Promise<{ response: InFlight['response']; finish: () => Promise<void> }> {
-  const req = http.request(`${url}/plants`, { method: 'POST', agent, headers: { ...headers, 'transfer-encoding': 'chunked', expect: '100-continue' } })
+async function slowUpload(
+  url: string,
+  agent: http.Agent,
+  pieces: string[],
+): Promise<{ response: InFlight['response']; finish: () => Promise<void> }> {
+  const req = http.request(`${url}/plants`, {
+    method: 'POST',
+    agent,
+    headers: { ...headers, 'transfer-encoding': 'chunked', expect: '100-continue' },
+  })
   const response = responseOf(req)
   await within(5000, '100 Continue', new Promise<void>((resolve) => req.once('continue', resolve)))
   req.write(pieces[0]!)
@@ -59,7 +69,11 @@ async function slowUpload(url: string, agent: http.Agent, pieces: string[]): Pro
 }
 
 function delayedPost(url: string, agent: http.Agent, delayMs: number): InFlight['response'] {
-  const req = http.request(`${url}/plants`, { method: 'POST', agent, headers: { ...headers, prefer: `delay=${delayMs}` } })
+  const req = http.request(`${url}/plants`, {
+    method: 'POST',
+    agent,
+    headers: { ...headers, prefer: `delay=${delayMs}` },
+  })
   const response = responseOf(req)
   req.end('{"id":2,"name":"Aloe"}')
   return response
@@ -74,20 +88,31 @@ describe('SIGTERM under load', () => {
     const uploads: Array<() => Promise<void>> = []
     for (let i = 0; i < 10; i++) {
       const valid = i % 2 === 0
-      const pieces = valid ? ['{"id": ', `${i}, `, '"name": ', '"Fern"', '}'] : ['{"id": ', '"not a number", ', '"name": ', '5', '}']
+      const pieces = valid
+        ? ['{"id": ', `${i}, `, '"name": ', '"Fern"', '}']
+        : ['{"id": ', '"not a number", ', '"name": ', '5', '}']
       const upload = await slowUpload(mock.url, agent, pieces)
-      inFlight.push({ kind: `slow upload ${valid ? 'valid' : 'invalid'} #${i}`, expected: valid ? 200 : 400, response: upload.response })
+      inFlight.push({
+        kind: `slow upload ${valid ? 'valid' : 'invalid'} #${i}`,
+        expected: valid ? 200 : 400,
+        response: upload.response,
+      })
       uploads.push(upload.finish)
     }
-    for (let i = 0; i < 10; i++) inFlight.push({ kind: `delayed #${i}`, expected: 200, response: delayedPost(mock.url, agent, 600 + i * 50) })
+    for (let i = 0; i < 10; i++)
+      inFlight.push({ kind: `delayed #${i}`, expected: 200, response: delayedPost(mock.url, agent, 600 + i * 50) })
     // Loopback: the delayed requests have reached the server long before their answers are due.
     await sleep(200)
 
     const sentAt = performance.now()
     mock.child.kill('SIGTERM')
-    await within(3000, 'the SIGTERM line', (async () => {
-      while (!mock.stdout().includes('SIGTERM: finishing in-flight requests')) await sleep(10)
-    })())
+    await within(
+      3000,
+      'the SIGTERM line',
+      (async () => {
+        while (!mock.stdout().includes('SIGTERM: finishing in-flight requests')) await sleep(10)
+      })(),
+    )
     expect(mock.child.exitCode).toBeNull()
     await Promise.all(uploads.map((finish) => finish()))
 

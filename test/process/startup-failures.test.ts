@@ -21,11 +21,13 @@ afterEach(async () => {
   await removeTempDirs()
 })
 
-
 const tempDir = () => makeTempDir('mock-startup-')
 
 /** Exit 1, one `[mock] error:` paragraph without a stack, and no start line. */
-function expectCleanFailure({ code, stdout, stderr }: { code: number | string; stdout: string; stderr: string }, ...mentions: string[]) {
+function expectCleanFailure(
+  { code, stdout, stderr }: { code: number | string; stdout: string; stderr: string },
+  ...mentions: string[]
+) {
   expect(code).toBe(1)
   expect(stdout).not.toContain('listening on')
   expect(stderr).toMatch(/^\[mock\] error: /)
@@ -40,7 +42,8 @@ const tcpServers = () => process.getActiveResourcesInfo().filter((name) => name 
 /** libuv closes a handle asynchronously: waits up to 1 s for the count to come back to `expected`. */
 async function settledTcpServers(expected: number): Promise<number> {
   const deadline = performance.now() + 1000
-  while (tcpServers() !== expected && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10))
+  while (tcpServers() !== expected && performance.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 10))
   return tcpServers()
 }
 
@@ -65,7 +68,11 @@ describe('start-up failures of the CLI', () => {
     const dir = await tempDir()
     await mkdir(join(dir, 'addPlant'))
     await writeFile(join(dir, 'addPlant', '200.json'), JSON.stringify({ name: 5 }))
-    expectCleanFailure(await runCli(['--fixtures', dir, '--port', '0']), join(dir, 'addPlant', '200.json'), 'body.name must be a string')
+    expectCleanFailure(
+      await runCli(['--fixtures', dir, '--port', '0']),
+      join(dir, 'addPlant', '200.json'),
+      'body.name must be a string',
+    )
   })
 
   it('exits 1 naming the path when the description is a directory, not a file (#5)', async () => {
@@ -76,16 +83,23 @@ describe('start-up failures of the CLI', () => {
   it('exits 1 naming the path when a fixture is a directory, not a file (#5)', async () => {
     const dir = await tempDir()
     await mkdir(join(dir, 'addPlant', '200.json'), { recursive: true })
-    expectCleanFailure(await runCli(['--fixtures', dir, '--port', '0']), join(dir, 'addPlant', '200.json'), 'Cannot read the fixture')
+    expectCleanFailure(
+      await runCli(['--fixtures', dir, '--port', '0']),
+      join(dir, 'addPlant', '200.json'),
+      'Cannot read the fixture',
+    )
   })
 
   // chmod 000 does not stop root (CI runs as root); the directory cases above cover the unreadable path there.
-  it.skipIf(isRoot)('exits 1 naming the file when the description cannot be read for lack of permission (#5) [skipped as root: root reads any file]', async () => {
-    const spec = join(await tempDir(), 'openapi.yaml')
-    await writeFile(spec, 'openapi: 3.1.0\ninfo: {title: t, version: "1"}\npaths: {}\n')
-    await chmod(spec, 0o000)
-    expectCleanFailure(await runCli(['--spec', spec, '--port', '0']), spec, 'Cannot read the description')
-  })
+  it.skipIf(isRoot)(
+    'exits 1 naming the file when the description cannot be read for lack of permission (#5) [skipped as root: root reads any file]',
+    async () => {
+      const spec = join(await tempDir(), 'openapi.yaml')
+      await writeFile(spec, 'openapi: 3.1.0\ninfo: {title: t, version: "1"}\npaths: {}\n')
+      await chmod(spec, 0o000)
+      expectCleanFailure(await runCli(['--spec', spec, '--port', '0']), spec, 'Cannot read the description')
+    },
+  )
 })
 
 describe('nothing half-starts', () => {
@@ -113,7 +127,9 @@ describe('nothing half-starts', () => {
     await mkdir(join(dir, 'addPlant'))
     await writeFile(join(dir, 'addPlant', '200.json'), JSON.stringify({ name: 5 }))
     const before = tcpServers()
-    await expect(startMockServer({ port: 0, fixtures: dir, logger: { info() {}, warn() {}, error() {} } })).rejects.toBeInstanceOf(StartupError)
+    await expect(
+      startMockServer({ port: 0, fixtures: dir, logger: { info() {}, warn() {}, error() {} } }),
+    ).rejects.toBeInstanceOf(StartupError)
     expect(await settledTcpServers(before)).toBe(before)
   })
 })
@@ -124,8 +140,18 @@ describe('fixture placeholders that can never be filled (#13)', () => {
     await mkdir(join(dir, 'addPlant'))
     const file = join(dir, 'addPlant', '200.json')
     await writeFile(file, JSON.stringify({ name: '{{ request.body.name | upper }}' }))
-    expectCleanFailure(await runCli(['--fixtures', dir, '--port', '0']), file, '"{{ request.body.name | upper }}" is not a template expression', 'filters such as "| upper"')
+    expectCleanFailure(
+      await runCli(['--fixtures', dir, '--port', '0']),
+      file,
+      '"{{ request.body.name | upper }}" is not a template expression',
+      'filters such as "| upper"',
+    )
     await writeFile(file, JSON.stringify({ name: '{{request.params.id}}' }))
-    expectCleanFailure(await runCli(['--fixtures', dir, '--port', '0']), file, '"{{request.params.id}}" never matches a valid request', 'the path /plants of addPlant has no parameters')
+    expectCleanFailure(
+      await runCli(['--fixtures', dir, '--port', '0']),
+      file,
+      '"{{request.params.id}}" never matches a valid request',
+      'the path /plants of addPlant has no parameters',
+    )
   })
 })

@@ -28,7 +28,6 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-
 function postPlant(): Promise<Response> {
   return fetch(`${mock!.url}/plants`, {
     method: 'POST',
@@ -40,15 +39,24 @@ function postPlant(): Promise<Response> {
 describe('--watch and placeholders that can never be filled (#13)', () => {
   it.each([
     ['a filter', '{{request.body.name | upper}}', 'filters such as "| upper" are not supported'],
-    ['a path parameter the path lacks', '{{request.params.id}}', 'request.params has no id: the path /plants of addPlant has no parameters'],
-  ])('keeps serving the last good version after an edit adding %s, naming the file and the placeholder', async (_label, placeholder, why) => {
-    writeFileSync(join(dir, 'fixtures', 'addPlant', '200.json'), JSON.stringify({ name: placeholder }))
-    await expect.poll(() => errors.join('\n'), { timeout: 5_000, interval: 100 }).toContain('Still serving the last good version')
-    expect(errors[0]).toContain(join(dir, 'fixtures', 'addPlant', '200.json'))
-    expect(errors[0]).toContain(`"${placeholder}"`)
-    expect(errors[0]).toContain(why)
-    const answer = await postPlant()
-    expect(answer.status).toBe(200)
-    expect(await answer.json()).toEqual({ name: 'Fern' })
-  })
+    [
+      'a path parameter the path lacks',
+      '{{request.params.id}}',
+      'request.params has no id: the path /plants of addPlant has no parameters',
+    ],
+  ])(
+    'keeps serving the last good version after an edit adding %s, naming the file and the placeholder',
+    async (_label, placeholder, why) => {
+      writeFileSync(join(dir, 'fixtures', 'addPlant', '200.json'), JSON.stringify({ name: placeholder }))
+      await expect
+        .poll(() => errors.join('\n'), { timeout: 5_000, interval: 100 })
+        .toContain('Still serving the last good version')
+      expect(errors[0]).toContain(join(dir, 'fixtures', 'addPlant', '200.json'))
+      expect(errors[0]).toContain(`"${placeholder}"`)
+      expect(errors[0]).toContain(why)
+      const answer = await postPlant()
+      expect(answer.status).toBe(200)
+      expect(await answer.json()).toEqual({ name: 'Fern' })
+    },
+  )
 })

@@ -24,7 +24,10 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-function postPlant(server: MockServer, agent?: Agent): Promise<{ status: number; body: string; reusedSocket: boolean }> {
+function postPlant(
+  server: MockServer,
+  agent?: Agent,
+): Promise<{ status: number; body: string; reusedSocket: boolean }> {
   return new Promise((resolve, reject) => {
     const sent = request(`${server.url}/plants`, {
       method: 'POST',
@@ -47,12 +50,16 @@ const fixture = (name: string) => join(dir, 'fixtures', 'addPlant', name)
 describe('--watch (#6)', () => {
   it('serves an edited fixture without a restart (#6)', async () => {
     writeFileSync(fixture('200.json'), '{"name":"Edited"}')
-    await expect.poll(async () => (await postPlant(mock!)).body, { timeout: 5_000, interval: 100 }).toBe('{"name":"Edited"}')
+    await expect
+      .poll(async () => (await postPlant(mock!)).body, { timeout: 5_000, interval: 100 })
+      .toBe('{"name":"Edited"}')
   })
 
   it('keeps serving the last good version after a broken edit, and says why (#6)', async () => {
     writeFileSync(fixture('200.json'), '{"name": 5}')
-    await expect.poll(() => errors.join('\n'), { timeout: 5_000, interval: 100 }).toContain('Still serving the last good version')
+    await expect
+      .poll(() => errors.join('\n'), { timeout: 5_000, interval: 100 })
+      .toContain('Still serving the last good version')
     expect(errors[0]).toContain('200.json')
     const answer = await postPlant(mock!)
     expect(answer.status).toBe(200)
@@ -63,7 +70,9 @@ describe('--watch (#6)', () => {
     writeFileSync(fixture('200.json'), '{"name": 5}')
     await expect.poll(() => errors.length, { timeout: 5_000, interval: 100 }).toBeGreaterThan(0)
     writeFileSync(fixture('200.json'), '{"name":"Fixed"}')
-    await expect.poll(async () => (await postPlant(mock!)).body, { timeout: 5_000, interval: 100 }).toBe('{"name":"Fixed"}')
+    await expect
+      .poll(async () => (await postPlant(mock!)).body, { timeout: 5_000, interval: 100 })
+      .toBe('{"name":"Fixed"}')
   })
 
   it('reloads an edited description: a new operation is served (#6)', async () => {
@@ -72,7 +81,9 @@ describe('--watch (#6)', () => {
       'paths:\n  /health:\n    get:\n      operationId: health\n      security: []\n      responses:\n        "204":\n          description: fine\n',
     )
     writeFileSync(join(dir, 'openapi.yaml'), spec)
-    await expect.poll(async () => (await fetch(`${mock!.url}/health`)).status, { timeout: 5_000, interval: 100 }).toBe(204)
+    await expect
+      .poll(async () => (await fetch(`${mock!.url}/health`)).status, { timeout: 5_000, interval: 100 })
+      .toBe(204)
     expect(mock!.operations).toContain('GET /health')
   })
 
@@ -80,7 +91,9 @@ describe('--watch (#6)', () => {
     mock!.useScenario('error')
     expect((await postPlant(mock!)).status).toBe(400)
     writeFileSync(fixture('400.json'), '{"error":400,"message":"Reloaded."}')
-    await expect.poll(async () => (await postPlant(mock!)).body, { timeout: 5_000, interval: 100 }).toContain('Reloaded.')
+    await expect
+      .poll(async () => (await postPlant(mock!)).body, { timeout: 5_000, interval: 100 })
+      .toContain('Reloaded.')
     expect(mock!.activeScenario()).toBe('error')
     expect(mock!.requests().length).toBeGreaterThanOrEqual(2)
     expect(mock!.requests()[0]?.status).toBe(400)
@@ -91,7 +104,9 @@ describe('--watch (#6)', () => {
     try {
       expect((await postPlant(mock!, agent)).status).toBe(200)
       writeFileSync(fixture('200.json'), '{"name":"Edited"}')
-      await expect.poll(async () => (await postPlant(mock!)).body, { timeout: 5_000, interval: 100 }).toBe('{"name":"Edited"}')
+      await expect
+        .poll(async () => (await postPlant(mock!)).body, { timeout: 5_000, interval: 100 })
+        .toBe('{"name":"Edited"}')
       const again = await postPlant(mock!, agent)
       expect(again.body).toBe('{"name":"Edited"}')
       expect(again.reusedSocket).toBe(true)

@@ -28,7 +28,11 @@ describe('admin API, over a socket only', () => {
     servers.push(server)
     await fetch(`${server.url}/__mock/scenario`, { method: 'PUT', body: '{"name":"error"}' })
     expect(server.activeScenario()).toBe('error')
-    const response = await fetch(`${server.url}/plants`, { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: '{"id":1,"name":"Fern"}' })
+    const response = await fetch(`${server.url}/plants`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+      body: '{"id":1,"name":"Fern"}',
+    })
     expect(response.status).toBe(400)
     expect(server.requests()).toMatchObject([{ operation: 'addPlant', status: 400, scenario: 'error' }])
     server.reset()
@@ -39,7 +43,11 @@ describe('admin API, over a socket only', () => {
   it('a declared Content-Length over 64 KiB on PUT /__mock/scenario answers 413', async () => {
     const server = await startMockServer({ port: 0, logger: silent })
     servers.push(server)
-    const response = await fetch(`${server.url}/__mock/scenario`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'error', pad: 'x'.repeat(65 * 1024) }) })
+    const response = await fetch(`${server.url}/__mock/scenario`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'error', pad: 'x'.repeat(65 * 1024) }),
+    })
     expect(response.status).toBe(413)
     expect(await response.json()).toMatchObject({ error: 413 })
     expect(server.activeScenario()).toBe('default')

@@ -6,14 +6,20 @@ import { request } from 'node:http'
 import { type RequestLine, startMockServer } from '../../src/index.js'
 import { type BrowserAnswer, describeBrowserCases } from '../support/browser-cases.js'
 
-function send(url: string, method: string, headers: Record<string, string>, body: string | undefined): Promise<BrowserAnswer> {
+function send(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+): Promise<BrowserAnswer> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method, headers }, (res) => {
       const chunks: Buffer[] = []
       res.on('data', (chunk: Buffer) => chunks.push(chunk))
       res.on('end', () => {
         const answerHeaders = new Headers()
-        for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) answerHeaders.set(name, Array.isArray(value) ? value.join(', ') : value)
+        for (const [name, value] of Object.entries(res.headers))
+          if (value !== undefined) answerHeaders.set(name, Array.isArray(value) ? value.join(', ') : value)
         resolve({ status: res.statusCode!, headers: answerHeaders, text: Buffer.concat(chunks).toString('utf8') })
       })
     })
@@ -25,7 +31,11 @@ function send(url: string, method: string, headers: Record<string, string>, body
 
 describeBrowserCases('over a socket', async (options) => {
   const logged: RequestLine[] = []
-  const server = await startMockServer({ ...options, port: 0, logger: { info() {}, warn() {}, error() {}, request: (line) => void logged.push(line) } })
+  const server = await startMockServer({
+    ...options,
+    port: 0,
+    logger: { info() {}, warn() {}, error() {}, request: (line) => void logged.push(line) },
+  })
   return {
     send: (method, path, headers = {}, body) => send(server.url + path, method, headers, body),
     mock: server,

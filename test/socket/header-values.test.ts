@@ -14,7 +14,9 @@ describe('header values made from the description, over a socket (#12)', () => {
   it('answers 401 with a challenge Node can write, not 500 text/plain', async () => {
     const res = await fetch(`${mock.url}/by-query`, { signal: AbortSignal.timeout(5000) })
     expect(res.status).toBe(401)
-    expect(res.headers.get('www-authenticate')).toBe('ApiKey realm="plant-store-mock", in="query", name="%D0%BA%D0%BB%D1%8E%D1%87"')
+    expect(res.headers.get('www-authenticate')).toBe(
+      'ApiKey realm="plant-store-mock", in="query", name="%D0%BA%D0%BB%D1%8E%D1%87"',
+    )
     expect(res.headers.get('content-type')).toBe('application/json')
   })
 })

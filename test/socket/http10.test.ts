@@ -12,7 +12,9 @@ describe('requests without Host', () => {
 
   it('answers an HTTP/1.0 request without Host, as addressed to the mock', async () => {
     const connection = await connect(mock.port)
-    connection.socket.write('POST /plants HTTP/1.0\r\nAuthorization: Bearer t\r\nContent-Type: application/json\r\nContent-Length: 22\r\n\r\n{"id":1,"name":"Fern"}')
+    connection.socket.write(
+      'POST /plants HTTP/1.0\r\nAuthorization: Bearer t\r\nContent-Type: application/json\r\nContent-Length: 22\r\n\r\n{"id":1,"name":"Fern"}',
+    )
     await within(5000, 'the answer and the close', connection.closed)
     expect(statusOf(connection.received())).toBe(200)
     expect(connection.received()).toContain('{"name":"Fern"}')

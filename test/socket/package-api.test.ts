@@ -9,7 +9,12 @@ const silent = { info() {}, warn() {}, error() {} }
 const auth = { authorization: 'Bearer t', 'content-type': 'application/json' }
 
 function postPlant(url: string, headers: Record<string, string> = {}, body = '{"id":1,"name":"Fern","tag":"fern"}') {
-  return fetch(`${url}/plants`, { method: 'POST', headers: { ...auth, ...headers }, body, signal: AbortSignal.timeout(10_000) })
+  return fetch(`${url}/plants`, {
+    method: 'POST',
+    headers: { ...auth, ...headers },
+    body,
+    signal: AbortSignal.timeout(10_000),
+  })
 }
 
 describe('startMockServer from plant-store-mock', () => {
@@ -65,7 +70,14 @@ describe('startMockServer from plant-store-mock', () => {
     mock.reset()
     await postPlant(mock.url, { 'x-trace': 'abc' })
     const [entry] = mock.requests()
-    expect(entry).toMatchObject({ method: 'POST', path: '/plants', operation: 'addPlant', status: 200, scenario: 'default', valid: true })
+    expect(entry).toMatchObject({
+      method: 'POST',
+      path: '/plants',
+      operation: 'addPlant',
+      status: 200,
+      scenario: 'default',
+      valid: true,
+    })
     expect(entry?.headers.authorization).toBe('[redacted]')
     expect(entry?.headers['x-trace']).toBe('abc')
     expect(JSON.parse(entry?.body ?? 'null')).toEqual({ id: 1, name: 'Fern', tag: 'fern' })
@@ -114,7 +126,10 @@ describe('close() from plant-store-mock', () => {
   })
 
   it('can be called on two servers running side by side', async () => {
-    const [a, b] = await Promise.all([startMockServer({ port: 0, logger: silent }), startMockServer({ port: 0, logger: silent })])
+    const [a, b] = await Promise.all([
+      startMockServer({ port: 0, logger: silent }),
+      startMockServer({ port: 0, logger: silent }),
+    ])
     expect(a.port).not.toBe(b.port)
     await Promise.all([a.close(), b.close()])
   })
@@ -143,7 +158,9 @@ describe('createApp from plant-store-mock', () => {
   it('app.mock.requests() sees what app.request() sent', async () => {
     const app = await createApp()
     await app.request('/plants', { method: 'POST', headers: auth, body: '{"id":1,"name":"Fern"}' })
-    expect(app.mock.requests({ operation: 'addPlant' }).map((r) => [r.status, r.body])).toEqual([[200, '{"id":1,"name":"Fern"}']])
+    expect(app.mock.requests({ operation: 'addPlant' }).map((r) => [r.status, r.body])).toEqual([
+      [200, '{"id":1,"name":"Fern"}'],
+    ])
   })
 
   it('app.mock.reset() empties the journal and brings back the start scenario', async () => {

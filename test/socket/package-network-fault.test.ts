@@ -8,7 +8,11 @@ import { NetworkFault, createApp } from 'plant-store-mock'
 const silent = { info() {}, warn() {}, error() {} }
 
 function addPlant(app: Awaited<ReturnType<typeof createApp>>) {
-  return app.request('/plants', { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: '{"id":1,"name":"Fern"}' })
+  return app.request('/plants', {
+    method: 'POST',
+    headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+    body: '{"id":1,"name":"Fern"}',
+  })
 }
 
 describe('NetworkFault from plant-store-mock', () => {

@@ -3,11 +3,26 @@
  * (node:http where fetch cannot send what a case sends), then what only a socket can show: chunked
  * bodies, connections kept alive, requests the HTTP parser refuses.
  */
-import { type Agent, type ClientRequest, type IncomingMessage, Agent as HttpAgent, request as httpRequest } from 'node:http'
+import {
+  type Agent,
+  type ClientRequest,
+  type IncomingMessage,
+  Agent as HttpAgent,
+  request as httpRequest,
+} from 'node:http'
 import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type MockServer, startMockServer } from '../../src/index.js'
-import { cases, expectCase, expectErrorBody, fixtures, optionsKey, plantOfSize, type RequestCase, sendOverSocket } from '../support/cases.js'
+import {
+  cases,
+  expectCase,
+  expectErrorBody,
+  fixtures,
+  optionsKey,
+  plantOfSize,
+  type RequestCase,
+  sendOverSocket,
+} from '../support/cases.js'
 
 const silent = { info() {}, warn() {}, error() {} }
 const servers = new Map<string, Promise<MockServer>>()
@@ -40,13 +55,23 @@ interface Answer {
 const auth = { authorization: 'Bearer t', 'content-type': 'application/json' }
 
 /** A POST /plants with node:http, whose body `write` sends as it likes (in pieces, chunked...). */
-function postWith(server: MockServer, agent: Agent | undefined, write: (request: ClientRequest) => void, headers: Record<string, string> = auth): Promise<Answer> {
+function postWith(
+  server: MockServer,
+  agent: Agent | undefined,
+  write: (request: ClientRequest) => void,
+  headers: Record<string, string> = auth,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const request = httpRequest(`${server.url}/plants`, { method: 'POST', agent, headers }, (response) => {
       const chunks: Buffer[] = []
       response.on('data', (chunk: Buffer) => chunks.push(chunk))
       response.on('end', () =>
-        resolve({ status: response.statusCode!, headers: response.headers, text: Buffer.concat(chunks).toString('utf8'), reusedSocket: request.reusedSocket }),
+        resolve({
+          status: response.statusCode!,
+          headers: response.headers,
+          text: Buffer.concat(chunks).toString('utf8'),
+          reusedSocket: request.reusedSocket,
+        }),
       )
     })
     request.on('error', reject)
@@ -146,16 +171,24 @@ describe('POST /plants, over a socket only', () => {
   })
 
   it('a declared Content-Length over the limit gets 413 before the body is sent', async () => {
-    const answer = await postWith(limited, undefined, (request) => {
-      request.flushHeaders()
-      // The body never comes: only the header can have decided.
-    }, { ...auth, 'content-length': '5000' })
+    const answer = await postWith(
+      limited,
+      undefined,
+      (request) => {
+        request.flushHeaders()
+        // The body never comes: only the header can have decided.
+      },
+      { ...auth, 'content-length': '5000' },
+    )
     expect(answer.status).toBe(413)
     expectErrorBody(JSON.parse(answer.text), 413)
   })
 
   it('two different Content-Length headers get 400 from the parser and the server stays up', async () => {
-    const answer = await rawExchange(limited, 'POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\nabc')
+    const answer = await rawExchange(
+      limited,
+      'POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\nabc',
+    )
     expect(answer).toMatch(/^HTTP\/1\.1 400 /)
     const next = await postWith(limited, undefined, (request) => request.end(VALID))
     expect(next.status).toBe(200)
@@ -174,7 +207,10 @@ describe('POST /plants, over a socket only', () => {
 
   it('a client that drops the connection mid-body leaves the server serving', async () => {
     await new Promise<void>((resolve) => {
-      const request = httpRequest(`${limited.url}/plants`, { method: 'POST', headers: { ...auth, 'content-length': '500' } })
+      const request = httpRequest(`${limited.url}/plants`, {
+        method: 'POST',
+        headers: { ...auth, 'content-length': '500' },
+      })
       request.on('error', () => resolve())
       request.write('{"id":1,')
       setTimeout(() => request.destroy(), 20)

@@ -28,7 +28,10 @@ interface Answer {
 }
 
 async function ask(base: string, query: string, prefer?: string): Promise<Answer> {
-  const response = await fetch(`${base}/items${query}`, { headers: prefer ? { prefer } : {}, signal: AbortSignal.timeout(10_000) })
+  const response = await fetch(`${base}/items${query}`, {
+    headers: prefer ? { prefer } : {},
+    signal: AbortSignal.timeout(10_000),
+  })
   const text = await response.text()
   return { status: response.status, body: response.ok ? JSON.parse(text) : undefined }
 }
@@ -61,16 +64,49 @@ describe('query controls beside Prism 5.14 (#13)', () => {
    */
   const INTENDED_DIFFERENCES: Array<[string, string | undefined, number, number, string]> = [
     ['?__code=500', undefined, 404, 422, 'an undeclared status is a bad request control, as a bad Prefer: code= is'],
-    ['?__example=nope', undefined, 404, 422, 'an unknown example name is a bad request control, as a bad Prefer: example= is'],
-    ['?__code=404&__example=ivy', undefined, 200, 422, 'code and example together look for the example in that status only, as Prefer does'],
-    ['?__code=404&__code=200', undefined, 422, 404, 'of a repeated control the first counts, as of a repeated preference (RFC 7240)'],
-    ['?%5F%5Fcode=404', undefined, 404, 200, 'a control is recognised by its name as written: the mock looks for "__" in the raw query only'],
-    ['?__code=404', 'delay=0', 200, 404, 'a Prefer that names none of code, example, dynamic (say a delay) leaves the query controls in force'],
+    [
+      '?__example=nope',
+      undefined,
+      404,
+      422,
+      'an unknown example name is a bad request control, as a bad Prefer: example= is',
+    ],
+    [
+      '?__code=404&__example=ivy',
+      undefined,
+      200,
+      422,
+      'code and example together look for the example in that status only, as Prefer does',
+    ],
+    [
+      '?__code=404&__code=200',
+      undefined,
+      422,
+      404,
+      'of a repeated control the first counts, as of a repeated preference (RFC 7240)',
+    ],
+    [
+      '?%5F%5Fcode=404',
+      undefined,
+      404,
+      200,
+      'a control is recognised by its name as written: the mock looks for "__" in the raw query only',
+    ],
+    [
+      '?__code=404',
+      'delay=0',
+      200,
+      404,
+      'a Prefer that names none of code, example, dynamic (say a delay) leaves the query controls in force',
+    ],
   ]
 
-  it.each(INTENDED_DIFFERENCES)('%s with Prefer %s: Prism %i, the mock %i, since %s', async (query, prefer, prismStatus, mockStatus) => {
-    const [theirs, ours] = await Promise.all([ask(prismUrl, query, prefer), ask(mock.url, query, prefer)])
-    expect(theirs.status).toBe(prismStatus)
-    expect(ours.status).toBe(mockStatus)
-  })
+  it.each(INTENDED_DIFFERENCES)(
+    '%s with Prefer %s: Prism %i, the mock %i, since %s',
+    async (query, prefer, prismStatus, mockStatus) => {
+      const [theirs, ours] = await Promise.all([ask(prismUrl, query, prefer), ask(mock.url, query, prefer)])
+      expect(theirs.status).toBe(prismStatus)
+      expect(ours.status).toBe(mockStatus)
+    },
+  )
 })

@@ -58,12 +58,54 @@ const AGREED: Array<[string, string, string, string]> = [
 
 /** Where the mock answers otherwise on purpose: [method, path, header, Prism's value, the mock's, why]; `null` is no header. */
 const INTENDED_DIFFERENCES: Array<[string, string, string, string | null, string | null, string]> = [
-  ['GET', '/plants', 'x-checksum', 'string', '08ff49b6', 'the mock’s sample follows the schema’s pattern, where Prism’s breaks it (and says so in sl-violations)'],
-  ['GET', '/plants', 'x-meta', 'null', '{"cached":true}', 'a header declared with `content` is the JSON text of its example; Prism reads no value for it'],
-  ['POST', '/plants', 'location', 'string', '/', 'a Location without an example is a path (or a URL for format uri) the client can follow, as before'],
-  ['GET', '/old-plants', 'location', 'http://example.com', 'http://127.0.0.1/', 'a Location of format uri without an example points back at a loopback URL, as before'],
-  ['GET', '/plants/1', 'set-cookie', 'string', null, 'the mock makes up no cookie: one would land in the browser’s jar for every port of the host'],
-  ['GET', '/plants/1', 'x-sample-breaks', 'st', null, 'an optional header no made-up value fits is left out rather than sent broken with every answer'],
+  [
+    'GET',
+    '/plants',
+    'x-checksum',
+    'string',
+    '08ff49b6',
+    'the mock’s sample follows the schema’s pattern, where Prism’s breaks it (and says so in sl-violations)',
+  ],
+  [
+    'GET',
+    '/plants',
+    'x-meta',
+    'null',
+    '{"cached":true}',
+    'a header declared with `content` is the JSON text of its example; Prism reads no value for it',
+  ],
+  [
+    'POST',
+    '/plants',
+    'location',
+    'string',
+    '/',
+    'a Location without an example is a path (or a URL for format uri) the client can follow, as before',
+  ],
+  [
+    'GET',
+    '/old-plants',
+    'location',
+    'http://example.com',
+    'http://127.0.0.1/',
+    'a Location of format uri without an example points back at a loopback URL, as before',
+  ],
+  [
+    'GET',
+    '/plants/1',
+    'set-cookie',
+    'string',
+    null,
+    'the mock makes up no cookie: one would land in the browser’s jar for every port of the host',
+  ],
+  [
+    'GET',
+    '/plants/1',
+    'x-sample-breaks',
+    'st',
+    null,
+    'an optional header no made-up value fits is left out rather than sent broken with every answer',
+  ],
 ]
 
 describe('response headers beside Prism 5.14 (#13)', () => {
@@ -74,12 +116,15 @@ describe('response headers beside Prism 5.14 (#13)', () => {
     expect(ours.headers.get(header)).toBe(value)
   })
 
-  it.each(INTENDED_DIFFERENCES)('%s %s: %s is %j from Prism, %j from the mock, since %s', async (method, path, header, prismValue, mockValue) => {
-    const [theirs, ours] = await both(method, path)
-    expect(ours.status).toBe(theirs.status)
-    expect(theirs.headers.get(header)).toBe(prismValue)
-    expect(ours.headers.get(header)).toBe(mockValue)
-  })
+  it.each(INTENDED_DIFFERENCES)(
+    '%s %s: %s is %j from Prism, %j from the mock, since %s',
+    async (method, path, header, prismValue, mockValue) => {
+      const [theirs, ours] = await both(method, path)
+      expect(ours.status).toBe(theirs.status)
+      expect(theirs.headers.get(header)).toBe(prismValue)
+      expect(ours.headers.get(header)).toBe(mockValue)
+    },
+  )
 
   it('ignores a declared Content-Type and Content-Length, as Prism does: the answer’s own are sent', async () => {
     const [theirs, ours] = await both('GET', '/plants')
@@ -92,7 +137,9 @@ describe('response headers beside Prism 5.14 (#13)', () => {
   it('reports an example that breaks its schema with each answer, as Prism does in its own header', async () => {
     const [theirs, ours] = await both('GET', '/plants/1')
     expect(theirs.headers.get('sl-violations')).toContain('x-cache-hits must be <= 10')
-    expect(JSON.parse(ours.headers.get('x-mock-violations')!)).toEqual([{ location: 'response.header', pointer: '/x-cache-hits', message: 'must be <= 10' }])
+    expect(JSON.parse(ours.headers.get('x-mock-violations')!)).toEqual([
+      { location: 'response.header', pointer: '/x-cache-hits', message: 'must be <= 10' },
+    ])
   })
 
   it('GET /greeting: Prism answers 500, since Node refuses the example’s characters; the mock 200, the value percent-encoded', async () => {

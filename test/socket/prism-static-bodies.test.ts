@@ -28,7 +28,11 @@ beforeAll(async () => {
 
 afterAll(() => stopPrismAndMock(servers))
 
-async function ask(base: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+async function ask(
+  base: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string }> {
   const response = await fetch(`${base}${path}`, { headers, signal: AbortSignal.timeout(10_000) })
   return { status: response.status, text: await response.text() }
 }
@@ -40,13 +44,16 @@ function meets(schemaPath: string, value: unknown): boolean {
 const plant = '~1plants~1{id}/get/responses/200'
 
 describe('static bodies beside Prism 5.14 (#13)', () => {
-  it.each(['/plants/1', '/plants', '/nodes', '/pets', '/codes'])('%s: each answers the same body every time', async (path) => {
-    for (const base of [prismUrl, mock.url]) {
-      const [first, second] = [await ask(base, path), await ask(base, path)]
-      expect(first.status).toBe(200)
-      expect(second.text).toBe(first.text)
-    }
-  })
+  it.each(['/plants/1', '/plants', '/nodes', '/pets', '/codes'])(
+    '%s: each answers the same body every time',
+    async (path) => {
+      for (const base of [prismUrl, mock.url]) {
+        const [first, second] = [await ask(base, path), await ask(base, path)]
+        expect(first.status).toBe(200)
+        expect(second.text).toBe(first.text)
+      }
+    },
+  )
 
   it('GET /plants/1: the same values where Prism meets the schema; the pattern and unique items only the mock meets', async () => {
     const theirs = JSON.parse((await ask(prismUrl, '/plants/1')).text)
@@ -83,7 +90,10 @@ describe('static bodies beside Prism 5.14 (#13)', () => {
   })
 
   it('Prefer: code=404 answers the same sampled error body in both', async () => {
-    const [theirs, ours] = await Promise.all([ask(prismUrl, '/plants/1', { prefer: 'code=404' }), ask(mock.url, '/plants/1', { prefer: 'code=404' })])
+    const [theirs, ours] = await Promise.all([
+      ask(prismUrl, '/plants/1', { prefer: 'code=404' }),
+      ask(mock.url, '/plants/1', { prefer: 'code=404' }),
+    ])
     expect([ours.status, JSON.parse(ours.text)]).toEqual([theirs.status, JSON.parse(theirs.text)])
   })
 })

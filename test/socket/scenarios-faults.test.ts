@@ -57,14 +57,31 @@ interface Answer {
 }
 
 /** One request with node:http; rejects with the socket error a client would see. Bounded by `timeoutMs`. */
-function send(url: string, init: { method?: string; headers?: Record<string, string>; body?: string; timeoutMs?: number } = {}): Promise<Answer> {
+function send(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string; timeoutMs?: number } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(url, { method: init.method ?? 'POST', headers: init.headers ?? auth, signal: AbortSignal.timeout(init.timeoutMs ?? 10_000) }, (response) => {
-      const chunks: Buffer[] = []
-      response.on('data', (chunk: Buffer) => chunks.push(chunk))
-      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') }))
-      response.on('error', reject)
-    })
+    const outgoing = httpRequest(
+      url,
+      {
+        method: init.method ?? 'POST',
+        headers: init.headers ?? auth,
+        signal: AbortSignal.timeout(init.timeoutMs ?? 10_000),
+      },
+      (response) => {
+        const chunks: Buffer[] = []
+        response.on('data', (chunk: Buffer) => chunks.push(chunk))
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode!,
+            headers: response.headers,
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        )
+        response.on('error', reject)
+      },
+    )
     outgoing.on('error', reject)
     outgoing.end(init.method === 'GET' || init.method === 'OPTIONS' ? undefined : (init.body ?? VALID))
   })
@@ -77,7 +94,12 @@ async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number
 }
 
 function postPlant(server: MockServer, headers: Record<string, string> = {}) {
-  return fetch(`${server.url}/plants`, { method: 'POST', headers: { ...auth, ...headers }, body: VALID, signal: AbortSignal.timeout(10_000) })
+  return fetch(`${server.url}/plants`, {
+    method: 'POST',
+    headers: { ...auth, ...headers },
+    body: VALID,
+    signal: AbortSignal.timeout(10_000),
+  })
 }
 
 describe('latency', () => {
@@ -128,7 +150,9 @@ describe('latency', () => {
   it('Prefer: delay=abc gets 400 (#3)', async () => {
     const response = await postPlant(prompt, { prefer: 'delay=abc' })
     expect(response.status).toBe(400)
-    expect(((await response.json()) as { message: string }).message).toMatch(/Prefer: delay= must be a whole number of milliseconds/)
+    expect(((await response.json()) as { message: string }).message).toMatch(
+      /Prefer: delay= must be a whole number of milliseconds/,
+    )
   })
 
   it('Prefer: delay above ten minutes gets 400', async () => {
@@ -168,7 +192,10 @@ describe('faults', () => {
   }
 
   it('reset makes the client see ECONNRESET (#3)', async () => {
-    await expect(faulty('reset')).rejects.toMatchObject({ code: 'ECONNRESET', message: expect.stringMatching(/read ECONNRESET/) })
+    await expect(faulty('reset')).rejects.toMatchObject({
+      code: 'ECONNRESET',
+      message: expect.stringMatching(/read ECONNRESET/),
+    })
   })
 
   it('reset fails a fetch with a network error', async () => {
@@ -199,7 +226,12 @@ describe('faults', () => {
 
   it('hang gives no answer until the client gives up (#3)', async () => {
     const started = performance.now()
-    const outcome = await fetch(`${server.url}/plants`, { method: 'POST', headers: { ...auth, 'x-mock-scenario': 'hang' }, body: VALID, signal: AbortSignal.timeout(500) }).then(
+    const outcome = await fetch(`${server.url}/plants`, {
+      method: 'POST',
+      headers: { ...auth, 'x-mock-scenario': 'hang' },
+      body: VALID,
+      signal: AbortSignal.timeout(500),
+    }).then(
       (response) => response.status,
       (error: Error) => error.name,
     )
@@ -212,13 +244,20 @@ describe('faults', () => {
     const headers = { ...auth, 'x-mock-session': 'journal-of-faults' }
     await send(`${server.url}/plants`, { headers: { ...headers, 'x-mock-scenario': 'malformed' } })
     await send(`${server.url}/plants`, { headers: { ...headers, 'x-mock-scenario': 'reset' } }).catch(() => undefined)
-    await expect.poll(() => server.requests({ session: 'journal-of-faults' }).map((r) => r.fault), { timeout: 2_000 }).toEqual(['malformed', 'reset'])
+    await expect
+      .poll(() => server.requests({ session: 'journal-of-faults' }).map((r) => r.fault), { timeout: 2_000 })
+      .toEqual(['malformed', 'reset'])
   })
 
   it('a fault on a request with an Origin logs no unexpected failure (#3)', async () => {
     const errors: string[] = []
-    const own = await start({ fixtures: faultFixtures, logger: { info() {}, warn() {}, error: (message: string) => void errors.push(message) } })
-    await send(`${own.url}/plants`, { headers: { ...auth, origin: 'https://app.example', 'x-mock-scenario': 'reset' } }).catch(() => undefined)
+    const own = await start({
+      fixtures: faultFixtures,
+      logger: { info() {}, warn() {}, error: (message: string) => void errors.push(message) },
+    })
+    await send(`${own.url}/plants`, {
+      headers: { ...auth, origin: 'https://app.example', 'x-mock-scenario': 'reset' },
+    }).catch(() => undefined)
     await new Promise((resolve) => setTimeout(resolve, 100))
     expect(errors).toEqual([])
   })
@@ -261,7 +300,11 @@ describe('CORS', () => {
   function preflight(target: MockServer, path: string, method = 'POST') {
     return send(`${target.url}${path}`, {
       method: 'OPTIONS',
-      headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'authorization, content-type' },
+      headers: {
+        origin,
+        'access-control-request-method': method,
+        'access-control-request-headers': 'authorization, content-type',
+      },
     })
   }
 
@@ -275,7 +318,8 @@ describe('CORS', () => {
   it('exposes the headers a client needs to read (#3)', async () => {
     const answer = await send(`${server.url}/plants`, { headers: { ...auth, origin } })
     const exposed = String(answer.headers['access-control-expose-headers']).toLowerCase()
-    for (const name of ['www-authenticate', 'allow', 'x-mock-scenario', 'x-mock-session', 'retry-after']) expect(exposed).toContain(name)
+    for (const name of ['www-authenticate', 'allow', 'x-mock-scenario', 'x-mock-session', 'retry-after'])
+      expect(exposed).toContain(name)
   })
 
   it('varies on Origin, since the answer reflects it', async () => {
@@ -300,7 +344,9 @@ describe('CORS', () => {
     expect(answer.status).toBe(204)
     expect(answer.headers['access-control-allow-origin']).toBe(origin)
     expect(answer.headers['access-control-allow-methods']).toMatch(/\bPOST\b/)
-    expect(String(answer.headers['access-control-allow-headers']).toLowerCase()).toMatch(/authorization.*content-type|content-type.*authorization/)
+    expect(String(answer.headers['access-control-allow-headers']).toLowerCase()).toMatch(
+      /authorization.*content-type|content-type.*authorization/,
+    )
     expect(answer.text).toBe('')
   })
 

@@ -82,22 +82,48 @@ export function describeAdminApi(transport: string, start: StartTarget): void {
     const text = await response.text()
     const exchange = { method, path: `/__mock${path}`, status: response.status, headers: response.headers, text }
     expect(oracle.problems(exchange), `${method} /__mock${path} → ${response.status} ${text.slice(0, 200)}`).toEqual([])
-    return { status: response.status, headers: response.headers, text, json: text && /json/.test(response.headers.get('content-type') ?? '') ? JSON.parse(text) : undefined }
+    return {
+      status: response.status,
+      headers: response.headers,
+      text,
+      json: text && /json/.test(response.headers.get('content-type') ?? '') ? JSON.parse(text) : undefined,
+    }
   }
 
-  async function putScenario(target: AdminTarget, body: unknown, headers: Record<string, string> = {}): Promise<Answer> {
-    return admin(target, 'PUT', '/scenario', { body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } })
+  async function putScenario(
+    target: AdminTarget,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Answer> {
+    return admin(target, 'PUT', '/scenario', {
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json', ...headers },
+    })
   }
 
-  async function journal(target: AdminTarget, query = '', headers: Record<string, string> = {}): Promise<JournalEntry[]> {
+  async function journal(
+    target: AdminTarget,
+    query = '',
+    headers: Record<string, string> = {},
+  ): Promise<JournalEntry[]> {
     const answer = await admin(target, 'GET', `/requests${query}`, { headers })
     expect(answer.status).toBe(200)
     return answer.json.requests
   }
 
   /** A valid POST /plants, with what the test changes. */
-  async function addPlant(target: AdminTarget, { headers = {}, body = VALID, path = '/plants' }: { headers?: Record<string, string>; body?: string; path?: string } = {}) {
-    const response = await target.send('POST', path, { headers: { authorization: 'Bearer t', 'content-type': 'application/json', ...headers }, body })
+  async function addPlant(
+    target: AdminTarget,
+    {
+      headers = {},
+      body = VALID,
+      path = '/plants',
+    }: { headers?: Record<string, string>; body?: string; path?: string } = {},
+  ) {
+    const response = await target.send('POST', path, {
+      headers: { authorization: 'Bearer t', 'content-type': 'application/json', ...headers },
+      body,
+    })
     await response.arrayBuffer()
     return response.status
   }
@@ -123,7 +149,15 @@ export function describeAdminApi(transport: string, start: StartTarget): void {
         expect(answer.json.active).toBe('default')
         expect(answer.json).not.toHaveProperty('session')
         expect(answer.json.scenarios.map((s: { name: string }) => s.name)).toEqual([...BUILT_IN, ...FROM_FILE])
-        expect(answer.json.scenarios.map((s: { builtIn: boolean }) => s.builtIn)).toEqual([true, true, true, true, false, false, false])
+        expect(answer.json.scenarios.map((s: { builtIn: boolean }) => s.builtIn)).toEqual([
+          true,
+          true,
+          true,
+          true,
+          false,
+          false,
+          false,
+        ])
       })
 
       it('PUT switches the scenario every client gets', async () => {
@@ -139,7 +173,10 @@ export function describeAdminApi(transport: string, start: StartTarget): void {
       it('PUT to duplicate-plant serves the named fixture of that scenario', async () => {
         const target = await mockWith()
         await putScenario(target, { name: 'duplicate-plant' })
-        const response = await target.send('POST', '/plants', { headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: VALID })
+        const response = await target.send('POST', '/plants', {
+          headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+          body: VALID,
+        })
         expect(response.status).toBe(400)
         expect(await response.json()).toEqual(fixtures.duplicateId)
       })
@@ -154,7 +191,10 @@ export function describeAdminApi(transport: string, start: StartTarget): void {
         ['a numeric session', '{"name":"error","session":5}'],
       ])('PUT with %s answers 400 {error, message} and changes nothing', async (_what, body) => {
         const target = await mockWith()
-        const answer = await admin(target, 'PUT', '/scenario', { body, headers: { 'content-type': 'application/json' } })
+        const answer = await admin(target, 'PUT', '/scenario', {
+          body,
+          headers: { 'content-type': 'application/json' },
+        })
         expect(answer.status).toBe(400)
         expectErrorBody(answer.json, 400)
         expect(target.mock.activeScenario()).toBe('default')
@@ -183,8 +223,13 @@ export function describeAdminApi(transport: string, start: StartTarget): void {
         const answer = await putScenario(target, { name: 'error' }, { 'x-mock-session': 'a' })
         expect(answer.json).toMatchObject({ active: 'error', session: 'a' })
         expect((await admin(target, 'GET', '/scenario')).json.active).toBe('default')
-        expect((await admin(target, 'GET', '/scenario?session=a')).json).toMatchObject({ active: 'error', session: 'a' })
-        expect((await admin(target, 'GET', '/scenario', { headers: { 'x-mock-session': 'a' } })).json.active).toBe('error')
+        expect((await admin(target, 'GET', '/scenario?session=a')).json).toMatchObject({
+          active: 'error',
+          session: 'a',
+        })
+        expect((await admin(target, 'GET', '/scenario', { headers: { 'x-mock-session': 'a' } })).json.active).toBe(
+          'error',
+        )
       })
 
       it('the session in the PUT body wins over X-Mock-Session', async () => {
@@ -231,7 +276,17 @@ export function describeAdminApi(transport: string, start: StartTarget): void {
         await addPlant(target)
         const [entry, ...rest] = await journal(target)
         expect(rest).toEqual([])
-        expect(entry).toMatchObject({ method: 'POST', path: '/plants', query: '', operation: 'addPlant', status: 200, scenario: 'default', valid: true, violations: [], body: VALID })
+        expect(entry).toMatchObject({
+          method: 'POST',
+          path: '/plants',
+          query: '',
+          operation: 'addPlant',
+          status: 200,
+          scenario: 'default',
+          valid: true,
+          violations: [],
+          body: VALID,
+        })
         expect(entry).not.toHaveProperty('session')
         expect(entry).not.toHaveProperty('bodyTruncated')
         expect(entry!.id).toBeGreaterThan(0)
@@ -250,7 +305,10 @@ export function describeAdminApi(transport: string, start: StartTarget): void {
 
       it('records a 401 for a missing credential as invalid, with its operation', async () => {
         const target = await mockWith()
-        const response = await target.send('POST', '/plants', { headers: { 'content-type': 'application/json' }, body: VALID })
+        const response = await target.send('POST', '/plants', {
+          headers: { 'content-type': 'application/json' },
+          body: VALID,
+        })
         expect(response.status).toBe(401)
         const [entry] = await journal(target)
         expect(entry).toMatchObject({ operation: 'addPlant', status: 401, valid: false })
@@ -293,11 +351,24 @@ export function describeAdminApi(transport: string, start: StartTarget): void {
 
       it('redacts Authorization, Proxy-Authorization and Cookie', async () => {
         const target = await mockWith()
-        await addPlant(target, { headers: { authorization: 'Bearer top-secret', 'proxy-authorization': 'Basic cHJveHk6c2VjcmV0', cookie: 'sid=cookie-secret', 'x-trace': 'kept' } })
+        await addPlant(target, {
+          headers: {
+            authorization: 'Bearer top-secret',
+            'proxy-authorization': 'Basic cHJveHk6c2VjcmV0',
+            cookie: 'sid=cookie-secret',
+            'x-trace': 'kept',
+          },
+        })
         const answer = await admin(target, 'GET', '/requests')
         const [entry] = answer.json.requests as JournalEntry[]
-        expect(entry!.headers).toMatchObject({ authorization: '[redacted]', 'proxy-authorization': '[redacted]', cookie: '[redacted]', 'x-trace': 'kept' })
-        for (const secret of ['top-secret', 'cHJveHk6c2VjcmV0', 'cookie-secret']) expect(answer.text).not.toContain(secret)
+        expect(entry!.headers).toMatchObject({
+          authorization: '[redacted]',
+          'proxy-authorization': '[redacted]',
+          cookie: '[redacted]',
+          'x-trace': 'kept',
+        })
+        for (const secret of ['top-secret', 'cHJveHk6c2VjcmV0', 'cookie-secret'])
+          expect(answer.text).not.toContain(secret)
         expect(JSON.stringify(target.mock.requests())).not.toContain('top-secret')
       })
 
@@ -330,7 +401,10 @@ export function describeAdminApi(transport: string, start: StartTarget): void {
       async function mixedJournal(): Promise<AdminTarget> {
         const target = await mockWith()
         await addPlant(target, { headers: { 'x-mock-session': 'a' } })
-        await target.send('POST', '/plants', { headers: { 'x-mock-session': 'b', 'content-type': 'application/json' }, body: VALID })
+        await target.send('POST', '/plants', {
+          headers: { 'x-mock-session': 'b', 'content-type': 'application/json' },
+          body: VALID,
+        })
         await addPlant(target, { path: '/trees' })
         await target.send('GET', '/plants')
         return target
@@ -389,7 +463,10 @@ export function describeAdminApi(transport: string, start: StartTarget): void {
         const a = await journal(target, '?session=a')
         const b = await journal(target, '?session=b')
         expect(a.map((e) => [e.session, e.status, e.scenario])).toEqual([['a', 400, 'error']])
-        expect(b.map((e) => [e.session, e.status, e.scenario])).toEqual([['b', 200, 'default'], ['b', 200, 'default']])
+        expect(b.map((e) => [e.session, e.status, e.scenario])).toEqual([
+          ['b', 200, 'default'],
+          ['b', 200, 'default'],
+        ])
       })
 
       it('X-Mock-Session on GET /__mock/requests lists only that session, as it scopes DELETE and reset', async () => {
@@ -445,16 +522,27 @@ export function describeAdminApi(transport: string, start: StartTarget): void {
         const target = await countJournal()
         const third = (await journal(target))[2]!
         expect(await count(target, `?since=${encodeURIComponent(third.time)}`)).toBeGreaterThanOrEqual(2)
-        expect(await count(target, `?since=${Date.parse(third.time)}`)).toBe(await count(target, `?since=${encodeURIComponent(third.time)}`))
+        expect(await count(target, `?since=${Date.parse(third.time)}`)).toBe(
+          await count(target, `?since=${encodeURIComponent(third.time)}`),
+        )
         expect(await count(target, '?since=0')).toBe(4)
         expect(await count(target, '?since=2000-01-01')).toBe(4)
         expect(await count(target, `?since=${Date.now() + 3_600_000}`)).toBe(0)
-        expect(await journal(target, `?since=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`)).toEqual([])
+        expect(
+          await journal(target, `?since=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`),
+        ).toEqual([])
       })
 
       it('counts as the listing lists, filter by filter', async () => {
         const target = await countJournal()
-        for (const query of ['', '?session=a', '?status=400', '?status=5xx', '?valid=true&session=a', '?path=/plants&method=post']) {
+        for (const query of [
+          '',
+          '?session=a',
+          '?status=400',
+          '?status=5xx',
+          '?valid=true&session=a',
+          '?path=/plants&method=post',
+        ]) {
           expect(await count(target, query), query).toBe((await journal(target, query)).length)
         }
       })
@@ -472,16 +560,19 @@ export function describeAdminApi(transport: string, start: StartTarget): void {
         ['valid=maybe', 'valid', 'true or false'],
         ['since=yesterday', 'since', 'ISO 8601'],
         ['since=2025-13-01', 'since', 'ISO 8601'],
-      ])('?%s answers 400 naming the filter and what it takes, on the count and the listing', async (query, filter, takes) => {
-        const target = await countJournal()
-        for (const path of ['/requests/count', '/requests']) {
-          const answer = await admin(target, 'GET', `${path}?${query}`)
-          expect(answer.status).toBe(400)
-          expectErrorBody(answer.json, 400)
-          expect(answer.json.message).toContain(`"${filter}"`)
-          expect(answer.json.message).toContain(takes)
-        }
-      })
+      ])(
+        '?%s answers 400 naming the filter and what it takes, on the count and the listing',
+        async (query, filter, takes) => {
+          const target = await countJournal()
+          for (const path of ['/requests/count', '/requests']) {
+            const answer = await admin(target, 'GET', `${path}?${query}`)
+            expect(answer.status).toBe(400)
+            expectErrorBody(answer.json, 400)
+            expect(answer.json.message).toContain(`"${filter}"`)
+            expect(answer.json.message).toContain(takes)
+          }
+        },
+      )
 
       it('an unknown filter answers 400 listing the known ones; the count takes no paging', async () => {
         const target = await countJournal()
@@ -506,8 +597,16 @@ export function describeAdminApi(transport: string, start: StartTarget): void {
         const target = await countJournal()
         const since = new Date(Date.parse(target.mock.requests()[1]!.time))
         const entries = target.mock.requests({ valid: false, status: '4xx', since })
-        expect(entries.map((e) => e.status)).toEqual(target.mock.requests({ since }).filter((e) => !e.valid && e.status >= 400).map((e) => e.status))
-        expect(entries.map((e) => [e.operation, e.status]).slice(0, 2)).toEqual([['addPlant', 400], ['addPlant', 400]])
+        expect(entries.map((e) => e.status)).toEqual(
+          target.mock
+            .requests({ since })
+            .filter((e) => !e.valid && e.status >= 400)
+            .map((e) => e.status),
+        )
+        expect(entries.map((e) => [e.operation, e.status]).slice(0, 2)).toEqual([
+          ['addPlant', 400],
+          ['addPlant', 400],
+        ])
         expect(target.mock.requests({ valid: true, status: '2xx' }).map((e) => e.session)).toEqual(['a'])
         expect(target.mock.requests({ since: Date.now() + 3_600_000 })).toEqual([])
       })
@@ -612,7 +711,14 @@ export function describeAdminApi(transport: string, start: StartTarget): void {
         expectErrorBody(answer.json, 404)
         expect(answer.json.message).toContain('/__mock/nope')
         expect(answer.json.message).not.toContain('No operation in the description')
-        for (const route of ['GET /__mock/health', 'PUT /__mock/scenario', 'DELETE /__mock/requests', 'POST /__mock/reset', 'GET /__mock/spec']) expect(answer.json.message).toContain(route)
+        for (const route of [
+          'GET /__mock/health',
+          'PUT /__mock/scenario',
+          'DELETE /__mock/requests',
+          'POST /__mock/reset',
+          'GET /__mock/spec',
+        ])
+          expect(answer.json.message).toContain(route)
         expect(target.mock.requests()).toEqual([])
       })
 
@@ -651,17 +757,23 @@ export function describeAdminApi(transport: string, start: StartTarget): void {
     })
 
     describe('--admin-token', () => {
-      it.each(protectedRoutes)('%s /__mock%s without Authorization answers 401 with a Bearer challenge', async (method, path, init) => {
-        const target = await mockWith({ adminToken: ADMIN_TOKEN })
-        const answer = await admin(target, method, path, init)
-        expect(answer.status).toBe(401)
-        expect(answer.headers.get('www-authenticate')).toMatch(/^Bearer\b/)
-        expectErrorBody(answer.json, 401)
-      })
+      it.each(protectedRoutes)(
+        '%s /__mock%s without Authorization answers 401 with a Bearer challenge',
+        async (method, path, init) => {
+          const target = await mockWith({ adminToken: ADMIN_TOKEN })
+          const answer = await admin(target, method, path, init)
+          expect(answer.status).toBe(401)
+          expect(answer.headers.get('www-authenticate')).toMatch(/^Bearer\b/)
+          expectErrorBody(answer.json, 401)
+        },
+      )
 
       it.each(protectedRoutes)('%s /__mock%s with the admin token succeeds', async (method, path, init, status) => {
         const target = await mockWith({ adminToken: ADMIN_TOKEN })
-        const answer = await admin(target, method, path, { ...init, headers: { ...init.headers, authorization: `Bearer ${ADMIN_TOKEN}` } })
+        const answer = await admin(target, method, path, {
+          ...init,
+          headers: { ...init.headers, authorization: `Bearer ${ADMIN_TOKEN}` },
+        })
         expect(answer.status).toBe(status)
       })
 

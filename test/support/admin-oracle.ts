@@ -48,7 +48,8 @@ export async function createAdminOracle(): Promise<AdminOracle> {
       const method = exchange.method.toLowerCase()
       const operation = find(method, path) ?? find(method, ANY_OTHER_PATH)!
       const codes = operation.responses.map((r) => r.code)
-      if (!codes.includes(String(exchange.status))) return [`${exchange.method} ${path} does not declare ${exchange.status} (declared: ${codes.join(', ')})`]
+      if (!codes.includes(String(exchange.status)))
+        return [`${exchange.method} ${path} does not declare ${exchange.status} (declared: ${codes.join(', ')})`]
       const headers = Object.fromEntries(exchange.headers)
       let body: unknown = exchange.text === '' ? undefined : exchange.text
       if (/^application\/(.+\+)?json\b/i.test(headers['content-type'] ?? '')) {
@@ -77,7 +78,8 @@ function withMisses(document: { paths: Paths }): object {
     },
   })
   for (const item of Object.values(copy.paths)) {
-    for (const method of METHODS) if (!(method in item) && !(method === 'head' && 'get' in item)) item[method] = miss('405', 'MethodNotAllowed')
+    for (const method of METHODS)
+      if (!(method in item) && !(method === 'head' && 'get' in item)) item[method] = miss('405', 'MethodNotAllowed')
   }
   copy.paths[ANY_OTHER_PATH] = Object.fromEntries(METHODS.map((method) => [method, miss('404', 'NotFound')]))
   return copy

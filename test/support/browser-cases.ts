@@ -35,9 +35,22 @@ const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,im
 const PAGE = 'http://localhost:5173'
 const OTHER_SITE = 'https://evil.example'
 const ADMIN_TOKEN = 'admin-s3cret'
-const ADMIN_ROUTES = ['GET /__mock/health', 'GET /__mock/scenario', 'PUT /__mock/scenario', 'GET /__mock/requests', 'DELETE /__mock/requests', 'GET /__mock/requests/count', 'POST /__mock/reset', 'GET /__mock/spec']
+const ADMIN_ROUTES = [
+  'GET /__mock/health',
+  'GET /__mock/scenario',
+  'PUT /__mock/scenario',
+  'GET /__mock/requests',
+  'DELETE /__mock/requests',
+  'GET /__mock/requests/count',
+  'POST /__mock/reset',
+  'GET /__mock/spec',
+]
 
-const preflight = (method: string, headers: Record<string, string> = {}) => ({ origin: PAGE, 'access-control-request-method': method, ...headers })
+const preflight = (method: string, headers: Record<string, string> = {}) => ({
+  origin: PAGE,
+  'access-control-request-method': method,
+  ...headers,
+})
 
 export function describeBrowserCases(transport: string, start: StartBrowserTarget): void {
   const started: BrowserTarget[] = []
@@ -69,7 +82,11 @@ export function describeBrowserCases(transport: string, start: StartBrowserTarge
         expect(answer.headers.get('content-type')).toMatch(/^application\/json/)
         expect(answer.headers.get('vary')).toMatch(/accept/i)
         const index = JSON.parse(answer.text)
-        expect(index).toMatchObject({ title: 'Plant Store', version: '1.0.0', operations: [{ method: 'POST', path: '/plants', operationId: 'addPlant' }] })
+        expect(index).toMatchObject({
+          title: 'Plant Store',
+          version: '1.0.0',
+          operations: [{ method: 'POST', path: '/plants', operationId: 'addPlant' }],
+        })
         expect(index.message).toContain('declares no GET /')
         expect(index.admin.map((r: { method: string; path: string }) => `${r.method} ${r.path}`)).toEqual(ADMIN_ROUTES)
       }
@@ -169,7 +186,11 @@ export function describeBrowserCases(transport: string, start: StartBrowserTarge
   describe(`CORS on the described API's misses ${transport}`, () => {
     it('answers the preflight of an unknown path 204 with CORS headers, then the request 404 with them (#13)', async () => {
       const target = await mockWith()
-      const answer = await target.send('OPTIONS', '/trees', preflight('GET', { 'access-control-request-headers': 'authorization' }))
+      const answer = await target.send(
+        'OPTIONS',
+        '/trees',
+        preflight('GET', { 'access-control-request-headers': 'authorization' }),
+      )
       expect(answer.status).toBe(204)
       expectCors(answer)
       expect(answer.headers.get('access-control-allow-methods')).toContain('GET')
@@ -200,7 +221,12 @@ export function describeBrowserCases(transport: string, start: StartBrowserTarge
     it('still answers a declared operation with CORS headers (#13)', async () => {
       const target = await mockWith()
       expect((await target.send('OPTIONS', '/plants', preflight('POST'))).status).toBe(204)
-      const answer = await target.send('POST', '/plants', { origin: PAGE, authorization: 'Bearer t', 'content-type': 'application/json' }, '{"id":1,"name":"Fern"}')
+      const answer = await target.send(
+        'POST',
+        '/plants',
+        { origin: PAGE, authorization: 'Bearer t', 'content-type': 'application/json' },
+        '{"id":1,"name":"Fern"}',
+      )
       expect(answer.status).toBe(200)
       expectCors(answer)
     })
@@ -209,7 +235,11 @@ export function describeBrowserCases(transport: string, start: StartBrowserTarge
   describe(`the admin API from a page ${transport}`, () => {
     it('answers the preflight of a page on a loopback origin without the admin token, then its requests with it (#13)', async () => {
       const target = await mockWith({ adminToken: ADMIN_TOKEN })
-      const answer = await target.send('OPTIONS', '/__mock/scenario', preflight('PUT', { 'access-control-request-headers': 'authorization,content-type' }))
+      const answer = await target.send(
+        'OPTIONS',
+        '/__mock/scenario',
+        preflight('PUT', { 'access-control-request-headers': 'authorization,content-type' }),
+      )
       expect(answer.status).toBe(204)
       expectCors(answer)
       expect(answer.headers.get('access-control-allow-methods')).toContain('PUT')
@@ -227,7 +257,12 @@ export function describeBrowserCases(transport: string, start: StartBrowserTarge
 
     it('still asks a page for the admin token, and lets it read why (#13)', async () => {
       const target = await mockWith({ adminToken: ADMIN_TOKEN })
-      const answer = await target.send('PUT', '/__mock/scenario', { origin: PAGE, 'content-type': 'application/json' }, '{"name":"error"}')
+      const answer = await target.send(
+        'PUT',
+        '/__mock/scenario',
+        { origin: PAGE, 'content-type': 'application/json' },
+        '{"name":"error"}',
+      )
       expect(answer.status).toBe(401)
       expectCors(answer)
       expect(answer.headers.get('access-control-expose-headers')).toContain('WWW-Authenticate')
@@ -237,7 +272,12 @@ export function describeBrowserCases(transport: string, start: StartBrowserTarge
     it('answers health, and the admin 404 and 405, to a page with CORS headers (#13)', async () => {
       const target = await mockWith()
       expectCors(await target.send('GET', '/__mock/health', { origin: PAGE }))
-      const wrong = await target.send('PATCH', '/__mock/scenario', { origin: PAGE, 'content-type': 'application/json' }, '{}')
+      const wrong = await target.send(
+        'PATCH',
+        '/__mock/scenario',
+        { origin: PAGE, 'content-type': 'application/json' },
+        '{}',
+      )
       expect(wrong.status).toBe(405)
       expectCors(wrong)
       const unknown = await target.send('GET', '/__mock/nope', { origin: PAGE })
@@ -248,7 +288,9 @@ export function describeBrowserCases(transport: string, start: StartBrowserTarge
     it('trusts a page of a host given with allowedHosts (#13)', async () => {
       const target = await mockWith({ allowedHosts: ['dev.internal'] })
       const origin = 'http://dev.internal:3000'
-      expect((await target.send('OPTIONS', '/__mock/reset', { origin, 'access-control-request-method': 'POST' })).status).toBe(204)
+      expect(
+        (await target.send('OPTIONS', '/__mock/reset', { origin, 'access-control-request-method': 'POST' })).status,
+      ).toBe(204)
       target.mock.useScenario('error')
       const reset = await target.send('POST', '/__mock/reset', { origin })
       expect(reset.status).toBe(200)
@@ -258,7 +300,10 @@ export function describeBrowserCases(transport: string, start: StartBrowserTarge
 
     it('refuses the preflight of a page of another site with 403, and gives it no CORS header to read anything with (#13)', async () => {
       const target = await mockWith()
-      const answer = await target.send('OPTIONS', '/__mock/scenario', { origin: OTHER_SITE, 'access-control-request-method': 'PUT' })
+      const answer = await target.send('OPTIONS', '/__mock/scenario', {
+        origin: OTHER_SITE,
+        'access-control-request-method': 'PUT',
+      })
       expect(answer.status).toBe(403)
       expectNoCors(answer)
       expect(JSON.parse(answer.text).message).toContain(OTHER_SITE)

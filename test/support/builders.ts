@@ -21,7 +21,10 @@ export function operationsOf(document: Record<string, any>): OperationDescriptio
 }
 
 /** A one-operation description (`POST /things`, operationId `addThing`) with the given responses. */
-export function documentWithResponses(responses: Record<string, unknown>, schemas: Record<string, unknown> = {}): Record<string, any> {
+export function documentWithResponses(
+  responses: Record<string, unknown>,
+  schemas: Record<string, unknown> = {},
+): Record<string, any> {
   return {
     openapi: '3.1.0',
     info: { title: 't', version: '1' },
@@ -57,8 +60,14 @@ export function plantStore(): Record<string, any> {
             content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPlant' } } },
           },
           responses: {
-            '200': { description: 'plant response', content: { 'application/json': { schema: { $ref: '#/components/schemas/Plant' } } } },
-            '400': { description: 'unexpected error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+            '200': {
+              description: 'plant response',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Plant' } } },
+            },
+            '400': {
+              description: 'unexpected error',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+            },
           },
         },
       },
@@ -97,7 +106,13 @@ export interface FakeRequest {
   cookies?: Record<string, string>
 }
 
-export function requestOf({ method = 'GET', path = '/', headers = {}, query = '', cookies = {} }: FakeRequest = {}): RequestData {
+export function requestOf({
+  method = 'GET',
+  path = '/',
+  headers = {},
+  query = '',
+  cookies = {},
+}: FakeRequest = {}): RequestData {
   const lower = new Map<string, string>()
   for (const [name, value] of Object.entries(headers)) if (value !== undefined) lower.set(name.toLowerCase(), value)
   return {

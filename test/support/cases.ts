@@ -68,7 +68,12 @@ const NESTED = 'body is nested more than 256 levels deep'
 
 /** A valid POST /plants, with what the case changes. */
 function post(overrides: { headers?: Record<string, HeaderValue>; body?: string | Uint8Array } = {}): CaseRequest {
-  return { method: 'POST', path: '/plants', headers: { ...auth, ...overrides.headers }, body: 'body' in overrides ? overrides.body : VALID }
+  return {
+    method: 'POST',
+    path: '/plants',
+    headers: { ...auth, ...overrides.headers },
+    body: 'body' in overrides ? overrides.body : VALID,
+  }
 }
 
 function withId(literal: string): CaseRequest {
@@ -89,11 +94,31 @@ export function plantOfSize(size: number): string {
 
 export const cases: RequestCase[] = [
   // Routing
-  { name: 'an unknown path gets 404 naming the method and path', request: { ...post(), path: '/trees' }, expect: { status: 404, message: ['POST /trees'] } },
-  { name: 'a path that differs only in case gets 404', request: { ...post(), path: '/PLANTS' }, expect: { status: 404, message: ['/PLANTS'] } },
-  { name: 'a trailing slash makes another path, which gets 404', request: { ...post(), path: '/plants/' }, expect: { status: 404, message: ['/plants/'] } },
-  { name: 'a percent-encoded NUL in the path gets 404', request: { ...post(), path: '/plants%00' }, expect: { status: 404, message: ['/plants%00'] } },
-  { name: 'a query string does not change the matched path', request: { ...post(), path: '/plants?color=green' }, expect: okFixture },
+  {
+    name: 'an unknown path gets 404 naming the method and path',
+    request: { ...post(), path: '/trees' },
+    expect: { status: 404, message: ['POST /trees'] },
+  },
+  {
+    name: 'a path that differs only in case gets 404',
+    request: { ...post(), path: '/PLANTS' },
+    expect: { status: 404, message: ['/PLANTS'] },
+  },
+  {
+    name: 'a trailing slash makes another path, which gets 404',
+    request: { ...post(), path: '/plants/' },
+    expect: { status: 404, message: ['/plants/'] },
+  },
+  {
+    name: 'a percent-encoded NUL in the path gets 404',
+    request: { ...post(), path: '/plants%00' },
+    expect: { status: 404, message: ['/plants%00'] },
+  },
+  {
+    name: 'a query string does not change the matched path',
+    request: { ...post(), path: '/plants?color=green' },
+    expect: okFixture,
+  },
   {
     name: 'an undeclared method on a known path gets 405 with Allow: POST',
     request: { method: 'GET', path: '/plants', headers: { authorization: TOKEN } },
@@ -136,15 +161,36 @@ export const cases: RequestCase[] = [
     request: post({ headers: { authorization: 'Bearer    ' } }),
     expect: { status: 401, headers: { 'www-authenticate': /^Bearer/ }, message: ['empty'] },
   },
-  { name: 'the scheme name is case-insensitive: "bearer abc" passes', request: post({ headers: { authorization: 'bearer abc' } }), expect: okFixture },
-  { name: 'the scheme name is case-insensitive: "BEARER abc" passes', request: post({ headers: { authorization: 'BEARER abc' } }), expect: okFixture },
-  { name: 'any non-empty token passes when no tokens are configured', request: post({ headers: { authorization: 'Bearer x' } }), expect: okFixture },
-  { name: 'a configured token passes', options: { tokens: ['T'] }, request: post({ headers: { authorization: 'Bearer T' } }), expect: okFixture },
+  {
+    name: 'the scheme name is case-insensitive: "bearer abc" passes',
+    request: post({ headers: { authorization: 'bearer abc' } }),
+    expect: okFixture,
+  },
+  {
+    name: 'the scheme name is case-insensitive: "BEARER abc" passes',
+    request: post({ headers: { authorization: 'BEARER abc' } }),
+    expect: okFixture,
+  },
+  {
+    name: 'any non-empty token passes when no tokens are configured',
+    request: post({ headers: { authorization: 'Bearer x' } }),
+    expect: okFixture,
+  },
+  {
+    name: 'a configured token passes',
+    options: { tokens: ['T'] },
+    request: post({ headers: { authorization: 'Bearer T' } }),
+    expect: okFixture,
+  },
   {
     name: 'another token than the configured ones gets 401 with error="invalid_token"',
     options: { tokens: ['T'] },
     request: post({ headers: { authorization: 'Bearer U' } }),
-    expect: { status: 401, headers: { 'www-authenticate': /^Bearer\b.*error="invalid_token"/ }, message: ['not accepted'] },
+    expect: {
+      status: 401,
+      headers: { 'www-authenticate': /^Bearer\b.*error="invalid_token"/ },
+      message: ['not accepted'],
+    },
   },
   {
     name: 'configured tokens are compared case-sensitively',
@@ -185,15 +231,31 @@ export const cases: RequestCase[] = [
     request: post({ headers: { 'content-type': 'application/jsonx' } }),
     expect: { status: 415, message: ['application/jsonx'] },
   },
-  { name: 'a charset parameter is accepted', request: post({ headers: { 'content-type': 'application/json; charset=utf-8' } }), expect: okFixture },
-  { name: 'a +json media type is accepted as JSON', request: post({ headers: { 'content-type': 'application/vnd.plant+json' } }), expect: okFixture },
-  { name: 'the media type is case-insensitive', request: post({ headers: { 'content-type': 'Application/JSON' } }), expect: okFixture },
+  {
+    name: 'a charset parameter is accepted',
+    request: post({ headers: { 'content-type': 'application/json; charset=utf-8' } }),
+    expect: okFixture,
+  },
+  {
+    name: 'a +json media type is accepted as JSON',
+    request: post({ headers: { 'content-type': 'application/vnd.plant+json' } }),
+    expect: okFixture,
+  },
+  {
+    name: 'the media type is case-insensitive',
+    request: post({ headers: { 'content-type': 'Application/JSON' } }),
+    expect: okFixture,
+  },
   {
     name: 'odd Content-Type parameters do not hide application/json',
     request: post({ headers: { 'content-type': 'application/json; charset="utf-8"; q=";;"; =; ;' } }),
     expect: okFixture,
   },
-  { name: 'a Content-Type of only a semicolon gets 415', request: post({ headers: { 'content-type': ';' } }), expect: { status: 415, message: ['";"'] } },
+  {
+    name: 'a Content-Type of only a semicolon gets 415',
+    request: post({ headers: { 'content-type': ';' } }),
+    expect: { status: 415, message: ['";"'] },
+  },
   {
     name: 'a repeated Content-Type header gets 415, not a crash',
     request: post({ headers: { 'content-type': [JSON_TYPE, JSON_TYPE] } }),
@@ -201,7 +263,11 @@ export const cases: RequestCase[] = [
   },
 
   // Body: presence and syntax
-  { name: 'a request with no body gets 400', request: post({ headers: { 'content-type': [] }, body: undefined }), expect: invalid('body is required') },
+  {
+    name: 'a request with no body gets 400',
+    request: post({ headers: { 'content-type': [] }, body: undefined }),
+    expect: invalid('body is required'),
+  },
   { name: 'an empty JSON body gets 400', request: post({ body: '' }), expect: invalid('body is required') },
   { name: 'malformed JSON gets 400', request: post({ body: '{"id":1,' }), expect: invalid('body is not valid JSON') },
   { name: 'a JSON array body gets 400', request: post({ body: '[]' }), expect: invalid('body must be an object') },
@@ -210,13 +276,41 @@ export const cases: RequestCase[] = [
 
   // Body: schema
   { name: 'a valid plant gets 200 with the fixture, which has no id', request: post(), expect: okFixture },
-  { name: 'a plant without the optional tag is valid', request: post({ body: '{"id":1,"name":"Fern"}' }), expect: okFixture },
-  { name: 'a plant with a tag is valid', request: post({ body: '{"id":1,"name":"Fern","tag":"fern"}' }), expect: okFixture },
-  { name: 'unknown extra properties are allowed', request: post({ body: '{"id":1,"name":"Fern","color":"green","pot":{"size":3}}' }), expect: okFixture },
-  { name: 'a missing name gets 400 naming body.name', request: post({ body: '{"id":1}' }), expect: invalid('body.name is required') },
-  { name: 'a missing id gets 400 naming body.id', request: post({ body: '{"name":"Fern"}' }), expect: invalid('body.id is required') },
-  { name: 'a numeric name gets 400 naming body.name', request: post({ body: '{"id":1,"name":5}' }), expect: invalid('body.name must be a string') },
-  { name: 'a null tag gets 400 naming body.tag', request: post({ body: '{"id":1,"name":"Fern","tag":null}' }), expect: invalid('body.tag must be a string') },
+  {
+    name: 'a plant without the optional tag is valid',
+    request: post({ body: '{"id":1,"name":"Fern"}' }),
+    expect: okFixture,
+  },
+  {
+    name: 'a plant with a tag is valid',
+    request: post({ body: '{"id":1,"name":"Fern","tag":"fern"}' }),
+    expect: okFixture,
+  },
+  {
+    name: 'unknown extra properties are allowed',
+    request: post({ body: '{"id":1,"name":"Fern","color":"green","pot":{"size":3}}' }),
+    expect: okFixture,
+  },
+  {
+    name: 'a missing name gets 400 naming body.name',
+    request: post({ body: '{"id":1}' }),
+    expect: invalid('body.name is required'),
+  },
+  {
+    name: 'a missing id gets 400 naming body.id',
+    request: post({ body: '{"name":"Fern"}' }),
+    expect: invalid('body.id is required'),
+  },
+  {
+    name: 'a numeric name gets 400 naming body.name',
+    request: post({ body: '{"id":1,"name":5}' }),
+    expect: invalid('body.name must be a string'),
+  },
+  {
+    name: 'a null tag gets 400 naming body.tag',
+    request: post({ body: '{"id":1,"name":"Fern","tag":null}' }),
+    expect: invalid('body.tag must be a string'),
+  },
   {
     name: 'every violation is reported in one response',
     request: post({ body: '{"id":"1","tag":5}' }),
@@ -224,22 +318,58 @@ export const cases: RequestCase[] = [
   },
 
   // int64 at its exact edges
-  { name: 'id 9223372036854775807, the largest int64, is valid', request: withId('9223372036854775807'), expect: okFixture },
-  { name: 'id -9223372036854775808, the smallest int64, is valid', request: withId('-9223372036854775808'), expect: okFixture },
-  { name: 'id 9223372036854775808, one above int64, gets 400', request: withId('9223372036854775808'), expect: invalid(`body.id ${INT64}`) },
-  { name: 'id -9223372036854775809, one below int64, gets 400', request: withId('-9223372036854775809'), expect: invalid(`body.id ${INT64}`) },
-  { name: 'id 9.223372036854775807e18, the largest int64 in exponent form, is valid', request: withId('9.223372036854775807e18'), expect: okFixture },
+  {
+    name: 'id 9223372036854775807, the largest int64, is valid',
+    request: withId('9223372036854775807'),
+    expect: okFixture,
+  },
+  {
+    name: 'id -9223372036854775808, the smallest int64, is valid',
+    request: withId('-9223372036854775808'),
+    expect: okFixture,
+  },
+  {
+    name: 'id 9223372036854775808, one above int64, gets 400',
+    request: withId('9223372036854775808'),
+    expect: invalid(`body.id ${INT64}`),
+  },
+  {
+    name: 'id -9223372036854775809, one below int64, gets 400',
+    request: withId('-9223372036854775809'),
+    expect: invalid(`body.id ${INT64}`),
+  },
+  {
+    name: 'id 9.223372036854775807e18, the largest int64 in exponent form, is valid',
+    request: withId('9.223372036854775807e18'),
+    expect: okFixture,
+  },
   { name: 'id 9223372036854775807.0 is valid', request: withId('9223372036854775807.0'), expect: okFixture },
   { name: 'id 1e400 gets 400 naming body.id', request: withId('1e400'), expect: invalid('body.id must be an integer') },
   { name: 'id 1.5 gets 400 naming body.id', request: withId('1.5'), expect: invalid('body.id must be an integer') },
   { name: 'id 1.0 is a whole number and valid', request: withId('1.0'), expect: okFixture },
   { name: 'id 1e2 is a whole number and valid', request: withId('1e2'), expect: okFixture },
-  { name: 'id "1", a string, gets 400 naming body.id', request: withId('"1"'), expect: invalid('body.id must be an integer') },
+  {
+    name: 'id "1", a string, gets 400 naming body.id',
+    request: withId('"1"'),
+    expect: invalid('body.id must be an integer'),
+  },
 
   // Prefer
-  { name: 'Prefer: code=400 serves the declared 400 fixture for a valid body', request: post({ headers: { prefer: 'code=400' } }), expect: { status: 400, body: fixtures.invalid } },
-  { name: 'Prefer: code=200 serves the 200 fixture', request: post({ headers: { prefer: 'code=200' } }), expect: okFixture },
-  { name: 'Prefer: example=duplicate-id serves that named fixture', request: post({ headers: { prefer: 'example=duplicate-id' } }), expect: { status: 400, body: fixtures.duplicateId } },
+  {
+    name: 'Prefer: code=400 serves the declared 400 fixture for a valid body',
+    request: post({ headers: { prefer: 'code=400' } }),
+    expect: { status: 400, body: fixtures.invalid },
+  },
+  {
+    name: 'Prefer: code=200 serves the 200 fixture',
+    request: post({ headers: { prefer: 'code=200' } }),
+    expect: okFixture,
+  },
+  {
+    name: 'Prefer: example=duplicate-id serves that named fixture',
+    request: post({ headers: { prefer: 'example=duplicate-id' } }),
+    expect: { status: 400, body: fixtures.duplicateId },
+  },
   {
     name: 'Prefer: code=400, example=duplicate-id serves that named fixture',
     request: post({ headers: { prefer: 'code=400, example=duplicate-id' } }),
@@ -255,13 +385,21 @@ export const cases: RequestCase[] = [
     request: post({ headers: { prefer: 'dynamic=true' } }),
     expect: { status: 200 },
   },
-  { name: 'an unknown preference is ignored', request: post({ headers: { prefer: 'respond-async, wait=5' } }), expect: okFixture },
+  {
+    name: 'an unknown preference is ignored',
+    request: post({ headers: { prefer: 'respond-async, wait=5' } }),
+    expect: okFixture,
+  },
   {
     name: 'Prefer: code=404, a status the operation does not declare, gets a clear 400',
     request: post({ headers: { prefer: 'code=404' } }),
     expect: invalid('code=404', 'does not declare', '200, 400'),
   },
-  { name: 'Prefer: code=abc, not a status, gets a clear 400', request: post({ headers: { prefer: 'code=abc' } }), expect: invalid('Prefer: code=') },
+  {
+    name: 'Prefer: code=abc, not a status, gets a clear 400',
+    request: post({ headers: { prefer: 'code=abc' } }),
+    expect: invalid('Prefer: code='),
+  },
   {
     name: 'Prefer: example=unknown gets a clear 400 listing the available examples',
     request: post({ headers: { prefer: 'example=unknown' } }),
@@ -285,14 +423,35 @@ export const cases: RequestCase[] = [
     request: post({ body: plantOfSize(1025) }),
     expect: { status: 413, message: ['1024 bytes'] },
   },
-  { name: 'a body of exactly maxBodyBytes is read', options: { maxBodyBytes: 1024 }, request: post({ body: plantOfSize(1024) }), expect: okFixture },
-  { name: 'a 900 KB string within the default limit is valid', request: post({ body: plantOfSize(900 * 1024) }), expect: okFixture },
-  { name: 'a body over the default 1 MiB gets 413', request: post({ body: plantOfSize(1024 * 1024 + 1) }), expect: { status: 413, message: ['1048576 bytes'] } },
+  {
+    name: 'a body of exactly maxBodyBytes is read',
+    options: { maxBodyBytes: 1024 },
+    request: post({ body: plantOfSize(1024) }),
+    expect: okFixture,
+  },
+  {
+    name: 'a 900 KB string within the default limit is valid',
+    request: post({ body: plantOfSize(900 * 1024) }),
+    expect: okFixture,
+  },
+  {
+    name: 'a body over the default 1 MiB gets 413',
+    request: post({ body: plantOfSize(1024 * 1024 + 1) }),
+    expect: { status: 413, message: ['1048576 bytes'] },
+  },
 
   // Odd inputs never give 5xx
   // Nesting is bounded at 256 levels, before parsing (#12).
-  { name: `${DEEP} unclosed levels of [ get 400 naming the nesting limit`, request: post({ body: '['.repeat(DEEP) }), expect: invalid(NESTED) },
-  { name: `${DEEP} closed levels of [ get 400 naming the nesting limit`, request: post({ body: '['.repeat(DEEP) + ']'.repeat(DEEP) }), expect: invalid(NESTED) },
+  {
+    name: `${DEEP} unclosed levels of [ get 400 naming the nesting limit`,
+    request: post({ body: '['.repeat(DEEP) }),
+    expect: invalid(NESTED),
+  },
+  {
+    name: `${DEEP} closed levels of [ get 400 naming the nesting limit`,
+    request: post({ body: '['.repeat(DEEP) + ']'.repeat(DEEP) }),
+    expect: invalid(NESTED),
+  },
   {
     name: `${DEEP} levels of nesting in an extra property get 400 naming the nesting limit`,
     request: post({ body: `{"id":1,"name":"Fern","x":${'['.repeat(DEEP)}${']'.repeat(DEEP)}}` }),
@@ -330,11 +489,23 @@ export const cases: RequestCase[] = [
     request: post({ body: '{"__proto__":{"admin":true},"constructor":{"prototype":{}},"id":1,"name":"Fern"}' }),
     expect: okFixture,
   },
-  { name: 'an escaped NUL in a string is valid', request: post({ body: '{"id":1,"name":"Fe\\u0000rn"}' }), expect: okFixture },
-  { name: 'a raw NUL byte in a string gets 400', request: post({ body: '{"id":1,"name":"Fe\u0000rn"}' }), expect: invalid('body is not valid JSON') },
+  {
+    name: 'an escaped NUL in a string is valid',
+    request: post({ body: '{"id":1,"name":"Fe\\u0000rn"}' }),
+    expect: okFixture,
+  },
+  {
+    name: 'a raw NUL byte in a string gets 400',
+    request: post({ body: '{"id":1,"name":"Fe\u0000rn"}' }),
+    expect: invalid('body is not valid JSON'),
+  },
   {
     name: 'invalid UTF-8 gets 400',
-    request: post({ body: new Uint8Array([0x7b, 0x22, 0x69, 0x64, 0x22, 0x3a, 0x31, 0x2c, 0x22, 0x6e, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]) }),
+    request: post({
+      body: new Uint8Array([
+        0x7b, 0x22, 0x69, 0x64, 0x22, 0x3a, 0x31, 0x2c, 0x22, 0x6e, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d,
+      ]),
+    }),
     expect: invalid('body is not valid UTF-8'),
   },
 ]
@@ -361,7 +532,11 @@ function headersOf(request: CaseRequest): Headers {
 
 /** Through `app.request()`: no socket. */
 export async function sendInProcess(app: Hono<any>, request: CaseRequest): Promise<Received> {
-  const response = await app.request(request.path ?? '/plants', { method: request.method ?? 'POST', headers: headersOf(request), body: request.body })
+  const response = await app.request(request.path ?? '/plants', {
+    method: request.method ?? 'POST',
+    headers: headersOf(request),
+    body: request.body,
+  })
   return { status: response.status, header: (name) => response.headers.get(name), text: await response.text() }
 }
 
@@ -373,7 +548,11 @@ export function needsRawClient(request: CaseRequest): boolean {
 /** Over a socket: global fetch, or node:http where fetch cannot say what the case sends. */
 export async function sendOverSocket(baseUrl: string, request: CaseRequest): Promise<Received> {
   if (needsRawClient(request)) return sendWithNodeHttp(baseUrl, request)
-  const response = await fetch(baseUrl + (request.path ?? '/plants'), { method: request.method ?? 'POST', headers: headersOf(request), body: request.body })
+  const response = await fetch(baseUrl + (request.path ?? '/plants'), {
+    method: request.method ?? 'POST',
+    headers: headersOf(request),
+    body: request.body,
+  })
   return { status: response.status, header: (name) => response.headers.get(name), text: await response.text() }
 }
 
@@ -384,21 +563,25 @@ export function sendWithNodeHttp(baseUrl: string, request: CaseRequest): Promise
     else if (value.length) headers[name] = [...value]
   }
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(baseUrl + (request.path ?? '/plants'), { method: request.method ?? 'POST', headers }, (response) => {
-      const chunks: Buffer[] = []
-      response.on('data', (chunk: Buffer) => chunks.push(chunk))
-      response.on('end', () => {
-        resolve({
-          status: response.statusCode ?? 0,
-          header: (name) => {
-            const value = response.headers[name.toLowerCase()]
-            return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value
-          },
-          text: Buffer.concat(chunks).toString('utf8'),
+    const outgoing = httpRequest(
+      baseUrl + (request.path ?? '/plants'),
+      { method: request.method ?? 'POST', headers },
+      (response) => {
+        const chunks: Buffer[] = []
+        response.on('data', (chunk: Buffer) => chunks.push(chunk))
+        response.on('end', () => {
+          resolve({
+            status: response.statusCode ?? 0,
+            header: (name) => {
+              const value = response.headers[name.toLowerCase()]
+              return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value
+            },
+            text: Buffer.concat(chunks).toString('utf8'),
+          })
         })
-      })
-      response.on('error', reject)
-    })
+        response.on('error', reject)
+      },
+    )
     outgoing.on('error', reject)
     outgoing.end(request.body)
   })
@@ -425,7 +608,8 @@ export function expectCase(testCase: RequestCase, received: Received): void {
   else expectPlant(body)
   if ('body' in expected) expect(body).toEqual(expected.body)
   if (expected.echo) expect(body).toEqual(echoOf(testCase.request))
-  for (const fragment of expected.message ?? []) expect(body.message).toEqual(expect.stringMatching(asPattern(fragment)))
+  for (const fragment of expected.message ?? [])
+    expect(body.message).toEqual(expect.stringMatching(asPattern(fragment)))
 }
 
 /** What fixtures/addPlant/200.json renders: the request's name, and its tag only when sent. */

@@ -73,13 +73,21 @@ export const controlCases: ControlCase[] = [
     name: '?__code=500 names a status the operation does not declare: 422 listing the declared ones',
     spec: 'controls',
     request: { method: 'GET', path: '/items?__code=500' },
-    expect: { status: 422, message: ['__code=500 names a status that listItems does not declare (declared: 200, 404)'], journal: { valid: true } },
+    expect: {
+      status: 422,
+      message: ['__code=500 names a status that listItems does not declare (declared: 200, 404)'],
+      journal: { valid: true },
+    },
   },
   {
     name: '?__example=nope gets 422 listing the examples there are',
     spec: 'controls',
     request: { method: 'GET', path: '/items?__example=nope' },
-    expect: { status: 422, message: ['__example=nope matches no fixture or example of listItems', 'ivy (200)'], journal: { valid: true } },
+    expect: {
+      status: 422,
+      message: ['__example=nope matches no fixture or example of listItems', 'ivy (200)'],
+      journal: { valid: true },
+    },
   },
   {
     name: '?__dynamic=maybe gets 422: true or false only',
@@ -123,13 +131,21 @@ export const controlCases: ControlCase[] = [
     name: 'that open query object is strict with any other key',
     spec: 'controls',
     request: { method: 'GET', path: '/items?verbose=yes' },
-    expect: { status: 422, message: ['query.flags.verbose must be a boolean'], journal: { valid: false, violations: ['query.flags.verbose'] } },
+    expect: {
+      status: 422,
+      message: ['query.flags.verbose must be a boolean'],
+      journal: { valid: false, violations: ['query.flags.verbose'] },
+    },
   },
   {
     name: 'declared parameters are still validated beside the controls, before them',
     spec: 'controls',
     request: { method: 'GET', path: '/items?limit=0&__code=404' },
-    expect: { status: 422, message: ['query.limit must be >= 1'], journal: { valid: false, violations: ['query.limit'] } },
+    expect: {
+      status: 422,
+      message: ['query.limit must be >= 1'],
+      journal: { valid: false, violations: ['query.limit'] },
+    },
   },
   {
     name: 'a template reading request.query.__code finds nothing; other query values it reads',
@@ -174,7 +190,11 @@ export const controlCases: ControlCase[] = [
     spec: 'controls',
     options: { validate: 'report' },
     request: { method: 'POST', path: '/items', headers: json, body: '{"name":' },
-    expect: { status: 201, reported: [{ location: 'request.body', pointer: '', message: /^is not valid JSON/ }], journal: { valid: false, violations: ['body'] } },
+    expect: {
+      status: 201,
+      reported: [{ location: 'request.body', pointer: '', message: /^is not valid JSON/ }],
+      journal: { valid: false, violations: ['body'] },
+    },
   },
   {
     name: 'report: a media type the operation does not declare is reported, not answered 415',
@@ -183,7 +203,13 @@ export const controlCases: ControlCase[] = [
     request: { method: 'POST', path: '/items', headers: { ...token, 'content-type': 'text/plain' }, body: 'fern' },
     expect: {
       status: 201,
-      reported: [{ location: 'request.header', pointer: '/content-type', message: 'is "text/plain", which the operation does not accept; send application/json' }],
+      reported: [
+        {
+          location: 'request.header',
+          pointer: '/content-type',
+          message: 'is "text/plain", which the operation does not accept; send application/json',
+        },
+      ],
       journal: { valid: false, violations: ['header["content-type"]'] },
     },
   },
@@ -206,7 +232,11 @@ export const controlCases: ControlCase[] = [
     spec: 'controls',
     options: { validate: 'report' },
     request: { method: 'GET', path: '/items?limit=0', headers: { prefer: 'validate=strict' } },
-    expect: { status: 422, message: ['query.limit must be >= 1'], journal: { valid: false, violations: ['query.limit'] } },
+    expect: {
+      status: 422,
+      message: ['query.limit must be >= 1'],
+      journal: { valid: false, violations: ['query.limit'] },
+    },
   },
 
   // --validate off
@@ -236,13 +266,22 @@ export const controlCases: ControlCase[] = [
     spec: 'controls',
     options: { validate: 'off' },
     request: { method: 'POST', path: '/items', headers: json, body: '{"name":' },
-    expect: { status: 201, reported: [{ location: 'request.body', pointer: '', message: /^is not valid JSON/ }], journal: { valid: false, violations: ['body'] } },
+    expect: {
+      status: 201,
+      reported: [{ location: 'request.body', pointer: '', message: /^is not valid JSON/ }],
+      journal: { valid: false, violations: ['body'] },
+    },
   },
   {
     name: 'off: security still applies',
     spec: 'controls',
     options: { validate: 'off' },
-    request: { method: 'POST', path: '/items', headers: { 'content-type': 'application/json' }, body: '{"name":"fern"}' },
+    request: {
+      method: 'POST',
+      path: '/items',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":"fern"}',
+    },
     expect: { status: 401, journal: { valid: false } },
   },
 
@@ -257,7 +296,11 @@ export const controlCases: ControlCase[] = [
     name: 'Prefer: validate=report reports for one request',
     spec: 'controls',
     request: { method: 'GET', path: '/items?limit=0', headers: { prefer: 'validate=report, code=404' } },
-    expect: { status: 404, reported: [{ location: 'request.query', pointer: '/limit' }], journal: { valid: false, violations: ['query.limit'] } },
+    expect: {
+      status: 404,
+      reported: [{ location: 'request.query', pointer: '/limit' }],
+      journal: { valid: false, violations: ['query.limit'] },
+    },
   },
   {
     name: 'Prefer: validate=maybe gets 422 naming the words it takes',
@@ -271,7 +314,11 @@ export const controlCases: ControlCase[] = [
     name: 'a generated body no mending could fix is sent with X-Mock-Violations',
     spec: 'violations',
     request: { method: 'GET', path: '/unsatisfiable' },
-    expect: { status: 200, reported: [{ location: 'response.body', pointer: `${'/child'.repeat(20)}`, message: 'is required' }], journal: { valid: true, responseViolations: [CHILDREN] } },
+    expect: {
+      status: 200,
+      reported: [{ location: 'response.body', pointer: `${'/child'.repeat(20)}`, message: 'is required' }],
+      journal: { valid: true, responseViolations: [CHILDREN] },
+    },
   },
   {
     name: 'request violations come first in X-Mock-Violations, then the response’s',
@@ -288,7 +335,11 @@ export const controlCases: ControlCase[] = [
     name: 'a declared 400 body that breaks its schema is sent with X-Mock-Violations',
     spec: 'violations',
     request: { method: 'GET', path: '/broken-error?n=x' },
-    expect: { status: 400, reported: [{ location: 'response.body' }], journal: { valid: false, violations: ['query.n'], responseViolations: [CHILDREN] } },
+    expect: {
+      status: 400,
+      reported: [{ location: 'response.body' }],
+      journal: { valid: false, violations: ['query.n'], responseViolations: [CHILDREN] },
+    },
   },
   {
     name: 'a made-up Location that breaks its header schema is sent and reported',
@@ -297,7 +348,9 @@ export const controlCases: ControlCase[] = [
     expect: {
       status: 201,
       body: { id: 1 },
-      reported: [{ location: 'response.header', pointer: '/location', message: 'must match pattern "^/things/[0-9]+$"' }],
+      reported: [
+        { location: 'response.header', pointer: '/location', message: 'must match pattern "^/things/[0-9]+$"' },
+      ],
       journal: { valid: true, responseViolations: ['header.location'] },
     },
   },
@@ -305,7 +358,11 @@ export const controlCases: ControlCase[] = [
     name: 'the 204 of an operation that declares no response is reported as undeclared',
     spec: 'violations',
     request: { method: 'POST', path: '/nothing-declared' },
-    expect: { status: 204, reported: [{ location: 'response.status', pointer: '' }], journal: { valid: true, responseViolations: ['status'] } },
+    expect: {
+      status: 204,
+      reported: [{ location: 'response.status', pointer: '' }],
+      journal: { valid: true, responseViolations: ['status'] },
+    },
   },
   {
     name: 'an example that meets its schema is sent as it is, with no header',
@@ -322,7 +379,10 @@ export const controlCases: ControlCase[] = [
     request: { method: 'GET', path: '/unsatisfiable' },
     expect: {
       status: 500,
-      message: ['The 200 response of unsatisfiable the mock was about to send does not match the description (1 problem)', `${CHILDREN} is required`],
+      message: [
+        'The 200 response of unsatisfiable the mock was about to send does not match the description (1 problem)',
+        `${CHILDREN} is required`,
+      ],
       reported: [{ location: 'response.body' }],
       journal: { valid: true, responseViolations: [CHILDREN] },
     },
@@ -332,21 +392,36 @@ export const controlCases: ControlCase[] = [
     spec: 'violations',
     options: { errors: true },
     request: { method: 'GET', path: '/broken-error?n=x' },
-    expect: { status: 500, message: ['The 400 response of brokenError'], reported: [{ location: 'response.body' }], journal: { valid: false, violations: ['query.n'], responseViolations: [CHILDREN] } },
+    expect: {
+      status: 500,
+      message: ['The 400 response of brokenError'],
+      reported: [{ location: 'response.body' }],
+      journal: { valid: false, violations: ['query.n'], responseViolations: [CHILDREN] },
+    },
   },
   {
     name: 'errors: a made-up Location that breaks its schema becomes a 500',
     spec: 'violations',
     options: { errors: true },
     request: { method: 'POST', path: '/made-up-location' },
-    expect: { status: 500, message: ['header.location must match pattern'], reported: [{ location: 'response.header' }], journal: { valid: true, responseViolations: ['header.location'] } },
+    expect: {
+      status: 500,
+      message: ['header.location must match pattern'],
+      reported: [{ location: 'response.header' }],
+      journal: { valid: true, responseViolations: ['header.location'] },
+    },
   },
   {
     name: 'errors: an undeclared 204 becomes a 500',
     spec: 'violations',
     options: { errors: true },
     request: { method: 'POST', path: '/nothing-declared' },
-    expect: { status: 500, message: ['status is 204, which the operation does not declare'], reported: [{ location: 'response.status' }], journal: { valid: true, responseViolations: ['status'] } },
+    expect: {
+      status: 500,
+      message: ['status is 204, which the operation does not declare'],
+      reported: [{ location: 'response.status' }],
+      journal: { valid: true, responseViolations: ['status'] },
+    },
   },
   {
     name: 'errors: an example checked at start-up is sent as it is',
@@ -360,7 +435,12 @@ export const controlCases: ControlCase[] = [
     spec: 'controls',
     options: { errors: true, validate: 'report' },
     request: { method: 'GET', path: '/items?__example=ivy&limit=0' },
-    expect: { status: 200, body: { name: 'ivy' }, reported: [{ location: 'request.query', pointer: '/limit' }], journal: { valid: false, violations: ['query.limit'] } },
+    expect: {
+      status: 200,
+      body: { name: 'ivy' },
+      reported: [{ location: 'request.query', pointer: '/limit' }],
+      journal: { valid: false, violations: ['query.limit'] },
+    },
   },
 ]
 
@@ -391,7 +471,10 @@ export function expectControlCase(testCase: ControlCase, received: Received, ent
     expected.reported.forEach((want, i) => {
       expect(reported[i]!.location).toBe(want.location)
       if (want.pointer !== undefined) expect(reported[i]!.pointer).toBe(want.pointer)
-      if (want.message !== undefined) expect(reported[i]!.message).toMatch(typeof want.message === 'string' ? new RegExp(`^${escape(want.message)}$`) : want.message)
+      if (want.message !== undefined)
+        expect(reported[i]!.message).toMatch(
+          typeof want.message === 'string' ? new RegExp(`^${escape(want.message)}$`) : want.message,
+        )
     })
   }
   expect(entry, 'the journal entry').toBeDefined()

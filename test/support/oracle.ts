@@ -37,7 +37,10 @@ const BUILT_IN_ERROR = {
   properties: { error: { type: 'integer' }, message: { type: 'string' } },
 }
 
-export async function createOracle(specPath: string, { builtInError = false }: { builtInError?: boolean } = {}): Promise<Oracle> {
+export async function createOracle(
+  specPath: string,
+  { builtInError = false }: { builtInError?: boolean } = {},
+): Promise<Oracle> {
   const operations = await getHttpOperationsFromSpec(specPath)
   const document = parseYaml(await readFile(specPath, 'utf8')) as { components?: { schemas?: Record<string, unknown> } }
   const errorSchema = document.components?.schemas?.Error ?? (builtInError ? BUILT_IN_ERROR : undefined)
@@ -45,17 +48,36 @@ export async function createOracle(specPath: string, { builtInError = false }: {
 
   function declaredFor(operation: HttpOperation | undefined, status: number) {
     const code = String(status)
-    return operation?.responses.find((r) => r.code === code || r.code.toUpperCase() === `${code[0]}XX` || r.code === 'default')
+    return operation?.responses.find(
+      (r) => r.code === code || r.code.toUpperCase() === `${code[0]}XX` || r.code === 'default',
+    )
   }
 
   /** The operation as Prism would read it if it declared `status` with the Error schema. */
   function withErrorResponse(operation: HttpOperation | undefined, exchange: Exchange): HttpOperation {
-    const base = operation ?? ({ id: 'undeclared', method: exchange.method.toLowerCase(), path: exchange.path, servers: [], request: {}, security: [] } as unknown as HttpOperation)
+    const base =
+      operation ??
+      ({
+        id: 'undeclared',
+        method: exchange.method.toLowerCase(),
+        path: exchange.path,
+        servers: [],
+        request: {},
+        security: [],
+      } as unknown as HttpOperation)
     const response = {
       id: `undeclared-${exchange.status}`,
       code: String(exchange.status),
       headers: [],
-      contents: [{ id: `undeclared-${exchange.status}-json`, mediaType: 'application/json', schema: errorSchema, examples: [], encodings: [] }],
+      contents: [
+        {
+          id: `undeclared-${exchange.status}-json`,
+          mediaType: 'application/json',
+          schema: errorSchema,
+          examples: [],
+          encodings: [],
+        },
+      ],
     }
     return { ...base, responses: [response] } as unknown as HttpOperation
   }
@@ -66,12 +88,17 @@ export async function createOracle(specPath: string, { builtInError = false }: {
       // HEAD is answered by the GET operation when the description declares no HEAD.
       const method = exchange.method === 'HEAD' ? 'get' : exchange.method.toLowerCase()
       // A path key with a query or fragment part (`/#X-Amz-Target=...`) is served at the part before it.
-      const candidates = operations.filter((o) => o.method === method && pathMatches(o.path.replace(/[?#].*$/, ''), path))
+      const candidates = operations.filter(
+        (o) => o.method === method && pathMatches(o.path.replace(/[?#].*$/, ''), path),
+      )
       // A literal path wins over a templated one, as in the mock's router.
       const operation = candidates.find((o) => o.path === path) ?? candidates[0]
       const declared = declaredFor(operation, exchange.status)
       // An operation that declares no response at all is answered 204 with no body (README, "Statuses").
-      if (operation && operation.responses.length === 0) return exchange.status === 204 && exchange.text === '' ? [] : ['an operation without responses must answer 204 with no body']
+      if (operation && operation.responses.length === 0)
+        return exchange.status === 204 && exchange.text === ''
+          ? []
+          : ['an operation without responses must answer 204 with no body']
       if (exchange.method === 'HEAD') return exchange.text === '' ? [] : ['a HEAD response carries a body']
       const resource = declared ? operation! : withErrorResponse(operation, exchange)
       // Prism validates a body as the text it is: an XML document can only be checked for being well formed.
@@ -87,7 +114,10 @@ export async function createOracle(specPath: string, { builtInError = false }: {
           return [`the body is declared as JSON but does not parse: ${exchange.text.slice(0, 100)}`]
         }
       }
-      const headers: Record<string, string> = { ...exchange.headers, ...(exchange.contentType ? { 'content-type': exchange.contentType } : {}) }
+      const headers: Record<string, string> = {
+        ...exchange.headers,
+        ...(exchange.contentType ? { 'content-type': exchange.contentType } : {}),
+      }
       const outcome = validateOutput({ resource, element: { statusCode: exchange.status, headers, body } })
       if (outcome._tag === 'Right') return []
       return outcome.left.map((d) => `${(d.path ?? []).join('.') || 'response'}: ${d.message}`)

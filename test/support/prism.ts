@@ -16,9 +16,17 @@ export interface PrismAndMock {
 }
 
 export async function startPrismAndMock(spec: string): Promise<PrismAndMock> {
-  const prism = start(process.execPath, [prismBin, 'mock', spec, '-p', '0', '-h', '127.0.0.1'], { cwd: root, env: cleanEnv({ FORCE_COLOR: '0', NO_COLOR: '1' }) })
+  const prism = start(process.execPath, [prismBin, 'mock', spec, '-p', '0', '-h', '127.0.0.1'], {
+    cwd: root,
+    env: cleanEnv({ FORCE_COLOR: '0', NO_COLOR: '1' }),
+  })
   const mock = await startMockServer({ spec, port: 0, logger: silentLogger })
-  const [, url] = await waitForOutput(prism, /Prism is listening on (http:\/\/127\.0\.0\.1:\d+)/, 30_000, 'Prism to listen')
+  const [, url] = await waitForOutput(
+    prism,
+    /Prism is listening on (http:\/\/127\.0\.0\.1:\d+)/,
+    30_000,
+    'Prism to listen',
+  )
   return { prismUrl: url!, mock }
 }
 

@@ -24,7 +24,8 @@ export function within<T>(ms: number, what: string, promise: Promise<T>): Promis
 /** The test runner's environment without PORT, HOST and MOCK_*, then `overrides`. */
 export function cleanEnv(overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env = { ...process.env }
-  for (const name of Object.keys(env)) if (name === 'PORT' || name === 'HOST' || name.startsWith('MOCK_')) delete env[name]
+  for (const name of Object.keys(env))
+    if (name === 'PORT' || name === 'HOST' || name.startsWith('MOCK_')) delete env[name]
   return { ...env, ...overrides }
 }
 
@@ -49,7 +50,11 @@ const running = new Set<ChildProcess>()
 const detachedChildren = new WeakSet<ChildProcess>()
 
 /** Spawns `command`, collecting its stdout and stderr; the child is tracked for `stopProcesses()`. */
-export function start(command: string, args: string[], { cwd, env, detached = false, endEvent = 'exit' }: StartOptions): Spawned {
+export function start(
+  command: string,
+  args: string[],
+  { cwd, env, detached = false, endEvent = 'exit' }: StartOptions,
+): Spawned {
   const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached })
   running.add(child)
   if (detached) detachedChildren.add(child)
@@ -57,7 +62,9 @@ export function start(command: string, args: string[], { cwd, env, detached = fa
   let stderr = ''
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-  const exited = new Promise<number | string>((resolve) => child.once(endEvent, (code: number | null, signal: NodeJS.Signals | null) => resolve(code ?? signal ?? -1)))
+  const exited = new Promise<number | string>((resolve) =>
+    child.once(endEvent, (code: number | null, signal: NodeJS.Signals | null) => resolve(code ?? signal ?? -1)),
+  )
   return { child, stdout: () => stdout, stderr: () => stderr, exited }
 }
 
@@ -90,14 +97,22 @@ export function startCli(args: string[], env: Record<string, string> = {}): Spaw
 }
 
 /** Runs the bin to its end, bounded. */
-export async function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | string; stdout: string; stderr: string }> {
+export async function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | string; stdout: string; stderr: string }> {
   const cli = startCli(args, env)
   const code = await within(10_000, 'the CLI to exit', cli.exited)
   return { code, stdout: cli.stdout(), stderr: cli.stderr() }
 }
 
 /** Waits until stdout holds a match of `pattern`; fails if the process ends first. */
-export function waitForOutput(spawned: Spawned, pattern: RegExp, ms = 5000, what = `${pattern} on stdout`): Promise<RegExpMatchArray> {
+export function waitForOutput(
+  spawned: Spawned,
+  pattern: RegExp,
+  ms = 5000,
+  what = `${pattern} on stdout`,
+): Promise<RegExpMatchArray> {
   const found = new Promise<RegExpMatchArray>((resolve, reject) => {
     const check = () => {
       const match = spawned.stdout().match(pattern)
@@ -107,7 +122,13 @@ export function waitForOutput(spawned: Spawned, pattern: RegExp, ms = 5000, what
       }
     }
     spawned.child.stdout!.on('data', check)
-    spawned.exited.then((code) => reject(new Error(`${spawned.child.spawnfile} exited (${code}) before printing ${pattern}; stderr: ${spawned.stderr()}`)))
+    spawned.exited.then((code) =>
+      reject(
+        new Error(
+          `${spawned.child.spawnfile} exited (${code}) before printing ${pattern}; stderr: ${spawned.stderr()}`,
+        ),
+      ),
+    )
     check()
   })
   return within(ms, what, found)

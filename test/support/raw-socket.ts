@@ -20,7 +20,9 @@ export async function connect(port: number, host = '127.0.0.1'): Promise<RawConn
   socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')))
   // A server that cuts a client off may do so while it writes: EPIPE / ECONNRESET are expected here.
   socket.on('error', () => {})
-  const closedAt = new Promise<number>((resolve) => socket.once('close', () => ((closed = true), resolve(performance.now()))))
+  const closedAt = new Promise<number>((resolve) =>
+    socket.once('close', () => ((closed = true), resolve(performance.now()))),
+  )
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', resolve)
     socket.once('error', reject)

@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
 import { ADMIN_ROUTES } from '../../src/http/admin-routes.js'
 
-const adminSpec = parseYaml(readFileSync(fileURLToPath(new URL('../../admin-openapi.yaml', import.meta.url)), 'utf8')) as { paths: Record<string, Record<string, unknown>> }
+const adminSpec = parseYaml(
+  readFileSync(fileURLToPath(new URL('../../admin-openapi.yaml', import.meta.url)), 'utf8'),
+) as { paths: Record<string, Record<string, unknown>> }
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'])
 
 describe('ADMIN_ROUTES', () => {

@@ -33,7 +33,9 @@ describe('writeHeaderValue', () => {
   })
 
   it('writes a header declared with JSON content as JSON text, and a text one as text', () => {
-    expect(writeHeaderValue({ cached: true }, { explode: false, mediaType: 'application/json' })).toBe('{"cached":true}')
+    expect(writeHeaderValue({ cached: true }, { explode: false, mediaType: 'application/json' })).toBe(
+      '{"cached":true}',
+    )
     expect(writeHeaderValue('abc', { explode: false, mediaType: 'application/json' })).toBe('"abc"')
     expect(writeHeaderValue('abc', { explode: false, mediaType: 'text/plain' })).toBe('abc')
   })
@@ -58,7 +60,11 @@ function compiledHeadersOf(headers: Record<string, unknown>) {
   const warnings: string[] = []
   const logger = { info() {}, warn: (message: string) => warnings.push(message), error() {} }
   const [operation] = operationsOf(document)
-  const compiled = compileHeaders({ document, ajv: ajvFor(document), logger }, 'addThing 200', operation!.responses[0]!.headers)
+  const compiled = compileHeaders(
+    { document, ajv: ajvFor(document), logger },
+    'addThing 200',
+    operation!.responses[0]!.headers,
+  )
   return { ...compiled, warnings }
 }
 
@@ -72,10 +78,26 @@ describe('compileHeaders', () => {
   })
 
   it('takes the first of a header’s named examples, a $ref followed', () => {
-    const document = documentWithResponses({ '200': { description: 'ok', headers: { 'X-Id': { schema: { type: 'string' }, examples: { one: { $ref: '#/components/examples/one' }, two: { value: 'b' } } } } } })
+    const document = documentWithResponses({
+      '200': {
+        description: 'ok',
+        headers: {
+          'X-Id': {
+            schema: { type: 'string' },
+            examples: { one: { $ref: '#/components/examples/one' }, two: { value: 'b' } },
+          },
+        },
+      },
+    })
     document.components.examples = { one: { value: 'a' } }
     const [operation] = operationsOf(document)
-    expect(compileHeaders({ document, ajv: ajvFor(document), logger: { info() {}, warn() {}, error() {} } }, 'l', operation!.responses[0]!.headers).headers).toEqual({ 'x-id': 'a' })
+    expect(
+      compileHeaders(
+        { document, ajv: ajvFor(document), logger: { info() {}, warn() {}, error() {} } },
+        'l',
+        operation!.responses[0]!.headers,
+      ).headers,
+    ).toEqual({ 'x-id': 'a' })
   })
 
   it('coerces a value as a header parameter is read before checking it: "5" is an integer, "1,2" an array', () => {
@@ -88,13 +110,20 @@ describe('compileHeaders', () => {
   })
 
   it('passes over, with a warning, a header whose name HTTP cannot carry', () => {
-    const compiled = compiledHeadersOf({ 'X Bad': { schema: { type: 'string' } }, 'X-Good': { schema: { type: 'string' }, example: 'ok' } })
+    const compiled = compiledHeadersOf({
+      'X Bad': { schema: { type: 'string' } },
+      'X-Good': { schema: { type: 'string' }, example: 'ok' },
+    })
     expect(compiled.headers).toEqual({ 'x-good': 'ok' })
     expect(compiled.warnings).toEqual([expect.stringContaining('the header "X Bad" is not sent')])
   })
 
   it('passes over the headers the server writes, without a warning', () => {
-    const compiled = compiledHeadersOf({ 'Transfer-Encoding': { schema: { type: 'string' } }, Connection: { schema: { type: 'string' } }, 'Content-Encoding': { schema: { type: 'string' }, example: 'gzip' } })
+    const compiled = compiledHeadersOf({
+      'Transfer-Encoding': { schema: { type: 'string' } },
+      Connection: { schema: { type: 'string' } },
+      'Content-Encoding': { schema: { type: 'string' }, example: 'gzip' },
+    })
     expect(compiled).toEqual({ warnings: [] })
   })
 
@@ -105,7 +134,9 @@ describe('compileHeaders', () => {
   })
 
   it('sends a required header that no made-up value fits, and reports it', () => {
-    const compiled = compiledHeadersOf({ 'X-Odd': { required: true, schema: { type: 'string', minLength: 5, maxLength: 2 } } })
+    const compiled = compiledHeadersOf({
+      'X-Odd': { required: true, schema: { type: 'string', minLength: 5, maxLength: 2 } },
+    })
     expect(compiled.headers).toHaveProperty('x-odd')
     expect(compiled.violations).toEqual([{ path: 'header["x-odd"]', message: expect.stringContaining('characters') }])
   })

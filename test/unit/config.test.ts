@@ -41,7 +41,10 @@ describe('resolveOptions: defaults', () => {
 
   it('gives generation a budget of 1 MiB and 5 seconds a body (#12)', () => {
     expect(resolveOptions({})).toMatchObject({ generationBytes: 1048576, generationMs: 5000 })
-    expect(resolveOptions({ generationBytes: 2048, generationMs: 1 })).toMatchObject({ generationBytes: 2048, generationMs: 1 })
+    expect(resolveOptions({ generationBytes: 2048, generationMs: 1 })).toMatchObject({
+      generationBytes: 2048,
+      generationMs: 1,
+    })
   })
 
   it('picks a random seed that is a whole number', () => {
@@ -51,8 +54,24 @@ describe('resolveOptions: defaults', () => {
   })
 
   it('keeps options as given', () => {
-    const options = resolveOptions({ host: '0.0.0.0', port: 0, dynamic: true, seed: -7, tokens: ['t1'], maxBodyBytes: 1, debug: true })
-    expect(options).toMatchObject({ host: '0.0.0.0', port: 0, dynamic: true, seed: -7, tokens: ['t1'], maxBodyBytes: 1, debug: true })
+    const options = resolveOptions({
+      host: '0.0.0.0',
+      port: 0,
+      dynamic: true,
+      seed: -7,
+      tokens: ['t1'],
+      maxBodyBytes: 1,
+      debug: true,
+    })
+    expect(options).toMatchObject({
+      host: '0.0.0.0',
+      port: 0,
+      dynamic: true,
+      seed: -7,
+      tokens: ['t1'],
+      maxBodyBytes: 1,
+      debug: true,
+    })
   })
 })
 
@@ -90,7 +109,9 @@ describe('resolveOptions: spec and fixtures', () => {
   it('prefers a given fixtures folder over the one beside the spec', async () => {
     await mkdir(join(dir, 'fixtures'))
     await writeFile(join(dir, 'api.yaml'), 'openapi: 3.1.0')
-    expect(resolveOptions({ spec: join(dir, 'api.yaml'), fixtures: join(dir, 'other') }).fixtures).toBe(join(dir, 'other'))
+    expect(resolveOptions({ spec: join(dir, 'api.yaml'), fixtures: join(dir, 'other') }).fixtures).toBe(
+      join(dir, 'other'),
+    )
   })
 })
 
@@ -120,10 +141,14 @@ describe('resolveOptions: checks', () => {
 
   it('refuses a generation budget below one byte or one millisecond, or not whole, naming the option (#12)', () => {
     for (const generationBytes of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
-      expect(() => resolveOptions({ generationBytes }), String(generationBytes)).toThrow(`generation bytes must be a positive number of bytes, got ${generationBytes}.`)
+      expect(() => resolveOptions({ generationBytes }), String(generationBytes)).toThrow(
+        `generation bytes must be a positive number of bytes, got ${generationBytes}.`,
+      )
     }
     for (const generationMs of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
-      expect(() => resolveOptions({ generationMs }), String(generationMs)).toThrow(`generation ms must be a positive whole number of milliseconds, got ${generationMs}.`)
+      expect(() => resolveOptions({ generationMs }), String(generationMs)).toThrow(
+        `generation ms must be a positive whole number of milliseconds, got ${generationMs}.`,
+      )
     }
   })
 
@@ -131,7 +156,9 @@ describe('resolveOptions: checks', () => {
     expect(resolveOptions().validate).toBe('strict')
     expect(resolveOptions({ validate: 'report' }).validate).toBe('report')
     expect(resolveOptions({ validate: 'off' }).validate).toBe('off')
-    expect(() => resolveOptions({ validate: 'lenient' as never })).toThrow('validate must be "strict", "report" or "off", got "lenient".')
+    expect(() => resolveOptions({ validate: 'lenient' as never })).toThrow(
+      'validate must be "strict", "report" or "off", got "lenient".',
+    )
   })
 
   it('refuses an empty token', () => {

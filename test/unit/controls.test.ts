@@ -58,7 +58,11 @@ describe('createControls: the start scenario', () => {
   })
 
   it('lists every scenario in order', () => {
-    expect(controls().listScenarios().map((s) => s.name)).toEqual(NAMES)
+    expect(
+      controls()
+        .listScenarios()
+        .map((s) => s.name),
+    ).toEqual(NAMES)
   })
 })
 
@@ -90,7 +94,9 @@ describe('createControls: useScenario', () => {
     const error = thrownBy(() => mock.useScenario('nope'))
     expect(error).toBeInstanceOf(MockError)
     expect(error).toMatchObject({ status: 400, kind: 'unknown_scenario' })
-    expect((error as Error).message).toBe('There is no scenario "nope"; known scenarios: default, error, unauthorized, dynamic, duplicate-plant.')
+    expect((error as Error).message).toBe(
+      'There is no scenario "nope"; known scenarios: default, error, unauthorized, dynamic, duplicate-plant.',
+    )
     expect(() => mock.useScenario('nope', 'a')).toThrow(MockError)
     expect(mock.activeScenario().name).toBe('default')
     expect(mock.activeScenario('a').name).toBe('default')

@@ -66,15 +66,22 @@ describe('int64 format', () => {
   })
 
   it('reports the exact check at the path of the offending field', () => {
-    const object = { type: 'object', properties: { items: { type: 'array', items: { type: 'integer', format: 'int64' } } } }
+    const object = {
+      type: 'object',
+      properties: { items: { type: 'array', items: { type: 'integer', format: 'int64' } } },
+    }
     markExactIntegers(object)
-    expect(jsonViolations(object, '{"items": [1, 9223372036854775808]}')).toEqual([{ path: 'body.items[1]', message: INT64_MESSAGE }])
+    expect(jsonViolations(object, '{"items": [1, 9223372036854775808]}')).toEqual([
+      { path: 'body.items[1]', message: INT64_MESSAGE },
+    ])
   })
 })
 
 describe('numbers that JSON cannot carry', () => {
   it('refuses Infinity where a number is expected', () => {
-    expect(violationsOf({ type: 'number' }, Number.POSITIVE_INFINITY)).toEqual([{ path: 'body', message: 'must be a number' }])
+    expect(violationsOf({ type: 'number' }, Number.POSITIVE_INFINITY)).toEqual([
+      { path: 'body', message: 'must be a number' },
+    ])
   })
 
   it('refuses NaN where a number is expected', () => {
@@ -101,7 +108,9 @@ describe('OpenAPI formats', () => {
   })
 
   it('checks the JSON Schema formats ajv-formats adds', () => {
-    expect(violationsOf({ type: 'string', format: 'date' }, '2024-02-30')).toEqual([{ path: 'body', message: 'must be a valid "date"' }])
+    expect(violationsOf({ type: 'string', format: 'date' }, '2024-02-30')).toEqual([
+      { path: 'body', message: 'must be a valid "date"' },
+    ])
     expect(violationsOf({ type: 'string', format: 'uuid' }, '123e4567-e89b-12d3-a456-426614174000')).toEqual([])
   })
 
@@ -138,17 +147,23 @@ describe('toViolations', () => {
       type: 'object',
       properties: { items: { type: 'array', items: { type: 'object', required: ['name'] } } },
     }
-    expect(violationsOf(schema, { items: [{ name: 'a' }, {}] })).toEqual([{ path: 'body.items[1].name', message: 'is required' }])
+    expect(violationsOf(schema, { items: [{ name: 'a' }, {}] })).toEqual([
+      { path: 'body.items[1].name', message: 'is required' },
+    ])
   })
 
   it('quotes names that are not identifiers', () => {
     const schema = { type: 'object', properties: { 'x-rate/limit': { type: 'integer' } } }
-    expect(violationsOf(schema, { 'x-rate/limit': 'a' })).toEqual([{ path: 'body["x-rate/limit"]', message: 'must be an integer' }])
+    expect(violationsOf(schema, { 'x-rate/limit': 'a' })).toEqual([
+      { path: 'body["x-rate/limit"]', message: 'must be an integer' },
+    ])
   })
 
   it('uses the right article and lists every allowed type', () => {
     expect(violationsOf({ type: 'object' }, 1)).toEqual([{ path: 'body', message: 'must be an object' }])
-    expect(violationsOf({ type: ['string', 'null'] }, 1)).toEqual([{ path: 'body', message: 'must be a string or null' }])
+    expect(violationsOf({ type: ['string', 'null'] }, 1)).toEqual([
+      { path: 'body', message: 'must be a string or null' },
+    ])
   })
 
   it('lists the allowed values of an enum', () => {
@@ -176,7 +191,9 @@ describe('toViolations', () => {
   })
 
   it('keeps Ajv’s message for other keywords', () => {
-    expect(violationsOf({ type: 'string', maxLength: 2 }, 'abc')).toEqual([{ path: 'body', message: 'must NOT have more than 2 characters' }])
+    expect(violationsOf({ type: 'string', maxLength: 2 }, 'abc')).toEqual([
+      { path: 'body', message: 'must NOT have more than 2 characters' },
+    ])
   })
 
   it('reports one violation once when several errors say the same', () => {
@@ -187,7 +204,12 @@ describe('toViolations', () => {
 
   it('stops at 25 violations', () => {
     const schema = { type: 'array', items: { type: 'string' } }
-    expect(violationsOf(schema, Array.from({ length: 40 }, (_, i) => i))).toHaveLength(25)
+    expect(
+      violationsOf(
+        schema,
+        Array.from({ length: 40 }, (_, i) => i),
+      ),
+    ).toHaveLength(25)
   })
 
   it('gives no violations for no errors', () => {
@@ -219,7 +241,10 @@ describe('markExactIntegers', () => {
 })
 
 describe('compileAt', () => {
-  const document = { components: { schemas: { Name: { type: 'string' } } }, paths: { '/a/b': { get: { schema: { type: 'integer' } } } } }
+  const document = {
+    components: { schemas: { Name: { type: 'string' } } },
+    paths: { '/a/b': { get: { schema: { type: 'integer' } } } },
+  }
 
   it('compiles the schema at a pointer of the description', () => {
     const ajv = createAjv().addSchema(structuredClone(document), 'mock:spec')
@@ -269,7 +294,11 @@ describe('compileOnFirstUse and compileValidatorNow (#11, #12)', () => {
 describe('violations of bounded size (#12)', () => {
   it('cuts the path and message of a violation named after a 1 MB property name', () => {
     const ajv = createAjv()
-    const validate = ajv.compile({ type: 'object', additionalProperties: false, properties: { name: { type: 'string', enum: ['x'.repeat(5000)] } } })
+    const validate = ajv.compile({
+      type: 'object',
+      additionalProperties: false,
+      properties: { name: { type: 'string', enum: ['x'.repeat(5000)] } },
+    })
     const body = { ['k'.repeat(1024 * 1024)]: 1, name: 'y' }
     expect(validate(body)).toBe(false)
     const violations = toViolations('body', validate.errors)
@@ -303,6 +332,8 @@ describe('compilePattern (#11, #12)', () => {
 
   it('matches anything with a pattern no engine reads, which findUnusablePatterns reports', () => {
     expect(compilePattern('[z-a]', 'u').test('anything')).toBe(true)
-    expect(findUnusablePatterns({ components: { schemas: { A: { type: 'string', pattern: '[z-a]' } } } })).toEqual([expect.stringMatching(/^#\/components\/schemas\/A\/pattern: "\[z-a\]"/)])
+    expect(findUnusablePatterns({ components: { schemas: { A: { type: 'string', pattern: '[z-a]' } } } })).toEqual([
+      expect.stringMatching(/^#\/components\/schemas\/A\/pattern: "\[z-a\]"/),
+    ])
   })
 })

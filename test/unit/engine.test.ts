@@ -92,13 +92,21 @@ describe('createApp start-up with fixtures', () => {
       'addPlant/.#200.json': 'lock',
     })
     const warnings: string[] = []
-    const app = await createApp({ fixtures: dir, logger: { info() {}, warn: (m: string) => warnings.push(m), error: (m: string) => warnings.push(m) } })
-    const res = await app.request('/plants', { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: '{"id": 1, "name": "Fern"}' })
+    const app = await createApp({
+      fixtures: dir,
+      logger: { info() {}, warn: (m: string) => warnings.push(m), error: (m: string) => warnings.push(m) },
+    })
+    const res = await app.request('/plants', {
+      method: 'POST',
+      headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+      body: '{"id": 1, "name": "Fern"}',
+    })
     expect(await res.json()).toEqual({ name: 'Aloe vera' })
     const leftovers = warnings.filter((w) => w.includes('editor backup or temporary'))
     expect(leftovers).toHaveLength(1)
     expect(leftovers[0]).toContain('passed over 4 ')
-    for (const name of ['200.json~', '200.json.bak', '200.json.swp', '#200.json#']) expect(leftovers[0]).toContain(join(dir, 'addPlant', name))
+    for (const name of ['200.json~', '200.json.bak', '200.json.swp', '#200.json#'])
+      expect(leftovers[0]).toContain(join(dir, 'addPlant', name))
   })
 
   it('refuses a fixture that is not valid JSON', async () => {
@@ -134,7 +142,10 @@ describe('createApp start-up with fixtures', () => {
 describe('createApp start-up with a broken description', () => {
   it('serves a security requirement that names an undeclared scheme as met, warning once with the scheme, the file and where (#11)', async () => {
     const warnings: string[] = []
-    const app = await createApp({ spec: specFile('undeclared-scheme.yaml'), logger: { info() {}, error() {}, warn: (m) => warnings.push(m) } })
+    const app = await createApp({
+      spec: specFile('undeclared-scheme.yaml'),
+      logger: { info() {}, error() {}, warn: (m) => warnings.push(m) },
+    })
     expect(warnings).toHaveLength(1)
     expect(warnings[0]).toContain('"vaultKey"')
     expect(warnings[0]).toContain('components.securitySchemes does not declare')
@@ -153,11 +164,14 @@ describe('createApp start-up with a broken description', () => {
     const dir = await fixturesFolder({})
     const spec = join(dir, 'twins.json')
     const ok = { responses: { '204': { description: 'ok' } } }
-    await writeFile(spec, JSON.stringify({
-      openapi: '3.1.0',
-      info: { title: 'Twins', version: '1' },
-      paths: { '/a': { get: { operationId: 'twin', ...ok } }, '/b': { get: { operationId: 'twin', ...ok } } },
-    }))
+    await writeFile(
+      spec,
+      JSON.stringify({
+        openapi: '3.1.0',
+        info: { title: 'Twins', version: '1' },
+        paths: { '/a': { get: { operationId: 'twin', ...ok } }, '/b': { get: { operationId: 'twin', ...ok } } },
+      }),
+    )
     const error = await startupErrorOf(createApp({ spec }))
     expect(error.message).toContain('share the operationId "twin"')
   })

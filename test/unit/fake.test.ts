@@ -27,7 +27,10 @@ const shared = {
   Node: {
     type: 'object',
     required: ['value'],
-    properties: { value: { type: 'integer' }, children: { type: 'array', maxItems: 2, items: { $ref: '#/components/schemas/Node' } } },
+    properties: {
+      value: { type: 'integer' },
+      children: { type: 'array', maxItems: 2, items: { $ref: '#/components/schemas/Node' } },
+    },
   },
 }
 
@@ -43,16 +46,31 @@ const corpus: Record<string, unknown> = {
   'int32 with a minimum': { type: 'integer', format: 'int32', minimum: 2147483000 },
   'integer multipleOf': { type: 'integer', multipleOf: 7, minimum: 1, maximum: 100 },
   'number multipleOf': { type: 'number', multipleOf: 0.25, minimum: 1, maximum: 3 },
-  'float and double': { type: 'object', required: ['f', 'd'], properties: { f: { type: 'number', format: 'float' }, d: { type: 'number', format: 'double' } } },
+  'float and double': {
+    type: 'object',
+    required: ['f', 'd'],
+    properties: { f: { type: 'number', format: 'float' }, d: { type: 'number', format: 'double' } },
+  },
   'string lengths': { type: 'string', minLength: 5, maxLength: 8 },
   'long minimum length': { type: 'string', minLength: 300 },
   'string pattern': { type: 'string', pattern: '^[A-Z]{3}-\\d{4}$' },
   'pattern with lengths': { type: 'string', pattern: '^[a-z]+$', minLength: 3, maxLength: 6 },
   'string enum': { type: 'string', enum: ['red', 'green', 'blue'] },
-  'const': { const: 'fixed' },
+  const: { const: 'fixed' },
   'array bounds': { type: 'array', minItems: 2, maxItems: 4, items: { type: 'integer' } },
-  'unique array': { type: 'array', uniqueItems: true, minItems: 3, maxItems: 5, items: { type: 'string', enum: ['a', 'b', 'c', 'd', 'e'] } },
-  'unique small integers filling the range': { type: 'array', uniqueItems: true, minItems: 4, items: { type: 'integer', minimum: 0, maximum: 3 } },
+  'unique array': {
+    type: 'array',
+    uniqueItems: true,
+    minItems: 3,
+    maxItems: 5,
+    items: { type: 'string', enum: ['a', 'b', 'c', 'd', 'e'] },
+  },
+  'unique small integers filling the range': {
+    type: 'array',
+    uniqueItems: true,
+    minItems: 4,
+    items: { type: 'integer', minimum: 0, maximum: 3 },
+  },
   'date-time': { type: 'string', format: 'date-time' },
   date: { type: 'string', format: 'date' },
   time: { type: 'string', format: 'time' },
@@ -78,15 +96,34 @@ const corpus: Record<string, unknown> = {
     type: 'object',
     required: ['id', 'name'],
     additionalProperties: false,
-    properties: { id: { type: 'integer', format: 'int64', minimum: 1 }, name: { type: 'string', minLength: 1 }, tag: { type: 'string' } },
+    properties: {
+      id: { type: 'integer', format: 'int64', minimum: 1 },
+      name: { type: 'string', minLength: 1 },
+      tag: { type: 'string' },
+    },
   },
   oneOf: {
     oneOf: [
-      { type: 'object', required: ['kind', 'radius'], additionalProperties: false, properties: { kind: { const: 'circle' }, radius: { type: 'number', exclusiveMinimum: 0 } } },
-      { type: 'object', required: ['kind', 'side'], additionalProperties: false, properties: { kind: { const: 'square' }, side: { type: 'integer', minimum: 1 } } },
+      {
+        type: 'object',
+        required: ['kind', 'radius'],
+        additionalProperties: false,
+        properties: { kind: { const: 'circle' }, radius: { type: 'number', exclusiveMinimum: 0 } },
+      },
+      {
+        type: 'object',
+        required: ['kind', 'side'],
+        additionalProperties: false,
+        properties: { kind: { const: 'square' }, side: { type: 'integer', minimum: 1 } },
+      },
     ],
   },
-  anyOf: { anyOf: [{ type: 'string', format: 'email' }, { type: 'integer', minimum: 0 }] },
+  anyOf: {
+    anyOf: [
+      { type: 'string', format: 'email' },
+      { type: 'integer', minimum: 0 },
+    ],
+  },
   allOf: {
     allOf: [
       { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
@@ -95,7 +132,10 @@ const corpus: Record<string, unknown> = {
   },
   'discriminator with mapping': {
     oneOf: [{ $ref: '#/components/schemas/Cat' }, { $ref: '#/components/schemas/Dog' }],
-    discriminator: { propertyName: 'petType', mapping: { cat: '#/components/schemas/Cat', dog: '#/components/schemas/Dog' } },
+    discriminator: {
+      propertyName: 'petType',
+      mapping: { cat: '#/components/schemas/Cat', dog: '#/components/schemas/Dog' },
+    },
   },
   'discriminator without mapping': {
     oneOf: [{ $ref: '#/components/schemas/Cat' }, { $ref: '#/components/schemas/Dog' }],
@@ -105,7 +145,12 @@ const corpus: Record<string, unknown> = {
 }
 
 function documentWith(name: string, schema: unknown): Record<string, any> {
-  return { openapi: '3.1.0', info: { title: 't', version: '1' }, paths: {}, components: { schemas: { ...structuredClone(shared), Subject: schema, name } } }
+  return {
+    openapi: '3.1.0',
+    info: { title: 't', version: '1' },
+    paths: {},
+    components: { schemas: { ...structuredClone(shared), Subject: schema, name } },
+  }
 }
 
 describe('generated bodies (#7)', () => {
@@ -116,7 +161,10 @@ describe('generated bodies (#7)', () => {
     const problems: string[] = []
     for (let i = 0; i < BODIES_PER_SCHEMA; i++) {
       const body = fake('/components/schemas/Subject')
-      if (!validate(body)) problems.push(`${JSON.stringify(body)}: ${validate.errors!.map((e) => `${e.instancePath} ${e.message}`).join(', ')}`)
+      if (!validate(body))
+        problems.push(
+          `${JSON.stringify(body)}: ${validate.errors!.map((e) => `${e.instancePath} ${e.message}`).join(', ')}`,
+        )
       const undeclared = findUndeclaredFields(document, document.components.schemas.Subject, body)
       if (undeclared.length) problems.push(`${JSON.stringify(body)}: undeclared ${undeclared.join(', ')}`)
     }
@@ -125,10 +173,11 @@ describe('generated bodies (#7)', () => {
 })
 
 describe('generated discriminated bodies (#7)', () => {
-  const discriminated = (discriminator: Record<string, unknown>) => documentWith('pets', {
-    oneOf: [{ $ref: '#/components/schemas/Cat' }, { $ref: '#/components/schemas/Dog' }],
-    discriminator,
-  })
+  const discriminated = (discriminator: Record<string, unknown>) =>
+    documentWith('pets', {
+      oneOf: [{ $ref: '#/components/schemas/Cat' }, { $ref: '#/components/schemas/Dog' }],
+      discriminator,
+    })
 
   /** The discriminator value of 50 generated pets, by the branch each one is (told apart by its own fields). */
   function tagsByBranch(document: Record<string, any>) {
@@ -143,7 +192,10 @@ describe('generated discriminated bodies (#7)', () => {
 
   it('sets the discriminator property to the mapping name of the branch it generates', () => {
     const mapping = { feline: '#/components/schemas/Cat', canine: '#/components/schemas/Dog' }
-    expect(tagsByBranch(discriminated({ propertyName: 'petType', mapping }))).toEqual({ cat: ['feline'], dog: ['canine'] })
+    expect(tagsByBranch(discriminated({ propertyName: 'petType', mapping }))).toEqual({
+      cat: ['feline'],
+      dog: ['canine'],
+    })
   })
 
   it('sets the discriminator property to the schema name of a branch the mapping does not name', () => {
@@ -162,7 +214,12 @@ describe('generation preparation (#7)', () => {
 
 describe('the generation deadline (#12)', () => {
   const level = (items: object) => ({ type: 'array', minItems: 20, items })
-  const document = { openapi: '3.0.3', components: { schemas: { ...structuredClone(shared), Cube: level(level(level({ type: 'integer' }))), Subject: shared.Node } } }
+  const document = {
+    openapi: '3.0.3',
+    components: {
+      schemas: { ...structuredClone(shared), Cube: level(level(level({ type: 'integer' }))), Subject: shared.Node },
+    },
+  }
 
   it('stops generating, with the deadline’s own error, once the deadline has passed', () => {
     const fake = createFaker(document, SEED)
@@ -184,7 +241,8 @@ describe('the generation deadline (#12)', () => {
   it('generates the same values with a deadline as without: the seeded sequence is unchanged', () => {
     const plain = createFaker(document, SEED)
     const timed = createFaker(document, SEED)
-    for (let i = 0; i < 5; i++) expect(timed('/components/schemas/Subject', startDeadline(60_000))).toEqual(plain('/components/schemas/Subject'))
+    for (let i = 0; i < 5; i++)
+      expect(timed('/components/schemas/Subject', startDeadline(60_000))).toEqual(plain('/components/schemas/Subject'))
     expect(timed('/components/schemas/Cube', startDeadline(60_000))).toEqual(plain('/components/schemas/Cube'))
   })
 
@@ -207,9 +265,24 @@ describe('fillProperties: every optional property, or only the required ones (#1
     properties: {
       id: { type: 'integer' },
       note: { type: 'string' },
-      customer: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, email: { type: 'string', format: 'email' } } },
-      shipping: { type: 'object', required: ['city'], properties: { city: { type: 'string' }, zip: { type: 'string' } } },
-      lines: { type: 'array', items: { type: 'object', required: ['sku'], properties: { sku: { type: 'string' }, gift: { type: 'boolean' } } } },
+      customer: {
+        type: 'object',
+        required: ['name'],
+        properties: { name: { type: 'string' }, email: { type: 'string', format: 'email' } },
+      },
+      shipping: {
+        type: 'object',
+        required: ['city'],
+        properties: { city: { type: 'string' }, zip: { type: 'string' } },
+      },
+      lines: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['sku'],
+          properties: { sku: { type: 'string' }, gift: { type: 'boolean' } },
+        },
+      },
     },
   }
   const document = documentWith('order', Order)

@@ -20,7 +20,9 @@ describe('loadFixtures', () => {
   it('reads <operation>/<status>.json as the default body of that status', async () => {
     await write({ 'addPlant/200.json': '{"name": "Fern"}' })
     const fixtures = await loadFixtures(dir, true)
-    expect(fixtures.get('addPlant')).toEqual([{ file: join(dir, 'addPlant', '200.json'), code: '200', name: 'default', value: { name: 'Fern' } }])
+    expect(fixtures.get('addPlant')).toEqual([
+      { file: join(dir, 'addPlant', '200.json'), code: '200', name: 'default', value: { name: 'Fern' } },
+    ])
   })
 
   it('reads <status>.<name>.json as a named body', async () => {
@@ -73,7 +75,17 @@ describe('loadFixtures', () => {
 
   // Editor leftovers (`200.json.bak`, `200.json~`) are passed over instead: test/unit/engine.test.ts.
   it('refuses a file whose name is not <status>[.<name>].json, naming the file', async () => {
-    for (const name of ['ok.json', '600.json', '20.json', '4xx.json', '200.JSON', '200.a.b.json', '200..json', '200.-x.json', '200.txt']) {
+    for (const name of [
+      'ok.json',
+      '600.json',
+      '20.json',
+      '4xx.json',
+      '200.JSON',
+      '200.a.b.json',
+      '200..json',
+      '200.-x.json',
+      '200.txt',
+    ]) {
       await rm(join(dir, 'op'), { recursive: true, force: true })
       await write({ [`op/${name}`]: '{}' })
       const error = await startupErrorOf(loadFixtures(dir, true))

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { type BodyOutcome, type BodyValidator, compileBody, selectMediaType, validateBody } from '../../src/validation/validate-body.js'
+import {
+  type BodyOutcome,
+  type BodyValidator,
+  compileBody,
+  selectMediaType,
+  validateBody,
+} from '../../src/validation/validate-body.js'
 import { MAX_FORM_FIELDS } from '../../src/validation/form-fields.js'
 import { ajvFor, operationsOf } from '../support/builders.js'
 
@@ -25,14 +31,22 @@ async function send(body: BodyValidator, contentType: string, text: string): Pro
 /** A Stripe-like form body (`POST /v1/apps/secrets`). */
 const stripe = bodyOf({
   [FORM]: {
-    encoding: { scope: { style: 'deepObject', explode: true }, expand: { style: 'deepObject', explode: true }, settings: { contentType: 'application/json' } },
+    encoding: {
+      scope: { style: 'deepObject', explode: true },
+      expand: { style: 'deepObject', explode: true },
+      settings: { contentType: 'application/json' },
+    },
     schema: {
       type: 'object',
       additionalProperties: false,
       required: ['name', 'scope'],
       properties: {
         name: { type: 'string' },
-        scope: { type: 'object', required: ['type'], properties: { type: { enum: ['account', 'user'] }, user: { type: 'string' } } },
+        scope: {
+          type: 'object',
+          required: ['type'],
+          properties: { type: { enum: ['account', 'user'] }, user: { type: 'string' } },
+        },
         expand: { type: 'array', items: { type: 'string' } },
         items: { type: 'array', items: { type: 'object', properties: { quantity: { type: 'integer' } } } },
         settings: { type: 'object', properties: { retries: { type: 'integer' } } },
@@ -42,7 +56,9 @@ const stripe = bodyOf({
 })
 
 describe('an empty form body (#11, truora.com)', () => {
-  const optionalFields = bodyOf({ [FORM]: { schema: { type: 'object', properties: { check_id: { type: 'string' } } } } })
+  const optionalFields = bodyOf({
+    [FORM]: { schema: { type: 'object', properties: { check_id: { type: 'string' } } } },
+  })
 
   it('is an empty form, judged as {}: a client whose fields are all optional sends no bytes', async () => {
     expect((await send(optionalFields, FORM, '')).violations).toEqual([])
@@ -54,7 +70,9 @@ describe('an empty form body (#11, truora.com)', () => {
 
   it('is no body for JSON', async () => {
     const json = bodyOf({ 'application/json': { schema: { type: 'object' } } })
-    expect((await send(json, 'application/json', '')).violations).toEqual([{ path: 'body', message: 'is required but the request has no body' }])
+    expect((await send(json, 'application/json', '')).violations).toEqual([
+      { path: 'body', message: 'is required but the request has no body' },
+    ])
   })
 })
 
@@ -83,9 +101,13 @@ describe('form bodies with bracketed keys', () => {
   })
 
   it('parses a field whose encoding is JSON, and names it when it is not JSON', async () => {
-    expect((await send(stripe, FORM, 'name=x&scope[type]=user&settings={"retries":2}')).value).toMatchObject({ settings: { retries: 2 } })
+    expect((await send(stripe, FORM, 'name=x&scope[type]=user&settings={"retries":2}')).value).toMatchObject({
+      settings: { retries: 2 },
+    })
     const outcome = await send(stripe, FORM, 'name=x&scope[type]=user&settings=retries')
-    expect(outcome.violations).toEqual([{ path: 'body.settings', message: expect.stringMatching(/^is not valid JSON \(.+\)$/) }])
+    expect(outcome.violations).toEqual([
+      { path: 'body.settings', message: expect.stringMatching(/^is not valid JSON \(.+\)$/) },
+    ])
   })
 
   it(`refuses a form of more than ${MAX_FORM_FIELDS} fields without reading it`, async () => {
@@ -109,7 +131,11 @@ const zeno = bodyOf({
       type: 'object',
       required: ['podcast'],
       properties: {
-        podcast: { type: 'object', required: ['title'], properties: { title: { type: 'string' }, explicit: { type: 'boolean' } } },
+        podcast: {
+          type: 'object',
+          required: ['title'],
+          properties: { title: { type: 'string' }, explicit: { type: 'boolean' } },
+        },
         episodes: { type: 'array', items: { type: 'object', properties: { title: { type: 'string' } } } },
         note: { type: 'string' },
         cover: { type: 'string', format: 'binary' },
@@ -121,7 +147,10 @@ const zeno = bodyOf({
 
 /** A multipart body of the given parts: `[name, text, headers]`. */
 function multipart(...parts: Array<[string, string, string?]>): string {
-  const sections = parts.map(([name, text, headers = '']) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n${headers}\r\n${text}\r\n`)
+  const sections = parts.map(
+    ([name, text, headers = '']) =>
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n${headers}\r\n${text}\r\n`,
+  )
   return `${sections.join('')}--${BOUNDARY}--\r\n`
 }
 
@@ -134,7 +163,12 @@ describe('multipart bodies with JSON parts', () => {
 
   it('judges the parsed object by its schema', async () => {
     const outcome = await send(zeno, MULTIPART, multipart(['podcast', '{"explicit":"no"}']))
-    expect(outcome.violations).toEqual(expect.arrayContaining([{ path: 'body.podcast.title', message: 'is required' }, { path: 'body.podcast.explicit', message: 'must be a boolean' }]))
+    expect(outcome.violations).toEqual(
+      expect.arrayContaining([
+        { path: 'body.podcast.title', message: 'is required' },
+        { path: 'body.podcast.explicit', message: 'must be a boolean' },
+      ]),
+    )
   })
 
   it('names a part that is not JSON instead of failing', async () => {
@@ -143,7 +177,11 @@ describe('multipart bodies with JSON parts', () => {
   })
 
   it('reads one part per item of an array of objects, and a lone item as a one-item array', async () => {
-    const two = await send(zeno, MULTIPART, multipart(['podcast', '{"title":"a"}'], ['episodes', '{"title":"1"}'], ['episodes', '{"title":"2"}']))
+    const two = await send(
+      zeno,
+      MULTIPART,
+      multipart(['podcast', '{"title":"a"}'], ['episodes', '{"title":"1"}'], ['episodes', '{"title":"2"}']),
+    )
     expect(two.value).toMatchObject({ episodes: [{ title: '1' }, { title: '2' }] })
     const one = await send(zeno, MULTIPART, multipart(['podcast', '{"title":"a"}'], ['episodes', '{"title":"1"}']))
     expect(one.violations).toEqual([])
@@ -151,20 +189,27 @@ describe('multipart bodies with JSON parts', () => {
   })
 
   it('honours an encoding contentType of application/json', async () => {
-    expect((await send(zeno, MULTIPART, multipart(['podcast', '{"title":"a"}'], ['note', '"quiet"']))).value).toMatchObject({ note: 'quiet' })
+    expect(
+      (await send(zeno, MULTIPART, multipart(['podcast', '{"title":"a"}'], ['note', '"quiet"']))).value,
+    ).toMatchObject({ note: 'quiet' })
     const bad = await send(zeno, MULTIPART, multipart(['podcast', '{"title":"a"}'], ['note', 'quiet']))
     expect(bad.violations).toEqual([{ path: 'body.note', message: expect.stringMatching(/^is not valid JSON/) }])
   })
 
   it('parses a part sent with its own application/json Content-Type, and names it when it is not JSON', async () => {
     const json = 'Content-Type: application/json\r\n'
-    expect((await send(zeno, MULTIPART, multipart(['podcast', '{"title":"a"}'], ['extra', '[1,2]', json]))).value).toMatchObject({ extra: [1, 2] })
+    expect(
+      (await send(zeno, MULTIPART, multipart(['podcast', '{"title":"a"}'], ['extra', '[1,2]', json]))).value,
+    ).toMatchObject({ extra: [1, 2] })
     const bad = await send(zeno, MULTIPART, multipart(['podcast', '{"title":"a"}'], ['extra', '[1,', json]))
     expect(bad.violations).toEqual([{ path: 'body.extra', message: expect.stringMatching(/^is not valid JSON/) }])
   })
 
   it('keeps an uploaded .json file a binary string', async () => {
-    const file = multipart(['podcast', '{"title":"a"}'], ['cover', '{"not":"parsed"}', 'Content-Type: application/json\r\n'])
+    const file = multipart(
+      ['podcast', '{"title":"a"}'],
+      ['cover', '{"not":"parsed"}', 'Content-Type: application/json\r\n'],
+    )
     const outcome = await send(zeno, MULTIPART, file.replace('name="cover"', 'name="cover"; filename="c.json"'))
     expect(outcome.violations).toEqual([])
     expect(outcome.value).toMatchObject({ cover: '{"not":"parsed"}' })

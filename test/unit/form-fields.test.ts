@@ -12,7 +12,8 @@ const plan: FormPlan = {
 }
 
 /** The fields of a urlencoded body, read as the mock reads it. */
-const fields = (text: string, withPlan: FormPlan | null = plan) => fieldsOf(new URLSearchParams(text), withPlan ?? undefined)
+const fields = (text: string, withPlan: FormPlan | null = plan) =>
+  fieldsOf(new URLSearchParams(text), withPlan ?? undefined)
 
 describe('fieldsOf: flat fields', () => {
   it('keeps a field sent once as its value and a repeated one as an array, in order', () => {
@@ -89,7 +90,8 @@ describe('pathOf', () => {
   })
 
   it('takes malformed names literally', () => {
-    for (const name of ['scope[type', 'scope[a]b', 'scope[a[b]]', 'scope]x[', '[x]', 'scope']) expect(pathOf(name, plan), name).toBeUndefined()
+    for (const name of ['scope[type', 'scope[a]b', 'scope[a[b]]', 'scope]x[', '[x]', 'scope'])
+      expect(pathOf(name, plan), name).toBeUndefined()
   })
 
   it(`decodes ${MAX_FORM_DEPTH} levels and takes a deeper name literally`, () => {
@@ -100,7 +102,9 @@ describe('pathOf', () => {
 
 describe('fieldsOf: hostile input', () => {
   it('does not pollute prototypes through bracketed keys', () => {
-    const result = fields('__proto__[polluted]=1&constructor[prototype][polluted]=1&scope[__proto__][polluted]=1&scope[constructor][prototype][polluted]=1')
+    const result = fields(
+      '__proto__[polluted]=1&constructor[prototype][polluted]=1&scope[__proto__][polluted]=1&scope[constructor][prototype][polluted]=1',
+    )
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
     expect((Object.prototype as Record<string, unknown>).polluted).toBeUndefined()
     expect(Object.getPrototypeOf(result.scope)).toBe(Object.prototype)
@@ -129,6 +133,9 @@ describe('withoutFieldsReported', () => {
       { path: 'body.podcast.title', message: 'is required' },
       { path: 'body.podcasts', message: 'must be a string' },
     ]
-    expect(withoutFieldsReported(violations, reported)).toEqual([...reported, { path: 'body.podcasts', message: 'must be a string' }])
+    expect(withoutFieldsReported(violations, reported)).toEqual([
+      ...reported,
+      { path: 'body.podcasts', message: 'must be a string' },
+    ])
   })
 })

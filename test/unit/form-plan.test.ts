@@ -20,7 +20,12 @@ describe('planForm', () => {
           name: { type: 'string' },
           scope: { type: 'object', properties: { type: { type: 'string' } } },
           expand: { type: 'array', items: { type: 'string' } },
-          metadata: { anyOf: [{ type: 'object', additionalProperties: { type: 'string' } }, { type: 'string', enum: [''] }] },
+          metadata: {
+            anyOf: [
+              { type: 'object', additionalProperties: { type: 'string' } },
+              { type: 'string', enum: [''] },
+            ],
+          },
           'filter[kind]': { type: 'string' },
         },
       },
@@ -32,22 +37,39 @@ describe('planForm', () => {
   })
 
   it('follows $refs and allOf branches to the properties and their shapes', () => {
-    const plan = planOf({ schema: { allOf: [{ $ref: '#/components/schemas/Base' }, { properties: { extra: { $ref: '#/components/schemas/Extra' } } }] } }, false, {
-      Base: { type: 'object', properties: { scope: { properties: { a: {} } } } },
-      Extra: { type: ['object', 'null'] },
-    })
+    const plan = planOf(
+      {
+        schema: {
+          allOf: [
+            { $ref: '#/components/schemas/Base' },
+            { properties: { extra: { $ref: '#/components/schemas/Extra' } } },
+          ],
+        },
+      },
+      false,
+      {
+        Base: { type: 'object', properties: { scope: { properties: { a: {} } } } },
+        Extra: { type: ['object', 'null'] },
+      },
+    )
     expect(sorted(plan?.nested)).toEqual(['extra', 'scope'])
   })
 
   it('nests a property whose encoding style is deepObject, whatever its schema', () => {
-    const plan = planOf({ schema: { properties: { loose: {} } }, encoding: { loose: { style: 'deepObject', explode: true } } })
+    const plan = planOf({
+      schema: { properties: { loose: {} } },
+      encoding: { loose: { style: 'deepObject', explode: true } },
+    })
     expect(sorted(plan?.nested)).toEqual(['loose'])
   })
 
   it('parses a form field only where its encoding declares JSON', () => {
     const plan = planOf({
       schema: { properties: { settings: { type: 'object' }, raw: { type: 'object' } } },
-      encoding: { settings: { contentType: 'application/json; charset=utf-8' }, raw: { contentType: 'text/plain, application/json' } },
+      encoding: {
+        settings: { contentType: 'application/json; charset=utf-8' },
+        raw: { contentType: 'text/plain, application/json' },
+      },
     })
     expect(sorted(plan?.json)).toEqual(['settings'])
   })
@@ -73,7 +95,13 @@ describe('planForm', () => {
   })
 
   it('lets a multipart encoding contentType override the default', () => {
-    const plan = planOf({ schema: { properties: { podcast: { type: 'object' }, note: { type: 'string' } } }, encoding: { podcast: { contentType: 'text/plain' }, note: { contentType: 'application/json' } } }, true)
+    const plan = planOf(
+      {
+        schema: { properties: { podcast: { type: 'object' }, note: { type: 'string' } } },
+        encoding: { podcast: { contentType: 'text/plain' }, note: { contentType: 'application/json' } },
+      },
+      true,
+    )
     expect(sorted(plan?.json)).toEqual(['note'])
   })
 
@@ -82,7 +110,12 @@ describe('planForm', () => {
   })
 
   it('does not loop on recursive branches', () => {
-    const plan = planOf({ schema: { $ref: '#/components/schemas/Node' } }, false, { Node: { properties: { child: { $ref: '#/components/schemas/Node' } }, anyOf: [{ $ref: '#/components/schemas/Node' }] } })
+    const plan = planOf({ schema: { $ref: '#/components/schemas/Node' } }, false, {
+      Node: {
+        properties: { child: { $ref: '#/components/schemas/Node' } },
+        anyOf: [{ $ref: '#/components/schemas/Node' }],
+      },
+    })
     expect(sorted(plan?.nested)).toEqual(['child'])
   })
 })

@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { GENERATION_BUDGET, compileBudgetWarnings, exceedsBudget, withinBudget } from '../../src/responses/generation-budget.js'
+import {
+  GENERATION_BUDGET,
+  compileBudgetWarnings,
+  exceedsBudget,
+  withinBudget,
+} from '../../src/responses/generation-budget.js'
 import { isDeadlinePassed, startDeadline } from '../../src/responses/generation-deadline.js'
 
 /** The generation budget (#12): what a schema may ask of generation, in bytes, and the deadline, in milliseconds. */
@@ -38,18 +43,31 @@ describe('exceedsBudget', () => {
 describe('withinBudget', () => {
   it('leaves out what the byte budget cannot hold, so that json-schema-faker makes a short value at once', () => {
     expect(withinBudget({ type: 'string', minLength: 5000, maxLength: 6000 }, budget(1024))).toEqual({ type: 'string' })
-    expect(withinBudget({ type: 'array', minItems: 600, maxItems: 700 }, budget(1024))).toEqual({ type: 'array', maxItems: 700 })
-    expect(withinBudget({ type: 'string', minLength: 2000, pattern: '^x{5000}$' }, budget(1024))).toEqual({ type: 'string' })
+    expect(withinBudget({ type: 'array', minItems: 600, maxItems: 700 }, budget(1024))).toEqual({
+      type: 'array',
+      maxItems: 700,
+    })
+    expect(withinBudget({ type: 'string', minLength: 2000, pattern: '^x{5000}$' }, budget(1024))).toEqual({
+      type: 'string',
+    })
   })
 
   it('keeps what the budget holds', () => {
-    expect(withinBudget({ type: 'string', minLength: 500, maxLength: 800 }, budget(1024))).toEqual({ type: 'string', minLength: 500, maxLength: 800 })
+    expect(withinBudget({ type: 'string', minLength: 500, maxLength: 800 }, budget(1024))).toEqual({
+      type: 'string',
+      minLength: 500,
+      maxLength: 800,
+    })
     expect(withinBudget({ type: 'array', minItems: 300_000 })).toEqual({ type: 'array', minItems: 300_000 })
   })
 
   it('makes strings 100,000 characters long at most, as before the byte budget, unless their minLength asks for more', () => {
     expect(withinBudget({ type: 'string', maxLength: 10_000_000 })).toEqual({ type: 'string', maxLength: 100_000 })
-    expect(withinBudget({ type: 'string', minLength: 200_000, maxLength: 10_000_000 })).toEqual({ type: 'string', minLength: 200_000, maxLength: 200_000 })
+    expect(withinBudget({ type: 'string', minLength: 200_000, maxLength: 10_000_000 })).toEqual({
+      type: 'string',
+      minLength: 200_000,
+      maxLength: 200_000,
+    })
     expect(withinBudget({ type: 'string', maxLength: 5000 }, budget(1024))).toEqual({ type: 'string', maxLength: 1024 })
   })
 })
@@ -70,7 +88,9 @@ describe('compileBudgetWarnings', () => {
   it('warns once per excess, naming the schemas by pointer, the budget and the flag that raises it', () => {
     const warnings = compileBudgetWarnings(document, budget(1024))
     expect(warnings).toHaveLength(2)
-    expect(warnings[0]).toContain('a schema asks for minLength 5000 (at #/components/schemas/Blob, #/components/schemas/Copy)')
+    expect(warnings[0]).toContain(
+      'a schema asks for minLength 5000 (at #/components/schemas/Blob, #/components/schemas/Copy)',
+    )
     expect(warnings[1]).toContain('a schema asks for minItems 1000 (at #/components/schemas/Many)')
     for (const warning of warnings) expect(warning).toContain('(1024 bytes; --generation-bytes raises it)')
   })

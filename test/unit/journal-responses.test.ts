@@ -26,13 +26,29 @@ function record(response: AnswerSource | undefined, overrides: Partial<RequestRe
 describe('createJournal: the answers it keeps', () => {
   it('lists the status, the headers with lower-case names and Content-Type, and the body', () => {
     const journal = createJournal(10)
-    journal.recordRequest(record({ status: 201, headers: { Location: '/plants/1' }, contentType: 'application/json', body: '{"name":"Fern"}' }))
-    expect(journal.listRequests()[0]!.response).toEqual({ status: 201, headers: { location: '/plants/1', 'content-type': 'application/json' }, body: '{"name":"Fern"}' })
+    journal.recordRequest(
+      record({
+        status: 201,
+        headers: { Location: '/plants/1' },
+        contentType: 'application/json',
+        body: '{"name":"Fern"}',
+      }),
+    )
+    expect(journal.listRequests()[0]!.response).toEqual({
+      status: 201,
+      headers: { location: '/plants/1', 'content-type': 'application/json' },
+      body: '{"name":"Fern"}',
+    })
   })
 
   it('redacts Set-Cookie and credentials in an answer as in a request, and keeps WWW-Authenticate', () => {
     const journal = createJournal(10, { headers: new Set(['x-api-key']), query: new Set() })
-    const headers = new Headers({ 'set-cookie': 'session=abc', authorization: 'Bearer t', 'x-api-key': 'k', 'www-authenticate': 'Bearer error="invalid_token"' })
+    const headers = new Headers({
+      'set-cookie': 'session=abc',
+      authorization: 'Bearer t',
+      'x-api-key': 'k',
+      'www-authenticate': 'Bearer error="invalid_token"',
+    })
     journal.recordRequest(record({ status: 401, headers, body: null }))
     expect(journal.listRequests()[0]!.response!.headers).toEqual({
       'set-cookie': '[redacted]',
@@ -72,25 +88,34 @@ describe('createJournal: the answers it keeps', () => {
 
   it('lists the reason as recorded, and none when there is none', () => {
     const journal = createJournal(10)
-    journal.recordRequest(record({ status: 404, body: null }, { reason: 'No operation in the description matches GET /x.' }))
+    journal.recordRequest(
+      record({ status: 404, body: null }, { reason: 'No operation in the description matches GET /x.' }),
+    )
     journal.recordRequest(record({ status: 200, body: '{}' }))
-    expect(journal.listRequests().map((e) => e.reason)).toEqual(['No operation in the description matches GET /x.', undefined])
+    expect(journal.listRequests().map((e) => e.reason)).toEqual([
+      'No operation in the description matches GET /x.',
+      undefined,
+    ])
   })
 
   it('no response is listed when the record has none (a fault sent none)', () => {
     const journal = createJournal(10)
-    journal.recordRequest(record(undefined, { fault: 'reset', reason: 'fault reset: the connection was reset, no response was sent' }))
+    journal.recordRequest(
+      record(undefined, { fault: 'reset', reason: 'fault reset: the connection was reset, no response was sent' }),
+    )
     expect(journal.listRequests()[0]).not.toHaveProperty('response')
   })
 
   it('the byte budget counts the answer bodies kept, at most 64 KiB each', () => {
     const journal = createJournal(1000, undefined, 256 * KIB)
     // Requests of some 1 KiB each; answers of 50 KiB: five answers do not fit in 256 KiB, ten requests alone would.
-    for (let n = 1; n <= 10; n++) journal.recordRequest(record({ status: 200, body: 'x'.repeat(50 * KIB) }, { query: `n=${n}` }))
+    for (let n = 1; n <= 10; n++)
+      journal.recordRequest(record({ status: 200, body: 'x'.repeat(50 * KIB) }, { query: `n=${n}` }))
     expect(journal.listRequests().map((e) => e.query)).toEqual(['n=7', 'n=8', 'n=9', 'n=10'])
     // A 1 MiB answer counts as the 64 KiB kept of it.
     const wide = createJournal(1000, undefined, 256 * KIB)
-    for (let n = 1; n <= 4; n++) wide.recordRequest(record({ status: 200, body: 'x'.repeat(1024 * KIB) }, { query: `n=${n}` }))
+    for (let n = 1; n <= 4; n++)
+      wide.recordRequest(record({ status: 200, body: 'x'.repeat(1024 * KIB) }, { query: `n=${n}` }))
     expect(wide.listRequests()).toHaveLength(3)
   })
 })

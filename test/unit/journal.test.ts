@@ -81,10 +81,20 @@ describe('createJournal: a bounded ring', () => {
 describe('createJournal: what an entry keeps', () => {
   it('redacts authorization, proxy-authorization and cookie, and keeps other headers', () => {
     const journal = createJournal(10)
-    const headers = new Headers({ Authorization: 'Bearer secret', 'Proxy-Authorization': 'Basic c2VjcmV0', Cookie: 'sid=secret', 'X-Trace': 'abc' })
+    const headers = new Headers({
+      Authorization: 'Bearer secret',
+      'Proxy-Authorization': 'Basic c2VjcmV0',
+      Cookie: 'sid=secret',
+      'X-Trace': 'abc',
+    })
     journal.recordRequest(record({ headers }))
     const [entry] = journal.listRequests()
-    expect(entry!.headers).toEqual({ authorization: '[redacted]', 'proxy-authorization': '[redacted]', cookie: '[redacted]', 'x-trace': 'abc' })
+    expect(entry!.headers).toEqual({
+      authorization: '[redacted]',
+      'proxy-authorization': '[redacted]',
+      cookie: '[redacted]',
+      'x-trace': 'abc',
+    })
     expect(JSON.stringify(entry)).not.toContain('secret')
   })
 
@@ -156,7 +166,13 @@ describe('createJournal: what an entry keeps', () => {
     const journal = createJournal(10)
     const violations = [{ path: 'body.name', message: 'is required' }]
     journal.recordRequest(record({ status: 400, scenario: 'error', session: 'w1', valid: false, violations }))
-    expect(journal.listRequests()[0]).toMatchObject({ status: 400, scenario: 'error', session: 'w1', valid: false, violations })
+    expect(journal.listRequests()[0]).toMatchObject({
+      status: 400,
+      scenario: 'error',
+      session: 'w1',
+      valid: false,
+      violations,
+    })
   })
 })
 
@@ -169,8 +185,10 @@ describe('createJournal: filters', () => {
     journal.recordRequest(record({ method: 'GET', operation: undefined, status: 405 }))
     return journal
   }
-  const statuses = (journal: ReturnType<typeof createJournal>, filter: Parameters<ReturnType<typeof createJournal>['listRequests']>[0]) =>
-    journal.listRequests(filter).map((e) => e.status)
+  const statuses = (
+    journal: ReturnType<typeof createJournal>,
+    filter: Parameters<ReturnType<typeof createJournal>['listRequests']>[0],
+  ) => journal.listRequests(filter).map((e) => e.status)
 
   it('an empty filter lists every entry', () => {
     expect(statuses(mixed(), {})).toEqual([200, 401, 404, 405])
@@ -223,7 +241,8 @@ describe('createJournal: filters', () => {
 
   it('since matches requests that arrived at or after it, as a Date or epoch milliseconds (#13)', () => {
     const journal = createJournal(10)
-    for (const second of [0, 1, 2]) journal.recordRequest(record({ time: Date.UTC(2025, 0, 1, 0, 0, second), status: 200 + second }))
+    for (const second of [0, 1, 2])
+      journal.recordRequest(record({ time: Date.UTC(2025, 0, 1, 0, 0, second), status: 200 + second }))
     expect(statuses(journal, { since: Date.UTC(2025, 0, 1, 0, 0, 1) })).toEqual([201, 202])
     expect(statuses(journal, { since: new Date(Date.UTC(2025, 0, 1, 0, 0, 2)) })).toEqual([202])
     expect(statuses(journal, { since: new Date(Date.UTC(2025, 0, 1, 0, 0, 3)) })).toEqual([])
@@ -239,7 +258,8 @@ describe('createJournal: countRequests (#13)', () => {
     expect(journal.countRequests()).toBe(3)
     expect(journal.countRequests({ operation: 'addPlant', status: 400 })).toBe(2)
     expect(journal.countRequests({ valid: false, status: '4xx', session: 'a' })).toBe(1)
-    for (const filter of [{}, { status: 400 }, { session: 'a' }]) expect(journal.countRequests(filter)).toBe(journal.listRequests(filter).length)
+    for (const filter of [{}, { status: 400 }, { session: 'a' }])
+      expect(journal.countRequests(filter)).toBe(journal.listRequests(filter).length)
   })
 
   it('counts only the entries the ring still holds', () => {
@@ -250,7 +270,14 @@ describe('createJournal: countRequests (#13)', () => {
 
   it('builds no entry: the headers are never read', () => {
     const journal = createJournal(10)
-    const headers = new Proxy({}, { ownKeys: () => { throw new Error('headers read') } })
+    const headers = new Proxy(
+      {},
+      {
+        ownKeys: () => {
+          throw new Error('headers read')
+        },
+      },
+    )
     journal.recordRequest(record({ headers }))
     expect(journal.countRequests({ status: '2xx' })).toBe(1)
     expect(() => journal.listRequests()).toThrow('headers read')
@@ -290,7 +317,12 @@ describe('createJournal: credentials the description declares (#12)', () => {
 
   it('redacts the API key headers and query parameters of the security schemes, and secret-named query parameters', () => {
     const journal = createJournal(10, redaction)
-    journal.recordRequest(record({ headers: { 'x-library-key': 'k-123', accept: '*/*' }, query: 'k=abc&access_token=t0&api_key=s3&password=p&name=fern' }))
+    journal.recordRequest(
+      record({
+        headers: { 'x-library-key': 'k-123', accept: '*/*' },
+        query: 'k=abc&access_token=t0&api_key=s3&password=p&name=fern',
+      }),
+    )
     const [entry] = journal.listRequests()
     expect(entry!.headers).toEqual({ 'x-library-key': '[redacted]', accept: '*/*' })
     expect(entry!.query).toBe('k=[redacted]&access_token=[redacted]&api_key=[redacted]&password=[redacted]&name=fern')

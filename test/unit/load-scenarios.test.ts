@@ -11,7 +11,11 @@ import { removeTempDirs, tempDirSync } from '../support/temp-dirs.js'
 import { startupErrorOf } from '../support/startup-error.js'
 
 function response(code: string, names: string[] = []): DeclaredResponse {
-  return { code, mediaType: 'application/json', bodies: new Map(names.map((name) => [name, { name, origin: 'fixture' as const, json: '{}' }])) }
+  return {
+    code,
+    mediaType: 'application/json',
+    bodies: new Map(names.map((name) => [name, { name, origin: 'fixture' as const, json: '{}' }])),
+  }
 }
 
 /** POST /plants declares 200 (default, monstera) and 400 (default, duplicate-id); GET /plants only 200. */
@@ -22,9 +26,19 @@ const operations: ScenarioTarget[] = [
     method: 'POST',
     path: '/plants',
     secured: true,
-    responses: { declared: [response('200', ['default', 'monstera']), response('400', ['default', 'duplicate-id'])], violationStatus: 400 },
+    responses: {
+      declared: [response('200', ['default', 'monstera']), response('400', ['default', 'duplicate-id'])],
+      violationStatus: 400,
+    },
   },
-  { index: 1, id: 'listPlants', method: 'GET', path: '/plants', secured: false, responses: { declared: [response('200', ['default'])], violationStatus: 422 } },
+  {
+    index: 1,
+    id: 'listPlants',
+    method: 'GET',
+    path: '/plants',
+    secured: false,
+    responses: { declared: [response('200', ['default'])], violationStatus: 422 },
+  },
 ]
 
 afterEach(removeTempDirs)
@@ -54,12 +68,22 @@ describe('loadScenarios: the file', () => {
   })
 
   it('reads scenarios.yaml', async () => {
-    const [scenario] = await load('refuse:\n  description: No plant is welcome\n  rules:\n    addPlant: { status: 400 }\n')
-    expect(scenario).toEqual({ name: 'refuse', description: 'No plant is welcome', builtIn: false, rules: [{ status: 400 }] })
+    const [scenario] = await load(
+      'refuse:\n  description: No plant is welcome\n  rules:\n    addPlant: { status: 400 }\n',
+    )
+    expect(scenario).toEqual({
+      name: 'refuse',
+      description: 'No plant is welcome',
+      builtIn: false,
+      rules: [{ status: 400 }],
+    })
   })
 
   it('reads scenarios.yml', async () => {
-    const scenarios = await loadScenarios(fixturesWith({ 'scenarios.yml': 'refuse:\n  rules:\n    addPlant: { status: 400 }\n' }), operations)
+    const scenarios = await loadScenarios(
+      fixturesWith({ 'scenarios.yml': 'refuse:\n  rules:\n    addPlant: { status: 400 }\n' }),
+      operations,
+    )
     expect(scenarios.map((s) => s.name)).toEqual(['refuse'])
   })
 
@@ -111,7 +135,9 @@ describe('loadScenarios: rules', () => {
   })
 
   it('merges an operation rule over the "*" rule field by field', async () => {
-    const [scenario] = await load('s:\n  rules:\n    "*": { delay: 100, fault: hang }\n    addPlant: { status: 400, fault: reset }\n')
+    const [scenario] = await load(
+      's:\n  rules:\n    "*": { delay: 100, fault: hang }\n    addPlant: { status: 400, fault: reset }\n',
+    )
     expect(scenario?.rules[0]).toEqual({ delay: { min: 100, max: 100 }, status: 400, fault: 'reset' })
     expect(scenario?.rules[1]).toEqual({ delay: { min: 100, max: 100 }, fault: 'hang' })
   })
@@ -215,7 +241,9 @@ describe('loadScenarios: start-up errors', () => {
 
   it('stops on an unknown rule field, listing the fields a rule takes', async () => {
     const error = await startupError('s:\n  rules:\n    addPlant: { code: 400 }\n')
-    expect(error.message).toMatch(/rule "addPlant": unknown field\(s\) code; a rule takes status, example, fixture, dynamic, delay, fault/)
+    expect(error.message).toMatch(
+      /rule "addPlant": unknown field\(s\) code; a rule takes status, example, fixture, dynamic, delay, fault/,
+    )
   })
 
   it('stops on a status the operation does not declare, listing the declared ones', async () => {

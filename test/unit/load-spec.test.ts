@@ -16,7 +16,11 @@ const plantStore = fileURLToPath(new URL('../../openapi.yaml', import.meta.url))
 
 /** A description held in memory, for describeOperations cases too small for a file. */
 function inMemory(document: Record<string, any>): SpecDocument {
-  return { path: '/virtual/spec.yaml', version: '3.1', document: { openapi: '3.1.0', info: { title: 'T', version: '1' }, ...document } }
+  return {
+    path: '/virtual/spec.yaml',
+    version: '3.1',
+    document: { openapi: '3.1.0', info: { title: 'T', version: '1' }, ...document },
+  }
 }
 
 describe('loadSpec', () => {
@@ -95,7 +99,11 @@ describe('loadSpec', () => {
 
     it('gives a pipes collectionFormat the pipeDelimited style', async () => {
       const { document } = await loadSpec(petstore)
-      expect(document.paths['/pets'].get.parameters[0]).toMatchObject({ name: 'tags', in: 'query', style: 'pipeDelimited' })
+      expect(document.paths['/pets'].get.parameters[0]).toMatchObject({
+        name: 'tags',
+        in: 'query',
+        style: 'pipeDelimited',
+      })
     })
 
     it('reads x-nullable as a type that admits null', async () => {
@@ -117,7 +125,9 @@ describe('loadSpec', () => {
     it('refuses a property that no part evaluates under unevaluatedProperties: false', async () => {
       const validate = await validateTagged()
       expect(validate({ name: 'Fern', colour: 'green' })).toBe(false)
-      expect(validate.errors?.map((e) => [e.keyword, e.params])).toEqual([['unevaluatedProperties', { unevaluatedProperty: 'colour' }]])
+      expect(validate.errors?.map((e) => [e.keyword, e.params])).toEqual([
+        ['unevaluatedProperties', { unevaluatedProperty: 'colour' }],
+      ])
     })
   })
 
@@ -169,7 +179,9 @@ describe('loadSpec', () => {
 
     it('names the file and the converter problem of a Swagger 2.0 description that cannot be converted (#7)', async () => {
       const error = await startupErrorOf(loadSpec(specFile('swagger-2.yaml')))
-      expect(error.message).toContain(`The Swagger 2.0 description ${specFile('swagger-2.yaml')} cannot be converted to OpenAPI 3.0`)
+      expect(error.message).toContain(
+        `The Swagger 2.0 description ${specFile('swagger-2.yaml')} cannot be converted to OpenAPI 3.0`,
+      )
       expect(error.message).toContain('info must be an object')
     })
 
@@ -181,7 +193,9 @@ describe('loadSpec', () => {
 
     it('refuses a Swagger 2.0 $ref that would need a download (#7)', async () => {
       const error = await startupErrorOf(loadSpec(specFile('swagger2-remote-ref.yaml')))
-      expect(error.message).toContain(`The description ${specFile('swagger2-remote-ref.yaml')} has a $ref that cannot be resolved`)
+      expect(error.message).toContain(
+        `The description ${specFile('swagger2-remote-ref.yaml')} has a $ref that cannot be resolved`,
+      )
       expect(error.message).toContain('https://example.com/definitions.yaml')
     })
 
@@ -281,7 +295,10 @@ describe('describeOperations', () => {
       paths: {
         '/a/{id}': {
           parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-          get: { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }], responses: { '204': { description: 'ok' } } },
+          get: {
+            parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+            responses: { '204': { description: 'ok' } },
+          },
         },
       },
     })
@@ -297,28 +314,57 @@ describe('describeOperations', () => {
   })
 
   it('ignores a query parameter without a name, which no request could send, and refuses a path parameter without one (#11)', () => {
-    const query = inMemory({ paths: { '/a': { get: { parameters: [{ in: 'query' }, { in: 'query', name: '' }], responses: { '204': { description: 'ok' } } } } } })
+    const query = inMemory({
+      paths: {
+        '/a': {
+          get: {
+            parameters: [{ in: 'query' }, { in: 'query', name: '' }],
+            responses: { '204': { description: 'ok' } },
+          },
+        },
+      },
+    })
     expect(describeOperations(query)[0]!.parameters).toEqual([])
-    const path = inMemory({ paths: { '/a/{x}': { get: { parameters: [{ in: 'path' }], responses: { '204': { description: 'ok' } } } } } })
-    expect(() => describeOperations(path)).toThrow(/path parameter at \/paths\/~1a~1\{x\}\/get\/parameters\/0 needs a "name"/)
+    const path = inMemory({
+      paths: { '/a/{x}': { get: { parameters: [{ in: 'path' }], responses: { '204': { description: 'ok' } } } } },
+    })
+    expect(() => describeOperations(path)).toThrow(
+      /path parameter at \/paths\/~1a~1\{x\}\/get\/parameters\/0 needs a "name"/,
+    )
   })
 
   it('gives a query parameter without style the form style, exploded (#7)', () => {
-    const spec = inMemory({ paths: { '/a': { get: { parameters: [{ name: 'q', in: 'query', schema: { type: 'array' } }], responses: {} } } } })
+    const spec = inMemory({
+      paths: { '/a': { get: { parameters: [{ name: 'q', in: 'query', schema: { type: 'array' } }], responses: {} } } },
+    })
     expect(describeOperations(spec)[0]!.parameters[0]).toMatchObject({ style: 'form', explode: true, shape: 'array' })
   })
 
   it('describes a parameter whose $ref schema combines object parts as an object with every declared property (#7)', () => {
     const spec = inMemory({
-      paths: { '/a': { get: { parameters: [{ name: 'q', in: 'query', schema: { $ref: '#/components/schemas/Q' } }], responses: {} } } },
-      components: { schemas: { Q: { allOf: [{ properties: { a: {} } }, { properties: { b: {} }, additionalProperties: false }] } } },
+      paths: {
+        '/a': {
+          get: { parameters: [{ name: 'q', in: 'query', schema: { $ref: '#/components/schemas/Q' } }], responses: {} },
+        },
+      },
+      components: {
+        schemas: { Q: { allOf: [{ properties: { a: {} } }, { properties: { b: {} }, additionalProperties: false }] } },
+      },
     })
-    expect(describeOperations(spec)[0]!.parameters[0]).toMatchObject({ shape: 'object', properties: ['a', 'b'], openObject: false })
+    expect(describeOperations(spec)[0]!.parameters[0]).toMatchObject({
+      shape: 'object',
+      properties: ['a', 'b'],
+      openObject: false,
+    })
   })
 
   it('refuses a style that the parameter location does not have (#7)', () => {
-    const spec = inMemory({ paths: { '/a': { get: { parameters: [{ name: 'q', in: 'query', style: 'matrix' }], responses: {} } } } })
-    expect(() => describeOperations(spec)).toThrow('has style "matrix", which a query parameter cannot have (form, spaceDelimited, pipeDelimited, deepObject)')
+    const spec = inMemory({
+      paths: { '/a': { get: { parameters: [{ name: 'q', in: 'query', style: 'matrix' }], responses: {} } } },
+    })
+    expect(() => describeOperations(spec)).toThrow(
+      'has style "matrix", which a query parameter cannot have (form, spaceDelimited, pipeDelimited, deepObject)',
+    )
   })
 
   it('refuses a path that does not start with a slash', () => {
@@ -331,33 +377,48 @@ describe('what a description may read (#12)', () => {
   const api = (ref: string) => ({
     openapi: '3.0.3',
     info: { title: 't', version: '1' },
-    paths: { '/x': { get: { responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: ref } } } } } } } },
+    paths: {
+      '/x': {
+        get: { responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: ref } } } } } },
+      },
+    },
   })
   afterEach(removeTempDirs)
 
   it('refuses a $ref to a file outside its folder tree, naming the file and the option', async () => {
-    const dir = await tempDir('refs-', { 'api/api.json': api('/etc/passwd'), 'outside.json': { X: { type: 'string' } } })
+    const dir = await tempDir('refs-', {
+      'api/api.json': api('/etc/passwd'),
+      'outside.json': { X: { type: 'string' } },
+    })
     const error = await startupErrorOf(loadSpec(join(dir, 'api/api.json')))
-    expect(error.message).toContain('/etc/passwd lies outside the description\'s folder')
+    expect(error.message).toContain("/etc/passwd lies outside the description's folder")
     expect(error.message).toContain('--allow-ref-outside')
   })
 
   it('reads a file outside its folder tree only from a folder given with allowRefOutside', async () => {
-    const dir = await tempDir('refs-', { 'api/api.json': api('../outside.json#/X'), 'outside.json': { X: { type: 'string' } } })
+    const dir = await tempDir('refs-', {
+      'api/api.json': api('../outside.json#/X'),
+      'outside.json': { X: { type: 'string' } },
+    })
     expect((await startupErrorOf(loadSpec(join(dir, 'api/api.json')))).message).toContain('outside.json lies outside')
     const { document } = await loadSpec(join(dir, 'api/api.json'), { allowRefOutside: [dir] })
     expect(JSON.stringify(document)).toContain('"string"')
   })
 
   it('refuses a symbolic link inside its folder that points outside it', async () => {
-    const dir = await tempDir('refs-', { 'api/api.json': api('./link.json#/X'), 'outside.json': { X: { type: 'string' } } })
+    const dir = await tempDir('refs-', {
+      'api/api.json': api('./link.json#/X'),
+      'outside.json': { X: { type: 'string' } },
+    })
     await symlink(join(dir, 'outside.json'), join(dir, 'api/link.json'))
     expect((await startupErrorOf(loadSpec(join(dir, 'api/api.json')))).message).toContain('lies outside')
   })
 
   it('refuses a $ref to a device or a FIFO, and a description that is one, at once', async () => {
     const dir = await tempDir('refs-', { 'api.json': api('/dev/zero') })
-    expect((await startupErrorOf(loadSpec(join(dir, 'api.json'), { allowRefOutside: ['/dev'] }))).message).toContain('/dev/zero is not a regular file')
+    expect((await startupErrorOf(loadSpec(join(dir, 'api.json'), { allowRefOutside: ['/dev'] }))).message).toContain(
+      '/dev/zero is not a regular file',
+    )
     expect((await startupErrorOf(loadSpec('/dev/zero'))).message).toContain('/dev/zero is not a regular file')
     execFileSync('mkfifo', [join(dir, 'fifo.json')])
     expect((await startupErrorOf(loadSpec(join(dir, 'fifo.json')))).message).toContain('is not a regular file')
@@ -368,7 +429,9 @@ describe('descriptions no walk could survive (#12)', () => {
   afterEach(removeTempDirs)
 
   it('refuses a YAML anchor used inside its own value with one paragraph, not a stack overflow', async () => {
-    const dir = await tempDir('shape-', { 'anchor.yaml': 'openapi: 3.0.3\ninfo: &a {title: t, version: "1", x: *a}\npaths: {}\n' })
+    const dir = await tempDir('shape-', {
+      'anchor.yaml': 'openapi: 3.0.3\ninfo: &a {title: t, version: "1", x: *a}\npaths: {}\n',
+    })
     const error = await startupErrorOf(loadSpec(join(dir, 'anchor.yaml')))
     expect(error.message).toContain('contains itself at #/info/x (a YAML anchor used inside its own value)')
   })
@@ -383,7 +446,10 @@ describe('descriptions no walk could survive (#12)', () => {
   })
 
   it('reads a YAML alias used twice, not inside itself', async () => {
-    const dir = await tempDir('shape-', { 'shared.yaml': 'openapi: 3.0.3\ninfo: {title: t, version: "1"}\npaths: {}\ncomponents:\n  schemas:\n    A: &s {type: string}\n    B: *s\n' })
+    const dir = await tempDir('shape-', {
+      'shared.yaml':
+        'openapi: 3.0.3\ninfo: {title: t, version: "1"}\npaths: {}\ncomponents:\n  schemas:\n    A: &s {type: string}\n    B: *s\n',
+    })
     expect((await loadSpec(join(dir, 'shared.yaml'))).document.components.schemas.B).toEqual({ type: 'string' })
   })
 })

@@ -8,14 +8,22 @@ import { type RequestLine, formatRequestJson, formatRequestText } from '../../sr
 
 async function linesOf(requests: Array<{ path: string; init: RequestInit }>, options: Record<string, unknown> = {}) {
   const lines: RequestLine[] = []
-  const app = await createApp({ seed: 1, ...options, logger: { info() {}, warn() {}, error() {}, request: (line: RequestLine) => lines.push(line) } })
+  const app = await createApp({
+    seed: 1,
+    ...options,
+    logger: { info() {}, warn() {}, error() {}, request: (line: RequestLine) => lines.push(line) },
+  })
   for (const { path, init } of requests) await (await app.request(path, init)).text()
   return lines
 }
 
 const post = (body: string, headers: Record<string, string> = {}) => ({
   path: '/plants',
-  init: { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json', ...headers }, body },
+  init: {
+    method: 'POST',
+    headers: { authorization: 'Bearer t', 'content-type': 'application/json', ...headers },
+    body,
+  },
 })
 
 describe('request lines say why (#13)', () => {
@@ -25,7 +33,10 @@ describe('request lines say why (#13)', () => {
   })
 
   it('says a status was forced by Prefer: code=, or by __code=', async () => {
-    const [byHeader, byQuery] = await linesOf([post('{"id": 1, "name": "Fern"}', { prefer: 'code=400' }), { ...post('{"id": 1, "name": "Fern"}'), path: '/plants?__code=400' }])
+    const [byHeader, byQuery] = await linesOf([
+      post('{"id": 1, "name": "Fern"}', { prefer: 'code=400' }),
+      { ...post('{"id": 1, "name": "Fern"}'), path: '/plants?__code=400' },
+    ])
     expect(formatRequestText(byHeader!)).toMatch(/ 400 .*: forced by Prefer: code=400\n$/)
     expect(formatRequestText(byQuery!)).toMatch(/ 400 .*: forced by __code=400\n$/)
     expect(JSON.parse(formatRequestJson(byHeader!)).forcedBy).toBe('Prefer: code=400')

@@ -9,7 +9,12 @@ interface Op {
   parameterLocations?: Record<string, string>
 }
 
-const op = (method: string, path: string, parameterLocations?: Record<string, string>): Op => ({ id: `${method} ${path}`, method, path, parameterLocations })
+const op = (method: string, path: string, parameterLocations?: Record<string, string>): Op => ({
+  id: `${method} ${path}`,
+  method,
+  path,
+  parameterLocations,
+})
 
 /** The two accessors the router reads of a request. */
 function request(query = '', headers: Record<string, string> = {}) {
@@ -163,11 +168,21 @@ describe('matchOperation', () => {
   describe('where several templates match one path', () => {
     const UUID = '00000000-0000-0000-0000-000000000001'
     const attachments = () =>
-      createRouter([op('GET', '/Accounts/{AccountID}/Attachments/{AttachmentID}'), op('GET', '/Accounts/{AccountID}/Attachments/{FileName}')])
-    const uuidOnly = (operation: Op, params: Record<string, string>) => !operation.path.endsWith('{AttachmentID}') || /^[0-9a-f-]{36}$/.test(params.AttachmentID!)
+      createRouter([
+        op('GET', '/Accounts/{AccountID}/Attachments/{AttachmentID}'),
+        op('GET', '/Accounts/{AccountID}/Attachments/{FileName}'),
+      ])
+    const uuidOnly = (operation: Op, params: Record<string, string>) =>
+      !operation.path.endsWith('{AttachmentID}') || /^[0-9a-f-]{36}$/.test(params.AttachmentID!)
 
     it('takes the first template whose operation accepts the path parameters', () => {
-      const byName = matchOperation(attachments(), 'GET', `/Accounts/${UUID}/Attachments/plant.jpg`, request(), uuidOnly)
+      const byName = matchOperation(
+        attachments(),
+        'GET',
+        `/Accounts/${UUID}/Attachments/plant.jpg`,
+        request(),
+        uuidOnly,
+      )
       expect(byName.operation.path).toBe('/Accounts/{AccountID}/Attachments/{FileName}')
       expect(byName.params).toEqual({ AccountID: UUID, FileName: 'plant.jpg' })
       const byId = matchOperation(attachments(), 'GET', `/Accounts/${UUID}/Attachments/${UUID}`, request(), uuidOnly)
@@ -188,7 +203,10 @@ describe('matchOperation', () => {
       matchOperation(createRouter([op('GET', '/plants/{id}')]), 'GET', '/plants/7', request(), accepts)
       matchOperation(createRouter([op('GET', '/a/{id}'), op('GET', '/a/{key}/b')]), 'GET', '/a/1/b', request(), accepts)
       expect(asked).toEqual(['/a/{key}/b'])
-      expect(matchOperation(attachments(), 'GET', `/Accounts/${UUID}/Attachments/plant.jpg`, undefined, uuidOnly).operation.path).toContain('{AttachmentID}')
+      expect(
+        matchOperation(attachments(), 'GET', `/Accounts/${UUID}/Attachments/plant.jpg`, undefined, uuidOnly).operation
+          .path,
+      ).toContain('{AttachmentID}')
     })
 
     it('keeps a literal segment ahead of the competing templates', () => {
@@ -207,12 +225,18 @@ describe('matchOperation', () => {
 
     it('routes on the part before the fragment and picks by the header a Name=Value fragment names', () => {
       const router = glue()
-      expect(matchOperation(router, 'POST', '/', request('', { 'x-amz-target': 'AWSGlue.DeleteJob' })).operation.id).toBe('POST /#X-Amz-Target=AWSGlue.DeleteJob')
-      expect(matchOperation(router, 'POST', '/', request('', { 'x-amz-target': 'AWSGlue.GetJob' })).operation.id).toBe('POST /#X-Amz-Target=AWSGlue.GetJob')
+      expect(
+        matchOperation(router, 'POST', '/', request('', { 'x-amz-target': 'AWSGlue.DeleteJob' })).operation.id,
+      ).toBe('POST /#X-Amz-Target=AWSGlue.DeleteJob')
+      expect(matchOperation(router, 'POST', '/', request('', { 'x-amz-target': 'AWSGlue.GetJob' })).operation.id).toBe(
+        'POST /#X-Amz-Target=AWSGlue.GetJob',
+      )
     })
 
     it('answers 404 naming what was expected when no operation of the path has its conditions met', () => {
-      const error = caught(() => matchOperation(glue(), 'POST', '/', request('', { 'x-amz-target': 'AWSGlue.Nothing' })))
+      const error = caught(() =>
+        matchOperation(glue(), 'POST', '/', request('', { 'x-amz-target': 'AWSGlue.Nothing' })),
+      )
       expect(error.status).toBe(404)
       expect(error.message).toContain('header X-Amz-Target: AWSGlue.CreateJob')
     })
@@ -224,8 +248,13 @@ describe('matchOperation', () => {
     })
 
     it('reads a fragment name where the operation declares it (IAM: #Action=... is a query parameter)', () => {
-      const router = createRouter([op('POST', '/#Action=AddUser', { Action: 'query' }), op('POST', '/#Action=DeleteUser', { Action: 'query', Version: 'query' })])
-      expect(matchOperation(router, 'POST', '/', request('Action=DeleteUser&Version=1')).operation.id).toBe('POST /#Action=DeleteUser')
+      const router = createRouter([
+        op('POST', '/#Action=AddUser', { Action: 'query' }),
+        op('POST', '/#Action=DeleteUser', { Action: 'query', Version: 'query' }),
+      ])
+      expect(matchOperation(router, 'POST', '/', request('Action=DeleteUser&Version=1')).operation.id).toBe(
+        'POST /#Action=DeleteUser',
+      )
       expect(caught(() => matchOperation(router, 'POST', '/', request('', { action: 'AddUser' }))).status).toBe(404)
     })
 
@@ -242,9 +271,17 @@ describe('matchOperation', () => {
       const error = caught(() => matchOperation(router, 'DELETE', '/tags/arn1', request()))
       expect(error.status).toBe(404)
       expect(error.message).toContain('query parameter tagKeys')
-      expect(caught(() => matchOperation(router, 'PUT', '/tags/arn1', request())).headers.allow?.split(', ').sort()).toEqual(['DELETE', 'GET'])
-      expect(matchOperation(router, 'POST', '/events', request('', { 'x-amz-client-context': 'c' })).operation.id).toBe('POST /events#x-amz-Client-Context')
-      expect(matchOperation(router, 'GET', '/thumbnail', request('', { accept: 'image/jpeg' })).operation.id).toBe('GET /thumbnail#Accept')
+      expect(
+        caught(() => matchOperation(router, 'PUT', '/tags/arn1', request()))
+          .headers.allow?.split(', ')
+          .sort(),
+      ).toEqual(['DELETE', 'GET'])
+      expect(matchOperation(router, 'POST', '/events', request('', { 'x-amz-client-context': 'c' })).operation.id).toBe(
+        'POST /events#x-amz-Client-Context',
+      )
+      expect(matchOperation(router, 'GET', '/thumbnail', request('', { accept: 'image/jpeg' })).operation.id).toBe(
+        'GET /thumbnail#Accept',
+      )
     })
 
     it('requires the query parameters after ? (present, or equal to a value), most conditions first, else the plain path', () => {
@@ -256,9 +293,15 @@ describe('matchOperation', () => {
       ])
       expect(matchOperation(router, 'GET', '/b1', request('acl')).operation.id).toBe('GET /{Bucket}?acl')
       expect(matchOperation(router, 'GET', '/b1', request('other=1')).operation.id).toBe('GET /{Bucket}')
-      expect(matchOperation(router, 'GET', '/', request('Version=2016-11-15&Action=DescribeInstances')).operation.id).toBe('GET /?Action=DescribeInstances&Version=2016-11-15')
-      expect(matchOperation(router, 'GET', '/', request('Action=DescribeInstances&Version=2')).operation.id).toBe('GET /?Action=DescribeInstances')
-      expect(caught(() => matchOperation(router, 'GET', '/', request('Action=RunInstances'))).message).toContain('query parameter Action=DescribeInstances')
+      expect(
+        matchOperation(router, 'GET', '/', request('Version=2016-11-15&Action=DescribeInstances')).operation.id,
+      ).toBe('GET /?Action=DescribeInstances&Version=2016-11-15')
+      expect(matchOperation(router, 'GET', '/', request('Action=DescribeInstances&Version=2')).operation.id).toBe(
+        'GET /?Action=DescribeInstances',
+      )
+      expect(caught(() => matchOperation(router, 'GET', '/', request('Action=RunInstances'))).message).toContain(
+        'query parameter Action=DescribeInstances',
+      )
     })
 
     it('serves HEAD by a conditioned GET', () => {
@@ -273,16 +316,28 @@ describe('matchOperation', () => {
 })
 
 describe('matchOperation: a 404 names the declared paths closest to the one sent', () => {
-  const router = createRouter([op('GET', '/plants'), op('GET', '/plants/{id}'), op('GET', '/orders/{id}'), op('GET', '/orders'), op('GET', '/')])
+  const router = createRouter([
+    op('GET', '/plants'),
+    op('GET', '/plants/{id}'),
+    op('GET', '/orders/{id}'),
+    op('GET', '/orders'),
+    op('GET', '/'),
+  ])
 
   it('among those sharing its first segment, closest first', () => {
-    expect(caught(() => matchOperation(router, 'GET', '/plant')).message).toBe('No operation in the description matches GET /plant; of the 5 paths declared, the closest are /plants, /, /orders.')
-    expect(caught(() => matchOperation(router, 'GET', '/plants/1/leaves')).message).toBe('No operation in the description matches GET /plants/1/leaves; of the 5 paths declared, the closest are /plants/{id}, /plants.')
+    expect(caught(() => matchOperation(router, 'GET', '/plant')).message).toBe(
+      'No operation in the description matches GET /plant; of the 5 paths declared, the closest are /plants, /, /orders.',
+    )
+    expect(caught(() => matchOperation(router, 'GET', '/plants/1/leaves')).message).toBe(
+      'No operation in the description matches GET /plants/1/leaves; of the 5 paths declared, the closest are /plants/{id}, /plants.',
+    )
   })
 
   it('counts each path once, whatever its methods', () => {
     const one = createRouter([op('GET', '/plants'), op('POST', '/plants')])
-    expect(caught(() => matchOperation(one, 'GET', '/x')).message).toBe('No operation in the description matches GET /x; the one path declared is /plants.')
+    expect(caught(() => matchOperation(one, 'GET', '/x')).message).toBe(
+      'No operation in the description matches GET /x; the one path declared is /plants.',
+    )
   })
 })
 
@@ -291,12 +346,17 @@ describe('matchOperation under server prefixes', () => {
 
   it('matches the path as sent first, then with a prefix taken off', () => {
     expect(matchOperation(router, 'GET', '/v1/pets').operation.id).toBe('GET /v1/pets')
-    expect(matchOperation(router, 'GET', '/api/v3/pets/7')).toEqual({ operation: expect.objectContaining({ id: 'GET /pets/{id}' }), params: { id: '7' } })
+    expect(matchOperation(router, 'GET', '/api/v3/pets/7')).toEqual({
+      operation: expect.objectContaining({ id: 'GET /pets/{id}' }),
+      params: { id: '7' },
+    })
     expect(matchOperation(router, 'POST', '/v1/pets').operation.id).toBe('POST /pets')
   })
 
   it('names the prefixes in a 404 and the path as sent in a 405', () => {
-    expect(caught(() => matchOperation(router, 'GET', '/api/v3/owners')).message).toBe('No operation in the description matches GET /api/v3/owners; paths are served at the root and under /api/v3, /v1; of the 3 paths declared, the closest are /pets, /v1/pets, /pets/{id}.')
+    expect(caught(() => matchOperation(router, 'GET', '/api/v3/owners')).message).toBe(
+      'No operation in the description matches GET /api/v3/owners; paths are served at the root and under /api/v3, /v1; of the 3 paths declared, the closest are /pets, /v1/pets, /pets/{id}.',
+    )
     const method = caught(() => matchOperation(router, 'DELETE', '/api/v3/pets'))
     expect(method.status).toBe(405)
     expect(method.message).toContain('DELETE is not declared for /api/v3/pets')

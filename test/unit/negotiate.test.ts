@@ -31,7 +31,10 @@ describe('negotiateMediaType', () => {
   })
 
   it('excludes a media type with q=0', () => {
-    expect(rankMediaTypes(declared, 'application/json;q=0, */*').map((m) => m.contentType)).toEqual(['application/xml', 'text/plain'])
+    expect(rankMediaTypes(declared, 'application/json;q=0, */*').map((m) => m.contentType)).toEqual([
+      'application/xml',
+      'text/plain',
+    ])
   })
 
   it('returns nothing when no declared media type is acceptable', () => {
@@ -39,7 +42,9 @@ describe('negotiateMediaType', () => {
   })
 
   it('serves a +json media type to a client asking for application/json', () => {
-    expect(negotiateMediaType([{ contentType: 'application/problem+json' }], 'application/json')?.contentType).toBe('application/problem+json')
+    expect(negotiateMediaType([{ contentType: 'application/problem+json' }], 'application/json')?.contentType).toBe(
+      'application/problem+json',
+    )
   })
 
   it('does not serve application/json to a client asking only for a +json type', () => {
@@ -47,7 +52,9 @@ describe('negotiateMediaType', () => {
   })
 
   it('ignores media type parameters of the declared type', () => {
-    expect(negotiateMediaType([{ contentType: 'text/plain; charset=utf-8' }], 'text/plain')?.contentType).toBe('text/plain; charset=utf-8')
+    expect(negotiateMediaType([{ contentType: 'text/plain; charset=utf-8' }], 'text/plain')?.contentType).toBe(
+      'text/plain; charset=utf-8',
+    )
   })
 })
 

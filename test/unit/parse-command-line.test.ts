@@ -47,7 +47,8 @@ describe('the description: an argument, after Prism’s optional "mock" word, or
   it('refuses two descriptions as arguments, naming both', () => {
     expect(refusal(['mock', 'a.yaml', 'b.yaml'])).toEqual({
       code: 'cli_two_descriptions',
-      message: 'The mock serves one description, and got 2: "a.yaml", "b.yaml". Give one, as an argument or with --spec.',
+      message:
+        'The mock serves one description, and got 2: "a.yaml", "b.yaml". Give one, as an argument or with --spec.',
     })
   })
 
@@ -59,7 +60,10 @@ describe('the description: an argument, after Prism’s optional "mock" word, or
   })
 
   it('refuses Prism’s proxy command, its own flags included, saying it is not built and what to run', () => {
-    for (const argv of [['proxy', 'api.yaml', 'https://api.example.com'], ['proxy', 'api.yaml', 'https://x', '--upstream-proxy', 'http://p:1', '--validate-request', 'false']]) {
+    for (const argv of [
+      ['proxy', 'api.yaml', 'https://api.example.com'],
+      ['proxy', 'api.yaml', 'https://x', '--upstream-proxy', 'http://p:1', '--validate-request', 'false'],
+    ]) {
       const { code, message } = refusal(argv)
       expect(code).toBe('cli_proxy_not_built')
       expect(message).toContain('not built yet')
@@ -93,11 +97,18 @@ describe('Prism’s flags, with Prism’s meaning #13', () => {
   })
 
   it('reads a boolean value after any of Prism’s boolean flags, short ones included', () => {
-    expect(optionsOf(['-d', 'false', '--errors', 'true', '-m', 'false', '--ignoreExamples', 'false'])).toMatchObject({ dynamic: false, errors: true, ignoreExamples: false })
+    expect(optionsOf(['-d', 'false', '--errors', 'true', '-m', 'false', '--ignoreExamples', 'false'])).toMatchObject({
+      dynamic: false,
+      errors: true,
+      ignoreExamples: false,
+    })
   })
 
   it('refuses a boolean flag’s value other than true or false, naming the flag', () => {
-    expect(refusal(['--cors=maybe'])).toEqual({ code: 'cli_bad_value', message: '--cors takes true or false (or no value), got "maybe".' })
+    expect(refusal(['--cors=maybe'])).toEqual({
+      code: 'cli_bad_value',
+      message: '--cors takes true or false (or no value), got "maybe".',
+    })
   })
 
   it('never reads a string flag’s value as a boolean: --token true is a token', () => {
@@ -113,7 +124,10 @@ describe('Prism’s flags, with Prism’s meaning #13', () => {
     expect(optionsOf(['--validate', 'report']).validate).toBe('report')
     expect(optionsOf(['--validate=off']).validate).toBe('off')
     expect(optionsOf([]).validate).toBeUndefined()
-    expect(refusal(['--validate', 'reprot'])).toEqual({ code: 'cli_bad_value', message: '--validate takes strict, report or off, got "reprot". Did you mean report?' })
+    expect(refusal(['--validate', 'reprot'])).toEqual({
+      code: 'cli_bad_value',
+      message: '--validate takes strict, report or off, got "reprot". Did you mean report?',
+    })
   })
 
   it.each([
@@ -180,7 +194,8 @@ describe('-v, --verboseLevel: Prism’s levels onto the mock’s logs #13', () =
   it('refuses another word, listing Prism’s levels and guessing the one meant', () => {
     expect(refusal(['-v', 'warning'])).toEqual({
       code: 'cli_bad_value',
-      message: '--verboseLevel takes one of trace, debug, info, warn, error, fatal, silent, got "warning". Did you mean warn?',
+      message:
+        '--verboseLevel takes one of trace, debug, info, warn, error, fatal, silent, got "warning". Did you mean warn?',
     })
   })
 })
@@ -197,15 +212,24 @@ describe('mistyped flags: did you mean #13', () => {
     ['--log-fromat', '--log-format'],
     ['--multiproces', '--multiprocess'],
   ])('suggests %s → %s', (written, meant) => {
-    expect(refusal([written, 'x'])).toEqual({ code: 'cli_unknown_flag', message: `Unknown option ${written}. Did you mean ${meant}? Run with --help to see the options.` })
+    expect(refusal([written, 'x'])).toEqual({
+      code: 'cli_unknown_flag',
+      message: `Unknown option ${written}. Did you mean ${meant}? Run with --help to see the options.`,
+    })
   })
 
   it('guesses nothing for a word unlike any flag, and still points to --help', () => {
-    expect(refusal(['--frobnicate'])).toEqual({ code: 'cli_unknown_flag', message: 'Unknown option --frobnicate. Run with --help to see the options.' })
+    expect(refusal(['--frobnicate'])).toEqual({
+      code: 'cli_unknown_flag',
+      message: 'Unknown option --frobnicate. Run with --help to see the options.',
+    })
   })
 
   it('says a flag needs a value when it has none', () => {
-    expect(refusal(['--port'])).toEqual({ code: 'cli_missing_value', message: '--port needs a value. Run with --help to see the options.' })
+    expect(refusal(['--port'])).toEqual({
+      code: 'cli_missing_value',
+      message: '--port needs a value. Run with --help to see the options.',
+    })
   })
 })
 
@@ -217,7 +241,11 @@ describe('errors name what the user wrote: the flag, or the environment variable
     [['-p', '70000'], {}, '--port takes a port from 0 to 65535, got "70000".'],
     [['--log-format', 'xml'], {}, '--log-format takes "text" or "json", got "xml".'],
     [[], { MOCK_LOG_FORMAT: 'xml' }, 'The environment variable MOCK_LOG_FORMAT takes "text" or "json", got "xml".'],
-    [['--generation-bytes', 'lots'], {}, '--generation-bytes: "lots" is not a size; use bytes or a unit, e.g. 1048576, 512kb, 1mb.'],
+    [
+      ['--generation-bytes', 'lots'],
+      {},
+      '--generation-bytes: "lots" is not a size; use bytes or a unit, e.g. 1048576, 512kb, 1mb.',
+    ],
   ] as Array<[string[], NodeJS.ProcessEnv, string]>)('%j with %j: %s', (argv, env, message) => {
     expect(refusal(argv, env)).toEqual({ code: 'cli_bad_value', message })
   })
@@ -228,7 +256,14 @@ describe('errors name what the user wrote: the flag, or the environment variable
   })
 
   it('remembers which variables it used and what an error about each would quote', () => {
-    const command = parseCommandLine([], { PORT: '4011', HOST: '::1', MOCK_SPEC: 'api.yaml', MOCK_FIXTURES: 'fx', MOCK_SCENARIO: 'slow', MOCK_LOG_FORMAT: 'json' })
+    const command = parseCommandLine([], {
+      PORT: '4011',
+      HOST: '::1',
+      MOCK_SPEC: 'api.yaml',
+      MOCK_FIXTURES: 'fx',
+      MOCK_SCENARIO: 'slow',
+      MOCK_LOG_FORMAT: 'json',
+    })
     expect(command).toMatchObject({
       action: 'serve',
       environment: expect.arrayContaining([
@@ -242,7 +277,10 @@ describe('errors name what the user wrote: the flag, or the environment variable
   })
 
   it('treats an empty variable as unset', () => {
-    expect(parseCommandLine([], { PORT: '', MOCK_SPEC: '' })).toMatchObject({ options: { port: undefined, spec: undefined }, environment: [] })
+    expect(parseCommandLine([], { PORT: '', MOCK_SPEC: '' })).toMatchObject({
+      options: { port: undefined, spec: undefined },
+      environment: [],
+    })
   })
 })
 
@@ -258,7 +296,40 @@ describe('--help #13', () => {
   })
 
   it('lists every flag the parser takes, Prism’s among them', () => {
-    for (const flag of ['--spec', '--fixtures', '--port', '--host', '--dynamic', '--seed', '--token', '--max-body', '--scenario', '--delay', '--journal-size', '--journal-bytes', '--generation-bytes', '--generation-ms', '--max-depth', '--admin-token', '--no-admin', '--cors', '--errors', '--validate', '--json-schema-faker-fillProperties', '--ignoreExamples', '--multiprocess', '--verboseLevel', '--debug', '--log-format', '--quiet', '--watch', '--allow-ref-outside', '--allowed-hosts', '--help', '--version']) {
+    for (const flag of [
+      '--spec',
+      '--fixtures',
+      '--port',
+      '--host',
+      '--dynamic',
+      '--seed',
+      '--token',
+      '--max-body',
+      '--scenario',
+      '--delay',
+      '--journal-size',
+      '--journal-bytes',
+      '--generation-bytes',
+      '--generation-ms',
+      '--max-depth',
+      '--admin-token',
+      '--no-admin',
+      '--cors',
+      '--errors',
+      '--validate',
+      '--json-schema-faker-fillProperties',
+      '--ignoreExamples',
+      '--multiprocess',
+      '--verboseLevel',
+      '--debug',
+      '--log-format',
+      '--quiet',
+      '--watch',
+      '--allow-ref-outside',
+      '--allowed-hosts',
+      '--help',
+      '--version',
+    ]) {
       expect(CLI_HELP).toContain(flag)
     }
   })

@@ -12,7 +12,11 @@ describe('parsePrefer', () => {
   })
 
   it('reads code, example and dynamic together in Prism’s comma syntax', () => {
-    expect(parsePrefer('code=400, example=duplicate-id, dynamic=true')).toEqual({ code: 400, example: 'duplicate-id', dynamic: true })
+    expect(parsePrefer('code=400, example=duplicate-id, dynamic=true')).toEqual({
+      code: 400,
+      example: 'duplicate-id',
+      dynamic: true,
+    })
   })
 
   it('reads preferences separated by semicolons as well', () => {
@@ -70,6 +74,7 @@ describe('parsePrefer', () => {
   })
 
   it('keeps a validate= it does not know as null, so that the caller can refuse it (#13)', () => {
-    for (const value of ['lenient', '', 'constructor', '__proto__']) expect(parsePrefer(`validate=${value}`).validate, value).toBeNull()
+    for (const value of ['lenient', '', 'constructor', '__proto__'])
+      expect(parsePrefer(`validate=${value}`).validate, value).toBeNull()
   })
 })

@@ -25,7 +25,9 @@ function prismReads(argv: string[]): PrismReading {
     .demandCommand(1, '')
     .fail((msg: string | null, error: Error | undefined) => void (message = msg ?? String(error)))
     .parse()
-  return message === undefined && read ? { accepted: true, argv: read } : { accepted: false, message: message ?? 'no command' }
+  return message === undefined && read
+    ? { accepted: true, argv: read }
+    : { accepted: false, message: message ?? 'no command' }
 }
 
 function mockReads(argv: string[]) {
@@ -87,6 +89,9 @@ describe('Prism’s command lines, as Prism reads them (#13)', () => {
 
   it('takes Prism’s form without the word "mock" too, which Prism itself does not', () => {
     expect(prismReads(['openapi.yaml', '-p', '0'])).toMatchObject({ accepted: false })
-    expect(mockReads(['openapi.yaml', '-p', '0'])).toMatchObject({ accepted: true, command: { options: { spec: 'openapi.yaml', port: 0 } } })
+    expect(mockReads(['openapi.yaml', '-p', '0'])).toMatchObject({
+      accepted: true,
+      command: { options: { spec: 'openapi.yaml', port: 0 } },
+    })
   })
 })

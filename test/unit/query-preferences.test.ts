@@ -1,12 +1,21 @@
 /** Prism's query controls (`src/responses/query-preferences.ts`, #13): read, set beside Prefer, taken out of the query. */
 import { describe, expect, it } from 'vitest'
 import { parsePrefer } from '../../src/responses/prefer.js'
-import { readQueryPreferences, withQueryPreferences, withoutQueryControls } from '../../src/responses/query-preferences.js'
+import {
+  readQueryPreferences,
+  withQueryPreferences,
+  withoutQueryControls,
+} from '../../src/responses/query-preferences.js'
 import type { RequestData } from '../../src/request.js'
 
 describe('readQueryPreferences', () => {
   it('reads __code, __example and __dynamic as Prefer’s code, example and dynamic, marked as from the query', () => {
-    expect(readQueryPreferences('__code=404&__example=gone&__dynamic=false')?.preferences).toEqual({ from: 'query', code: 404, example: 'gone', dynamic: false })
+    expect(readQueryPreferences('__code=404&__example=gone&__dynamic=false')?.preferences).toEqual({
+      from: 'query',
+      code: 404,
+      example: 'gone',
+      dynamic: false,
+    })
   })
 
   it('is undefined for a query with "__" but no control in it', () => {
@@ -19,7 +28,8 @@ describe('readQueryPreferences', () => {
   })
 
   it('keeps a code that is not a status as NaN, so that it is refused as Prefer’s is', () => {
-    for (const value of ['abc', '600', '', '20']) expect(readQueryPreferences(`__code=${value}`)?.preferences.code, value).toBeNaN()
+    for (const value of ['abc', '600', '', '20'])
+      expect(readQueryPreferences(`__code=${value}`)?.preferences.code, value).toBeNaN()
     expect(readQueryPreferences('__code')?.preferences.code).toBeNaN()
   })
 
@@ -37,7 +47,9 @@ describe('readQueryPreferences', () => {
   })
 
   it('takes the first of a repeated control, as RFC 7240 §2 asks of a repeated preference', () => {
-    expect(readQueryPreferences('__code=404&__code=200&__example=a&__example=b&__dynamic=true&__dynamic=maybe')?.preferences).toEqual({ from: 'query', code: 404, example: 'a', dynamic: true })
+    expect(
+      readQueryPreferences('__code=404&__code=200&__example=a&__example=b&__dynamic=true&__dynamic=maybe')?.preferences,
+    ).toEqual({ from: 'query', code: 404, example: 'a', dynamic: true })
   })
 
   it('matches names as written: a percent-encoded %5F%5Fcode is no control', () => {
@@ -61,7 +73,13 @@ describe('withQueryPreferences', () => {
   })
 
   it('adds the controls to a Prefer that asks only for a delay or a validation mode', () => {
-    expect(withQueryPreferences(parsePrefer('delay=10, validate=report'), query)).toEqual({ delay: 10, validate: 'report', from: 'query', code: 404, problem: '__dynamic= must be true or false, got "maybe".' })
+    expect(withQueryPreferences(parsePrefer('delay=10, validate=report'), query)).toEqual({
+      delay: 10,
+      validate: 'report',
+      from: 'query',
+      code: 404,
+      problem: '__dynamic= must be true or false, got "maybe".',
+    })
     expect(withQueryPreferences(parsePrefer(undefined), query)).toEqual(query.preferences)
   })
 })
@@ -82,6 +100,12 @@ describe('withoutQueryControls', () => {
     expect(seen.rawQuery).toBe('q=fern')
     expect([...seen.query().keys()]).toEqual(['q'])
     expect(seen.query()).toBe(seen.query())
-    expect([seen.method, seen.path, seen.header('x-id'), seen.cookie('session'), seen.headerSource]).toEqual(['GET', '/items', '7', 's1', { 'x-id': '7' }])
+    expect([seen.method, seen.path, seen.header('x-id'), seen.cookie('session'), seen.headerSource]).toEqual([
+      'GET',
+      '/items',
+      '7',
+      's1',
+      { 'x-id': '7' },
+    ])
   })
 })

@@ -3,7 +3,27 @@ import { describe, expect, it } from 'vitest'
 import { formEntries } from '../../src/validation/read-form.js'
 
 /** Pieces that exercise every rule of the format: separators, `+`, good, bad and partial escapes. */
-const piece = fc.constantFrom('a', 'b', '=', '&', '+', '?', '%', '%2', '%41', '%FF', '%E2%82%AC', '%E2%82', '%zz', 'é', ' ', '%26', '%3D', '[', ']')
+const piece = fc.constantFrom(
+  'a',
+  'b',
+  '=',
+  '&',
+  '+',
+  '?',
+  '%',
+  '%2',
+  '%41',
+  '%FF',
+  '%E2%82%AC',
+  '%E2%82',
+  '%zz',
+  'é',
+  ' ',
+  '%26',
+  '%3D',
+  '[',
+  ']',
+)
 
 describe('formEntries', () => {
   it('reads any text exactly as URLSearchParams does', () => {
@@ -17,7 +37,10 @@ describe('formEntries', () => {
   })
 
   it('stops past the limit of pairs, not counting empty ones', () => {
-    expect(formEntries('a=1&&b=2&', 2)).toEqual([['a', '1'], ['b', '2']])
+    expect(formEntries('a=1&&b=2&', 2)).toEqual([
+      ['a', '1'],
+      ['b', '2'],
+    ])
     expect(formEntries('a=1&b=2&c=3', 2)).toBeUndefined()
   })
 

@@ -26,7 +26,12 @@ function usersDocument(): Record<string, any> {
         },
       },
       Secret: { type: 'string' },
-      Admin: { allOf: [{ $ref: '#/components/schemas/Base' }, { required: ['id'], properties: { level: { type: 'integer' } } }] },
+      Admin: {
+        allOf: [
+          { $ref: '#/components/schemas/Base' },
+          { required: ['id'], properties: { level: { type: 'integer' } } },
+        ],
+      },
       Base: { type: 'object', properties: { id: { type: 'integer', readOnly: true } } },
     },
   )
@@ -72,7 +77,11 @@ describe('deriveReadWriteViews (#7)', () => {
 
   it('follows a $ref to find a readOnly flag on its target (OpenAPI 3.0)', async () => {
     const app = await createApp({ spec, fixtures: '' })
-    const res = await app.request('/users', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Ada', password: 'secret-123' }) })
+    const res = await app.request('/users', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Ada', password: 'secret-123' }),
+    })
     expect(res.status).toBe(201)
   })
 
@@ -96,18 +105,27 @@ describe('readOnly and writeOnly in responses (#7)', () => {
   it('reports a writeOnly property in a response body like an undeclared field', () => {
     const { response } = deriveReadWriteViews(usersDocument())
     const [declared] = responsesOf(response).declared
-    expect(bodyProblems({ document: response }, declared!, { id: 1, name: 'Ada', password: 'p' })).toEqual(['body.password is not declared by the schema'])
+    expect(bodyProblems({ document: response }, declared!, { id: 1, name: 'Ada', password: 'p' })).toEqual([
+      'body.password is not declared by the schema',
+    ])
   })
 
   it('refuses at start-up a fixture that carries a writeOnly property', async () => {
-    const error = await createApp({ spec, fixtures }).then(() => undefined, (e: unknown) => e as Error)
+    const error = await createApp({ spec, fixtures }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    )
     expect(error?.message).toContain('createUser/201.json')
     expect(error?.message).toContain('body.password is not declared by the schema')
   })
 
   it('serves generated bodies without the writeOnly property', async () => {
     const app = await createApp({ spec, fixtures: '', dynamic: true, seed: 5 })
-    const res = await app.request('/users', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Ada', password: 'secret-123' }) })
+    const res = await app.request('/users', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Ada', password: 'secret-123' }),
+    })
     const body = (await res.json()) as Record<string, unknown>
     expect(Object.keys(body).sort()).toEqual(['createdAt', 'id', 'name'])
   })
@@ -115,7 +133,10 @@ describe('readOnly and writeOnly in responses (#7)', () => {
 
 describe('deriveReadWriteViews without flags (#7)', () => {
   it('returns the description itself as both views when no schema is readOnly or writeOnly', () => {
-    const document = documentWithResponses({}, { Plain: { type: 'object', required: ['a'], properties: { a: { type: 'string' } } } })
+    const document = documentWithResponses(
+      {},
+      { Plain: { type: 'object', required: ['a'], properties: { a: { type: 'string' } } } },
+    )
     const { request, response } = deriveReadWriteViews(document)
     expect(request).toBe(document)
     expect(response).toBe(document)

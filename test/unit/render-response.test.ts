@@ -38,7 +38,13 @@ function planFor(document: Record<string, any>, prefer = {}): ResponsePlan {
 describe('renderResponse: violations', () => {
   it('tells that an operation without a final response answers a 204 it does not declare', () => {
     const rendered = renderResponse({ status: 204, source: { kind: 'empty' } }, contextFor(documentWithResponses({})))
-    expect(rendered).toEqual({ status: 204, body: null, violations: [{ path: 'status', message: 'is 204, which the operation does not declare (it declares no final response)' }] })
+    expect(rendered).toEqual({
+      status: 204,
+      body: null,
+      violations: [
+        { path: 'status', message: 'is 204, which the operation does not declare (it declares no final response)' },
+      ],
+    })
   })
 
   it('serves a body checked at start-up with no violations at all', () => {
@@ -48,22 +54,32 @@ describe('renderResponse: violations', () => {
   })
 
   it('serves a generated body that meets its schema with no violations', () => {
-    const document = documentWithResponses({ '200': jsonResponse({ type: 'object', required: ['id'], properties: { id: { type: 'integer' } } }) })
+    const document = documentWithResponses({
+      '200': jsonResponse({ type: 'object', required: ['id'], properties: { id: { type: 'integer' } } }),
+    })
     const rendered = renderResponse(planFor(document), contextFor(document))
     expect(rendered).not.toHaveProperty('violations')
   })
 
   it('tells how a generated body that no mending could fix breaks its schema, every time it is served', () => {
-    const document = documentWithResponses({ '200': jsonResponse({ $ref: '#/components/schemas/Node' }) }, { Node: recursive })
+    const document = documentWithResponses(
+      { '200': jsonResponse({ $ref: '#/components/schemas/Node' }) },
+      { Node: recursive },
+    )
     const context = contextFor(document)
     for (let i = 0; i < 2; i++) {
       const rendered = renderResponse(planFor(document, { dynamic: true }), context)
-      expect(rendered.violations, `answer ${i + 1}`).toEqual([{ path: `body${'.child'.repeat(20)}`, message: 'is required' }])
+      expect(rendered.violations, `answer ${i + 1}`).toEqual([
+        { path: `body${'.child'.repeat(20)}`, message: 'is required' },
+      ])
     }
   })
 
   it('serves the same static body, and tells the same violations, every time (sampled once)', () => {
-    const document = documentWithResponses({ '200': jsonResponse({ $ref: '#/components/schemas/Node' }) }, { Node: recursive })
+    const document = documentWithResponses(
+      { '200': jsonResponse({ $ref: '#/components/schemas/Node' }) },
+      { Node: recursive },
+    )
     const context = contextFor(document)
     const plan = planFor(document)
     expect(plan.source).toEqual({ kind: 'sampled' })
@@ -98,24 +114,35 @@ describe('renderResponse: violations', () => {
   })
 
   it('tells what start-up found of a response’s made-up Location, with whatever its body breaks', () => {
-    const created = { ...jsonResponse({ type: 'object' }, { example: {} }), headers: { Location: { schema: { type: 'string', pattern: '^/things/\\d+$' } } } }
+    const created = {
+      ...jsonResponse({ type: 'object' }, { example: {} }),
+      headers: { Location: { schema: { type: 'string', pattern: '^/things/\\d+$' } } },
+    }
     const document = documentWithResponses({ '201': created })
     const plan = planFor(document)
-    expect((plan.response as DeclaredResponse).violations).toEqual([{ path: 'header.location', message: 'must match pattern "^/things/\\d+$"' }])
+    expect((plan.response as DeclaredResponse).violations).toEqual([
+      { path: 'header.location', message: 'must match pattern "^/things/\\d+$"' },
+    ])
     const rendered = renderResponse(plan, contextFor(document))
     expect(rendered.headers).toEqual({ location: '/' })
     expect(rendered.violations).toEqual([{ path: 'header.location', message: 'must match pattern "^/things/\\d+$"' }])
   })
 
   it('leaves the headers out of renderDeclared, whose caller does not send them', () => {
-    const created = { ...jsonResponse({ type: 'object' }, { example: {} }), headers: { Location: { schema: { type: 'string', pattern: '^/x$' } } } }
+    const created = {
+      ...jsonResponse({ type: 'object' }, { example: {} }),
+      headers: { Location: { schema: { type: 'string', pattern: '^/x$' } } },
+    }
     const document = documentWithResponses({ '201': created })
     const plan = planFor(document)
     expect(renderDeclared(plan, plan.response!, contextFor(document))).not.toHaveProperty('violations')
   })
 
   it('finds no violation in a Location that meets its schema', () => {
-    const created = { ...jsonResponse({ type: 'object' }, { example: {} }), headers: { Location: { schema: { type: 'string', example: '/things/1' } } } }
+    const created = {
+      ...jsonResponse({ type: 'object' }, { example: {} }),
+      headers: { Location: { schema: { type: 'string', example: '/things/1' } } },
+    }
     expect(planFor(documentWithResponses({ '201': created })).response!.violations).toBeUndefined()
   })
 })

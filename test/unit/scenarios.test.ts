@@ -2,14 +2,27 @@
 import { describe, expect, it } from 'vitest'
 import { StartupError } from '../../src/errors.js'
 import type { DeclaredResponse } from '../../src/responses/compile-responses.js'
-import { DEFAULT_SCENARIO, type Scenario, type ScenarioTarget, builtInScenarios, indexScenarios } from '../../src/responses/scenarios.js'
+import {
+  DEFAULT_SCENARIO,
+  type Scenario,
+  type ScenarioTarget,
+  builtInScenarios,
+  indexScenarios,
+} from '../../src/responses/scenarios.js'
 
 function response(code: string): DeclaredResponse {
   return { code, mediaType: 'application/json', bodies: new Map() }
 }
 
 function target(index: number, id: string, codes: string[], secured: boolean): ScenarioTarget {
-  return { index, id, method: 'POST', path: `/${id}`, secured, responses: { declared: codes.map(response), violationStatus: 400 } }
+  return {
+    index,
+    id,
+    method: 'POST',
+    path: `/${id}`,
+    secured,
+    responses: { declared: codes.map(response), violationStatus: 400 },
+  }
 }
 
 const operations: ScenarioTarget[] = [
@@ -32,7 +45,12 @@ function user(name: string): Scenario {
 
 describe('builtInScenarios', () => {
   it('are default, error, unauthorized and dynamic, in that order', () => {
-    expect(builtInScenarios(operations).map((s) => s.name)).toEqual([DEFAULT_SCENARIO, 'error', 'unauthorized', 'dynamic'])
+    expect(builtInScenarios(operations).map((s) => s.name)).toEqual([
+      DEFAULT_SCENARIO,
+      'error',
+      'unauthorized',
+      'dynamic',
+    ])
   })
 
   it('are all marked built in and described', () => {
@@ -67,7 +85,13 @@ describe('builtInScenarios', () => {
   })
 
   it('unauthorized refuses secured operations only', () => {
-    expect(builtIn('unauthorized').rules).toEqual([{ unauthorized: true }, undefined, { unauthorized: true }, undefined, { unauthorized: true }])
+    expect(builtIn('unauthorized').rules).toEqual([
+      { unauthorized: true },
+      undefined,
+      { unauthorized: true },
+      undefined,
+      { unauthorized: true },
+    ])
   })
 
   it('dynamic generates the body of every operation', () => {
@@ -92,7 +116,9 @@ describe('indexScenarios', () => {
 
   it('stops start-up on a user scenario named like a built-in one', () => {
     expect(() => indexScenarios([...builtInScenarios(operations), user('error')])).toThrow(StartupError)
-    expect(() => indexScenarios([...builtInScenarios(operations), user('error')])).toThrow(/"error" is defined twice \(built-in names: default, error, unauthorized, dynamic\)/)
+    expect(() => indexScenarios([...builtInScenarios(operations), user('error')])).toThrow(
+      /"error" is defined twice \(built-in names: default, error, unauthorized, dynamic\)/,
+    )
   })
 
   it('stops start-up on two user scenarios of the same name', () => {

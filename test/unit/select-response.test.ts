@@ -1,12 +1,21 @@
 import { describe, expect, it } from 'vitest'
 import { MockError } from '../../src/errors.js'
-import { type DeclaredResponse, type ResponseSet, findResponse, statusOf } from '../../src/responses/compile-responses.js'
+import {
+  type DeclaredResponse,
+  type ResponseSet,
+  findResponse,
+  statusOf,
+} from '../../src/responses/compile-responses.js'
 import type { Fixture } from '../../src/responses/fixtures.js'
 import type { Preferences } from '../../src/responses/prefer.js'
 import { type ResponsePlan, selectResponse } from '../../src/responses/select-response.js'
 import { documentWithResponses, jsonResponse, responsesOf } from '../support/builders.js'
 
-const error = { type: 'object', required: ['error', 'message'], properties: { error: { type: 'integer' }, message: { type: 'string' } } }
+const error = {
+  type: 'object',
+  required: ['error', 'message'],
+  properties: { error: { type: 'integer' }, message: { type: 'string' } },
+}
 const plant = { type: 'object', required: ['name'], properties: { name: { type: 'string' } } }
 
 /** Declared responses with no content: enough for the status rules. */
@@ -30,7 +39,8 @@ function refusal(run: () => unknown): MockError {
   throw new Error('expected a MockError')
 }
 
-const bodyOf = (plan: ResponsePlan) => (plan.source.kind === 'static' ? JSON.parse(plan.source.body.json) : plan.source.kind)
+const bodyOf = (plan: ResponsePlan) =>
+  plan.source.kind === 'static' ? JSON.parse(plan.source.body.json) : plan.source.kind
 
 /** `POST /things` answering 201 (a plant, with an example), 400 (two named examples) and 4XX/default. */
 function plantResponses(fixtures: Fixture[] = []): ResponseSet {
@@ -165,7 +175,9 @@ describe('selectResponse without preferences', () => {
   })
 
   it('sends no body for content with neither schema nor example', () => {
-    const plan = select(responsesOf(documentWithResponses({ '200': { description: 'd', content: { 'application/json': {} } } })))
+    const plan = select(
+      responsesOf(documentWithResponses({ '200': { description: 'd', content: { 'application/json': {} } } })),
+    )
     expect(plan.source).toEqual({ kind: 'empty' })
   })
 
@@ -195,7 +207,11 @@ describe('selectResponse with Prefer', () => {
   })
 
   it('refuses a code= that no response covers, listing the declared ones', () => {
-    const refused = refusal(() => select(responsesOf(documentWithResponses({ '200': jsonResponse(plant), '400': jsonResponse(error) })), { code: 404 }))
+    const refused = refusal(() =>
+      select(responsesOf(documentWithResponses({ '200': jsonResponse(plant), '400': jsonResponse(error) })), {
+        code: 404,
+      }),
+    )
     expect(refused.kind).toBe('undeclared_preference')
     expect(refused.status).toBe(400)
     expect(refused.message).toContain('code=404')
@@ -203,16 +219,26 @@ describe('selectResponse with Prefer', () => {
   })
 
   it('refuses a code= that is not a status with the violation status', () => {
-    const refused = refusal(() => select(responsesOf(documentWithResponses({ '200': jsonResponse(plant), '422': jsonResponse(error) })), { code: Number.NaN }))
+    const refused = refusal(() =>
+      select(responsesOf(documentWithResponses({ '200': jsonResponse(plant), '422': jsonResponse(error) })), {
+        code: Number.NaN,
+      }),
+    )
     expect(refused.status).toBe(422)
     expect(refused.message).toContain('HTTP status')
   })
 
   it('names the query control the client wrote when code= or example= came from the query (#13)', () => {
     const responses = responsesOf(documentWithResponses({ '200': jsonResponse(plant), '400': jsonResponse(error) }))
-    expect(refusal(() => select(responses, { code: 404, from: 'query' })).message).toMatch(/^__code=404 names a status that addThing does not declare/)
-    expect(refusal(() => select(responses, { code: Number.NaN, from: 'query' })).message).toBe('__code= must be an HTTP status such as 400.')
-    expect(refusal(() => select(plantResponses(), { example: 'nope', from: 'query' })).message).toMatch(/^__example=nope matches no fixture or example of addThing/)
+    expect(refusal(() => select(responses, { code: 404, from: 'query' })).message).toMatch(
+      /^__code=404 names a status that addThing does not declare/,
+    )
+    expect(refusal(() => select(responses, { code: Number.NaN, from: 'query' })).message).toBe(
+      '__code= must be an HTTP status such as 400.',
+    )
+    expect(refusal(() => select(plantResponses(), { example: 'nope', from: 'query' })).message).toMatch(
+      /^__example=nope matches no fixture or example of addThing/,
+    )
     expect(refusal(() => select(responses, { code: 404 })).message).toMatch(/^Prefer: code=404 /)
   })
 
@@ -229,7 +255,10 @@ describe('selectResponse with Prefer', () => {
   })
 
   it('serves a named example of the chosen status', () => {
-    expect(bodyOf(select(plantResponses(), { code: 400, example: 'duplicate-id' }))).toEqual({ error: 400, message: 'duplicate id' })
+    expect(bodyOf(select(plantResponses(), { code: 400, example: 'duplicate-id' }))).toEqual({
+      error: 400,
+      message: 'duplicate id',
+    })
   })
 
   it('serves a named example of a range with the status code= asks for', () => {

@@ -33,8 +33,21 @@ const document = {
         parameters: [
           { name: 'limit', in: 'query', schema: { type: 'integer' } },
           { name: 'color', in: 'query', schema: { type: 'string' } },
-          { name: 'filter', in: 'query', style: 'deepObject', schema: { type: 'object', properties: { kind: { type: 'string' } } } },
-          { name: 'range', in: 'query', schema: { type: 'object', additionalProperties: false, properties: { from: { type: 'integer' }, to: { type: 'integer' } } } },
+          {
+            name: 'filter',
+            in: 'query',
+            style: 'deepObject',
+            schema: { type: 'object', properties: { kind: { type: 'string' } } },
+          },
+          {
+            name: 'range',
+            in: 'query',
+            schema: {
+              type: 'object',
+              additionalProperties: false,
+              properties: { from: { type: 'integer' }, to: { type: 'integer' } },
+            },
+          },
         ],
         responses: ok,
       },
@@ -46,7 +59,11 @@ const document = {
     },
     '/search': {
       get: { operationId: 'search', responses: ok },
-      post: { operationId: 'searchOpen', requestBody: json({ type: 'object', properties: { q: { type: 'string' } } }), responses: ok },
+      post: {
+        operationId: 'searchOpen',
+        requestBody: json({ type: 'object', properties: { q: { type: 'string' } } }),
+        responses: ok,
+      },
     },
     '/pets': {
       post: {
@@ -62,7 +79,10 @@ const document = {
     '/unevaluated': {
       post: {
         operationId: 'addStrict',
-        requestBody: json({ allOf: [{ properties: { a: { type: 'string' } } }, { properties: { b: { type: 'string' } } }], unevaluatedProperties: false }),
+        requestBody: json({
+          allOf: [{ properties: { a: { type: 'string' } } }, { properties: { b: { type: 'string' } } }],
+          unevaluatedProperties: false,
+        }),
         responses: ok,
       },
     },
@@ -82,8 +102,14 @@ const document = {
           extras: { type: 'object' },
         },
       },
-      NewPlant: { allOf: [{ $ref: '#/components/schemas/Plant' }, { required: ['id'], properties: { id: { type: 'integer' } } }] },
-      Owner: { type: 'object', additionalProperties: false, properties: { name: { type: 'string' }, email: { type: 'string' } } },
+      NewPlant: {
+        allOf: [{ $ref: '#/components/schemas/Plant' }, { required: ['id'], properties: { id: { type: 'integer' } } }],
+      },
+      Owner: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { name: { type: 'string' }, email: { type: 'string' } },
+      },
       Cat: { type: 'object', additionalProperties: false, properties: { purrs: { type: 'boolean' } } },
       Dog: { type: 'object', additionalProperties: false, properties: { barks: { type: 'boolean' } } },
     },
@@ -127,15 +153,21 @@ describe('template syntax the mock does not have stops start-up, naming the plac
   })
 
   it('refuses a filter inside a longer string', () => {
-    expect(messageFor('addPlant', 'Hello {{ request.body.name | upper }}!')).toContain('"{{ request.body.name | upper }}"')
+    expect(messageFor('addPlant', 'Hello {{ request.body.name | upper }}!')).toContain(
+      '"{{ request.body.name | upper }}"',
+    )
   })
 
   it('refuses a helper written before the path: {{upper request.body.name}}', () => {
-    expect(messageFor('addPlant', '{{upper request.body.name}}')).toContain('"{{upper request.body.name}}" is not a template expression; use request.body.<field>')
+    expect(messageFor('addPlant', '{{upper request.body.name}}')).toContain(
+      '"{{upper request.body.name}}" is not a template expression; use request.body.<field>',
+    )
   })
 
   it('leaves a field name with spaces or quotes to the request schema', () => {
-    expect(messageFor('addPlant', "{{request.body.constructor('x')}}")).toContain("request.body has no field constructor('x')")
+    expect(messageFor('addPlant', "{{request.body.constructor('x')}}")).toContain(
+      "request.body has no field constructor('x')",
+    )
     expect(compileFor('searchOpen', '{{request.body.first name}}')).toBeDefined()
   })
 
@@ -183,7 +215,9 @@ describe('request.query: checked where the operation declares its query', () => 
 
   it('refuses an undeclared one, listing the declared ones', () => {
     const message = messageFor('listPlants', '{{request.query.q}}')
-    expect(message).toContain('"{{request.query.q}}" never matches a valid request: request.query has no q: listPlants declares the query parameters limit, color, filter and range.')
+    expect(message).toContain(
+      '"{{request.query.q}}" never matches a valid request: request.query has no q: listPlants declares the query parameters limit, color, filter and range.',
+    )
   })
 
   it('suggests the closest declared name', () => {
@@ -219,13 +253,17 @@ describe('request.body: follows the request schema', () => {
   })
 
   it('suggests the closest declared field', () => {
-    expect(messageFor('addPlant', '{{request.body.nmae}}')).toMatch(/request\.body has no field nmae: .*; did you mean name\?$/)
+    expect(messageFor('addPlant', '{{request.body.nmae}}')).toMatch(
+      /request\.body has no field nmae: .*; did you mean name\?$/,
+    )
   })
 
   it('accepts a nested declared field, and refuses a nested undeclared one', () => {
     expect(compileFor('addPlant', '{{request.body.owner.name}}')).toBeDefined()
     const message = messageFor('addPlant', '{{request.body.owner.nmae}}')
-    expect(message).toContain('request.body.owner has no field nmae: its schema in the request of addPlant declares name and email and forbids others; did you mean name?')
+    expect(message).toContain(
+      'request.body.owner has no field nmae: its schema in the request of addPlant declares name and email and forbids others; did you mean name?',
+    )
   })
 
   it('accepts array items by index, written .0 or [0], and their fields', () => {
@@ -236,11 +274,15 @@ describe('request.body: follows the request schema', () => {
   })
 
   it('refuses a field of an array', () => {
-    expect(messageFor('addPlant', '{{request.body.tags.first}}')).toContain('request.body.tags is an array in its schema in the request of addPlant: it has items, not fields (read one as request.body.tags.0).')
+    expect(messageFor('addPlant', '{{request.body.tags.first}}')).toContain(
+      'request.body.tags is an array in its schema in the request of addPlant: it has items, not fields (read one as request.body.tags.0).',
+    )
   })
 
   it('refuses a field of a string', () => {
-    expect(messageFor('addPlant', '{{request.body.name.first}}')).toContain('request.body.name is a string in its schema in the request of addPlant: it has no fields.')
+    expect(messageFor('addPlant', '{{request.body.name.first}}')).toContain(
+      'request.body.name is a string in its schema in the request of addPlant: it has no fields.',
+    )
   })
 
   it('accepts anything under an open object', () => {
@@ -255,12 +297,16 @@ describe('request.body: follows the request schema', () => {
   it('accepts a field of any oneOf branch, and refuses one no closed branch declares', () => {
     expect(compileFor('addPet', '{{request.body.purrs}}')).toBeDefined()
     expect(compileFor('addPet', '{{request.body.barks}}')).toBeDefined()
-    expect(messageFor('addPet', '{{request.body.meows}}')).toContain('request.body has no field meows: the request schema of addPet declares purrs and barks and forbids others.')
+    expect(messageFor('addPet', '{{request.body.meows}}')).toContain(
+      'request.body has no field meows: the request schema of addPet declares purrs and barks and forbids others.',
+    )
   })
 
   it('reads unevaluatedProperties: false as closed, counting the fields of the allOf parts', () => {
     expect(compileFor('addStrict', '{{request.body.b}}')).toBeDefined()
-    expect(messageFor('addStrict', '{{request.body.other}}')).toContain('request.body has no field other: the request schema of addStrict declares a and b and forbids others.')
+    expect(messageFor('addStrict', '{{request.body.other}}')).toContain(
+      'request.body has no field other: the request schema of addStrict declares a and b and forbids others.',
+    )
   })
 
   it('accepts anything for a body without a schema', () => {
@@ -268,17 +314,32 @@ describe('request.body: follows the request schema', () => {
   })
 
   it('refuses a field of a string body', () => {
-    expect(messageFor('replaceNote', '{{request.body.text}}')).toContain('request.body is a string in the request schema of replaceNote: it has no fields.')
+    expect(messageFor('replaceNote', '{{request.body.text}}')).toContain(
+      'request.body is a string in the request schema of replaceNote: it has no fields.',
+    )
   })
 
   it('refuses request.body where the operation declares no request body', () => {
-    expect(messageFor('getPlant', '{{request.body.name}}')).toContain('never matches a valid request: getPlant declares no request body, so request.body is never set.')
+    expect(messageFor('getPlant', '{{request.body.name}}')).toContain(
+      'never matches a valid request: getPlant declares no request body, so request.body is never set.',
+    )
     expect(messageFor('getPlant', '{{request.body}}')).toContain('getPlant declares no request body')
   })
 
   it('still renders what it accepted', () => {
-    const template = compileTemplate({ name: '{{request.body.owner.name}}', tag: 'plant {{request.params.plantId}}' }, WHERE, { document, operation: operation('replacePlant') })
-    const request: TemplateRequest = { method: 'PUT', path: '/plants/3', params: { plantId: '3' }, query: new URLSearchParams(), header: () => undefined, body: { name: 'x', owner: { name: 'Ann' } } }
+    const template = compileTemplate(
+      { name: '{{request.body.owner.name}}', tag: 'plant {{request.params.plantId}}' },
+      WHERE,
+      { document, operation: operation('replacePlant') },
+    )
+    const request: TemplateRequest = {
+      method: 'PUT',
+      path: '/plants/3',
+      params: { plantId: '3' },
+      query: new URLSearchParams(),
+      header: () => undefined,
+      body: { name: 'x', owner: { name: 'Ann' } },
+    }
     expect(template?.render(request)).toEqual({ name: 'Ann', tag: 'plant 3' })
   })
 })
@@ -308,24 +369,46 @@ describe('through createApp: the fixture file and the placeholder are named', ()
   ].join('\n')
 
   it('stops start-up on a field the closed request schema forbids', async () => {
-    const dir = await tempDir('mock-template-checks-', { 'openapi.yaml': closedSpec, 'fixtures/addPlant/200.json': { name: '{{request.body.extra}}' } })
+    const dir = await tempDir('mock-template-checks-', {
+      'openapi.yaml': closedSpec,
+      'fixtures/addPlant/200.json': { name: '{{request.body.extra}}' },
+    })
     const error = await startupErrorOf(createApp({ spec: join(dir, 'openapi.yaml'), fixtures: join(dir, 'fixtures') }))
     expect(error.message).toContain(join(dir, 'fixtures', 'addPlant', '200.json'))
-    expect(error.message).toContain('"{{request.body.extra}}" never matches a valid request: request.body has no field extra: the request schema of addPlant declares name and tag and forbids others.')
+    expect(error.message).toContain(
+      '"{{request.body.extra}}" never matches a valid request: request.body has no field extra: the request schema of addPlant declares name and tag and forbids others.',
+    )
   })
 
   it('starts with a declared field, and echoes it', async () => {
-    const dir = await tempDir('mock-template-checks-', { 'openapi.yaml': closedSpec, 'fixtures/addPlant/200.json': { name: '{{request.body.name}}' } })
+    const dir = await tempDir('mock-template-checks-', {
+      'openapi.yaml': closedSpec,
+      'fixtures/addPlant/200.json': { name: '{{request.body.name}}' },
+    })
     const app = await createApp({ spec: join(dir, 'openapi.yaml'), fixtures: join(dir, 'fixtures') })
-    const res = await app.request('/plants', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"Fern"}' })
+    const res = await app.request('/plants', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":"Fern"}',
+    })
     expect(await res.json()).toEqual({ name: 'Fern' })
   })
 
   it('reads a writeOnly field of the request: a client sends it, only responses leave it out', async () => {
-    const spec = closedSpec.replace('tag: {type: string}}', 'tag: {type: string}, secret: {type: string, writeOnly: true}}')
-    const dir = await tempDir('mock-template-checks-', { 'openapi.yaml': spec, 'fixtures/addPlant/200.json': { name: '{{request.body.secret}}' } })
+    const spec = closedSpec.replace(
+      'tag: {type: string}}',
+      'tag: {type: string}, secret: {type: string, writeOnly: true}}',
+    )
+    const dir = await tempDir('mock-template-checks-', {
+      'openapi.yaml': spec,
+      'fixtures/addPlant/200.json': { name: '{{request.body.secret}}' },
+    })
     const app = await createApp({ spec: join(dir, 'openapi.yaml'), fixtures: join(dir, 'fixtures') })
-    const res = await app.request('/plants', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"secret":"s3"}' })
+    const res = await app.request('/plants', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"secret":"s3"}',
+    })
     expect(await res.json()).toEqual({ name: 's3' })
   })
 })

@@ -6,7 +6,9 @@ import { type TemplateRequest, compileTemplate } from '../../src/responses/templ
 
 const WHERE = 'The fixture fixtures/addPlant/200.json'
 
-function request(overrides: Partial<Omit<TemplateRequest, 'header'>> & { headers?: Record<string, string> } = {}): TemplateRequest {
+function request(
+  overrides: Partial<Omit<TemplateRequest, 'header'>> & { headers?: Record<string, string> } = {},
+): TemplateRequest {
   const { headers = {}, ...rest } = overrides
   return {
     method: 'POST',
@@ -51,12 +53,22 @@ describe('compileTemplate: what is a template', () => {
   })
 
   it('lists the JSON pointers of whole placeholders as slots', () => {
-    const template = compileTemplate({ name: '{{request.body.name}}', greeting: 'Hi {{request.body.name}}', list: ['{{request.body.tag}}'], 'a/b': '{{request.method}}' }, WHERE)
+    const template = compileTemplate(
+      {
+        name: '{{request.body.name}}',
+        greeting: 'Hi {{request.body.name}}',
+        list: ['{{request.body.tag}}'],
+        'a/b': '{{request.method}}',
+      },
+      WHERE,
+    )
     expect(template?.slots).toEqual(['/name', '/list/0', '/a~1b'])
   })
 
   it('keeps values without placeholders beside rendered ones', () => {
-    expect(render({ name: '{{request.body.name}}', kind: 'plant', count: 3 }, request({ body: { name: 'Fern' } }))).toEqual({ name: 'Fern', kind: 'plant', count: 3 })
+    expect(
+      render({ name: '{{request.body.name}}', kind: 'plant', count: 3 }, request({ body: { name: 'Fern' } })),
+    ).toEqual({ name: 'Fern', kind: 'plant', count: 3 })
   })
 })
 
@@ -74,11 +86,15 @@ describe('compileTemplate: whole placeholders keep the type', () => {
   })
 
   it('echoes an object as an object', () => {
-    expect(render({ pot: '{{request.body.pot}}' }, request({ body: { pot: { size: 3, color: 'red' } } }))).toEqual({ pot: { size: 3, color: 'red' } })
+    expect(render({ pot: '{{request.body.pot}}' }, request({ body: { pot: { size: 3, color: 'red' } } }))).toEqual({
+      pot: { size: 3, color: 'red' },
+    })
   })
 
   it('echoes an array as an array', () => {
-    expect(render({ tags: '{{request.body.tags}}' }, request({ body: { tags: ['a', 'b'] } }))).toEqual({ tags: ['a', 'b'] })
+    expect(render({ tags: '{{request.body.tags}}' }, request({ body: { tags: ['a', 'b'] } }))).toEqual({
+      tags: ['a', 'b'],
+    })
   })
 
   it('takes a null request value for an absent one and drops the property', () => {
@@ -91,11 +107,15 @@ describe('compileTemplate: whole placeholders keep the type', () => {
 
   it('reads nested fields and array items of the body', () => {
     const body = { pots: [{ size: 1 }, { size: 9 }] }
-    expect(render({ a: '{{request.body.pots[1].size}}', b: '{{request.body.pots.0.size}}' }, request({ body }))).toEqual({ a: 9, b: 1 })
+    expect(
+      render({ a: '{{request.body.pots[1].size}}', b: '{{request.body.pots.0.size}}' }, request({ body })),
+    ).toEqual({ a: 9, b: 1 })
   })
 
   it('echoes the whole body', () => {
-    expect(render({ received: '{{request.body}}' }, request({ body: { name: 'Fern' } }))).toEqual({ received: { name: 'Fern' } })
+    expect(render({ received: '{{request.body}}' }, request({ body: { name: 'Fern' } }))).toEqual({
+      received: { name: 'Fern' },
+    })
   })
 
   it('renders a fixture that is one placeholder', () => {
@@ -105,16 +125,23 @@ describe('compileTemplate: whole placeholders keep the type', () => {
 
 describe('compileTemplate: absent values', () => {
   it('drops a property whose value the request lacks', () => {
-    expect(render({ name: '{{request.body.name}}', tag: '{{request.body.tag}}' }, request({ body: { name: 'Fern' } }))).toEqual({ name: 'Fern' })
+    expect(
+      render({ name: '{{request.body.name}}', tag: '{{request.body.tag}}' }, request({ body: { name: 'Fern' } })),
+    ).toEqual({ name: 'Fern' })
   })
 
   it('drops the property, not only its value', () => {
-    const rendered = render({ name: '{{request.body.name}}', tag: '{{request.body.tag}}' }, request({ body: { name: 'Fern' } }))
+    const rendered = render(
+      { name: '{{request.body.name}}', tag: '{{request.body.tag}}' },
+      request({ body: { name: 'Fern' } }),
+    )
     expect(Object.keys(rendered as object)).toEqual(['name'])
   })
 
   it('drops an array item whose value the request lacks', () => {
-    expect(render({ tags: ['first', '{{request.body.tag}}', 'last'] }, request({ body: {} }))).toEqual({ tags: ['first', 'last'] })
+    expect(render({ tags: ['first', '{{request.body.tag}}', 'last'] }, request({ body: {} }))).toEqual({
+      tags: ['first', 'last'],
+    })
   })
 
   it('drops a property when the request has no body at all', () => {
@@ -132,11 +159,18 @@ describe('compileTemplate: absent values', () => {
 
 describe('compileTemplate: interpolation in longer strings', () => {
   it('writes a value into surrounding text', () => {
-    expect(render({ message: 'Added {{request.body.name}}.' }, request({ body: { name: 'Fern' } }))).toEqual({ message: 'Added Fern.' })
+    expect(render({ message: 'Added {{request.body.name}}.' }, request({ body: { name: 'Fern' } }))).toEqual({
+      message: 'Added Fern.',
+    })
   })
 
   it('writes several values into one string', () => {
-    expect(render({ line: '{{request.method}} {{request.path}} as {{request.body.name}}' }, request({ body: { name: 'Fern' } }))).toEqual({ line: 'POST /plants as Fern' })
+    expect(
+      render(
+        { line: '{{request.method}} {{request.path}} as {{request.body.name}}' },
+        request({ body: { name: 'Fern' } }),
+      ),
+    ).toEqual({ line: 'POST /plants as Fern' })
   })
 
   it('writes a number as text', () => {
@@ -144,7 +178,9 @@ describe('compileTemplate: interpolation in longer strings', () => {
   })
 
   it('writes an object as JSON text', () => {
-    expect(render({ label: 'pot {{request.body.pot}}' }, request({ body: { pot: { size: 3 } } }))).toEqual({ label: 'pot {"size":3}' })
+    expect(render({ label: 'pot {{request.body.pot}}' }, request({ body: { pot: { size: 3 } } }))).toEqual({
+      label: 'pot {"size":3}',
+    })
   })
 
   it('writes an absent value as nothing and keeps the property', () => {
@@ -162,7 +198,9 @@ describe('compileTemplate: sources', () => {
   })
 
   it('reads a query parameter', () => {
-    expect(render({ q: '{{request.query.color}}' }, request({ query: new URLSearchParams('color=green&color=red') }))).toEqual({ q: 'green' })
+    expect(
+      render({ q: '{{request.query.color}}' }, request({ query: new URLSearchParams('color=green&color=red') })),
+    ).toEqual({ q: 'green' })
   })
 
   it('drops an absent query parameter', () => {
@@ -170,14 +208,26 @@ describe('compileTemplate: sources', () => {
   })
 
   it('reads a header by its lower-case name whatever the case in the template', () => {
-    expect(render({ id: '{{request.headers.X-Request-Id}}' }, request({ headers: { 'x-request-id': 'abc' } }))).toEqual({ id: 'abc' })
+    expect(render({ id: '{{request.headers.X-Request-Id}}' }, request({ headers: { 'x-request-id': 'abc' } }))).toEqual(
+      { id: 'abc' },
+    )
   })
 
   it('reads only string header values, never members of a plain header object (#3)', () => {
     // Under node:http the headers are a plain object, so a lookup by name can reach Object.prototype.
     const headers: Record<string, unknown> = { 'x-id': 'abc' }
     const req = { ...request(), header: (name: string) => headers[name] as string | undefined }
-    expect(render({ a: '{{request.headers.constructor}}', b: '{{request.headers.__proto__}}', c: '[{{request.headers.toString}}]', id: '{{request.headers.x-id}}' }, req)).toEqual({ c: '[]', id: 'abc' })
+    expect(
+      render(
+        {
+          a: '{{request.headers.constructor}}',
+          b: '{{request.headers.__proto__}}',
+          c: '[{{request.headers.toString}}]',
+          id: '{{request.headers.x-id}}',
+        },
+        req,
+      ),
+    ).toEqual({ c: '[]', id: 'abc' })
   })
 
   it('reads the method', () => {
@@ -219,7 +269,10 @@ describe('compileTemplate: templates are data, never code (#3)', () => {
   })
 
   it('does not run a function call written after request', () => {
-    const outcome = safeRender({ value: "{{request.body.constructor.constructor('return process')()}}" }, request({ body: {} }))
+    const outcome = safeRender(
+      { value: "{{request.body.constructor.constructor('return process')()}}" },
+      request({ body: {} }),
+    )
     expect(outcome).not.toHaveProperty('value')
   })
 
@@ -232,7 +285,9 @@ describe('compileTemplate: templates are data, never code (#3)', () => {
   })
 
   it('does not read Object.prototype members through the body', () => {
-    expect(render({ a: '{{request.body.toString}}', b: '{{request.body.hasOwnProperty}}' }, request({ body: {} }))).toEqual({})
+    expect(
+      render({ a: '{{request.body.toString}}', b: '{{request.body.hasOwnProperty}}' }, request({ body: {} })),
+    ).toEqual({})
   })
 
   it('reads a __proto__ key that the client sent as plain data', () => {
@@ -264,8 +319,18 @@ describe('compileTemplate: templates are data, never code (#3)', () => {
   })
 
   it('does not pollute Object.prototype when rendering a hostile body', () => {
-    const body = JSON.parse('{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}},"name":"Fern"}') as unknown
-    const rendered = render({ a: '{{request.body.__proto__}}', b: '{{request.body.constructor}}', c: '{{request.body}}', d: 'x {{request.body.__proto__}}' }, request({ body }))
+    const body = JSON.parse(
+      '{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}},"name":"Fern"}',
+    ) as unknown
+    const rendered = render(
+      {
+        a: '{{request.body.__proto__}}',
+        b: '{{request.body.constructor}}',
+        c: '{{request.body}}',
+        d: 'x {{request.body.__proto__}}',
+      },
+      request({ body }),
+    )
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
     expect(Object.prototype).not.toHaveProperty('polluted')
     expect(Object.getPrototypeOf(rendered)).toBe(Object.prototype)

@@ -47,7 +47,9 @@ describe('findUndeclaredFields', () => {
 
   it('allows any field where additionalProperties allows more', () => {
     expect(undeclared({ type: 'object', additionalProperties: true }, { anything: 1 })).toEqual([])
-    expect(undeclared({ type: 'object', properties: { a: {} }, additionalProperties: { type: 'string' } }, { b: 'x' })).toEqual([])
+    expect(
+      undeclared({ type: 'object', properties: { a: {} }, additionalProperties: { type: 'string' } }, { b: 'x' }),
+    ).toEqual([])
   })
 
   it('allows fields where patternProperties is declared', () => {
@@ -71,8 +73,19 @@ describe('findUndeclaredFields', () => {
   })
 
   it('stops on a $ref cycle instead of recursing for ever', () => {
-    const doc = { components: { schemas: { Node: { properties: { next: { $ref: '#/components/schemas/Node' } }, allOf: [{ $ref: '#/components/schemas/Node' }] } } } }
-    expect(findUndeclaredFields(doc, { $ref: '#/components/schemas/Node' }, { next: { next: {} }, x: 1 })).toEqual(['.x'])
+    const doc = {
+      components: {
+        schemas: {
+          Node: {
+            properties: { next: { $ref: '#/components/schemas/Node' } },
+            allOf: [{ $ref: '#/components/schemas/Node' }],
+          },
+        },
+      },
+    }
+    expect(findUndeclaredFields(doc, { $ref: '#/components/schemas/Node' }, { next: { next: {} }, x: 1 })).toEqual([
+      '.x',
+    ])
   })
 
   it('lets a free-form object (no properties declared) carry any field', () => {

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { MockError } from '../../src/errors.js'
-import { type BodyValidator, MAX_JSON_DEPTH, compileBody, nestingExceeds, selectMediaType, validateBody } from '../../src/validation/validate-body.js'
+import {
+  type BodyValidator,
+  MAX_JSON_DEPTH,
+  compileBody,
+  nestingExceeds,
+  selectMediaType,
+  validateBody,
+} from '../../src/validation/validate-body.js'
 import { ajvFor, operationsOf, plantStore } from '../support/builders.js'
 
 const INT64_MESSAGE = 'must be a signed 64-bit integer (-9223372036854775808 to 9223372036854775807)'
@@ -61,7 +68,12 @@ describe('selectMediaType', () => {
   })
 
   it('prefers an exactly declared +json type over application/json', () => {
-    const body = bodyOf(documentWithContent({ 'application/json': { schema: newPlant }, 'application/vnd.plant+json': { schema: { type: 'array' } } }))
+    const body = bodyOf(
+      documentWithContent({
+        'application/json': { schema: newPlant },
+        'application/vnd.plant+json': { schema: { type: 'array' } },
+      }),
+    )
     expect(selectMediaType(body, 'application/vnd.plant+json').range).toBe('application/vnd.plant+json')
   })
 
@@ -124,7 +136,9 @@ describe('validateBody: reading the bytes', () => {
 
   it('reports bytes that are not UTF-8', () => {
     const invalid = new Uint8Array([...bytes('{"id": 1, "name": "'), 0xff, 0xfe, ...bytes('"}')])
-    expect(validateBody(plantBody, plantBody.accepted[0]!, invalid).violations).toEqual([{ path: 'body', message: 'is not valid UTF-8' }])
+    expect(validateBody(plantBody, plantBody.accepted[0]!, invalid).violations).toEqual([
+      { path: 'body', message: 'is not valid UTF-8' },
+    ])
   })
 
   it('accepts names in any script written as UTF-8', () => {
@@ -137,11 +151,18 @@ describe('validateBody: reading the bytes', () => {
   })
 
   it('returns the parsed value of a valid body', () => {
-    expect(validateBody(plantBody, plantBody.accepted[0]!, bytes('{"id": 1, "name": "Fern"}')).value).toEqual({ id: 1, name: 'Fern' })
+    expect(validateBody(plantBody, plantBody.accepted[0]!, bytes('{"id": 1, "name": "Fern"}')).value).toEqual({
+      id: 1,
+      name: 'Fern',
+    })
   })
 
   it('validates a +json body against the application/json schema', () => {
-    const outcome = validateBody(plantBody, selectMediaType(plantBody, 'application/merge-patch+json'), bytes('{"name": "Fern"}'))
+    const outcome = validateBody(
+      plantBody,
+      selectMediaType(plantBody, 'application/merge-patch+json'),
+      bytes('{"name": "Fern"}'),
+    )
     expect(outcome.violations).toEqual([{ path: 'body.id', message: 'is required' }])
   })
 })
@@ -164,7 +185,9 @@ describe('validateBody: the Plant Store NewPlant schema', () => {
   })
 
   it('refuses one more than the largest int64', () => {
-    expect(plantViolations('{"id": 9223372036854775808, "name": "Fern"}')).toEqual([{ path: 'body.id', message: INT64_MESSAGE }])
+    expect(plantViolations('{"id": 9223372036854775808, "name": "Fern"}')).toEqual([
+      { path: 'body.id', message: INT64_MESSAGE },
+    ])
   })
 
   it('accepts the smallest int64 written exactly', () => {
@@ -172,11 +195,15 @@ describe('validateBody: the Plant Store NewPlant schema', () => {
   })
 
   it('refuses one less than the smallest int64', () => {
-    expect(plantViolations('{"id": -9223372036854775809, "name": "Fern"}')).toEqual([{ path: 'body.id', message: INT64_MESSAGE }])
+    expect(plantViolations('{"id": -9223372036854775809, "name": "Fern"}')).toEqual([
+      { path: 'body.id', message: INT64_MESSAGE },
+    ])
   })
 
   it('refuses a literal that rounds to 2^63 although it is far from the edge', () => {
-    expect(plantViolations('{"id": 9223372036854776000, "name": "Fern"}')).toEqual([{ path: 'body.id', message: INT64_MESSAGE }])
+    expect(plantViolations('{"id": 9223372036854776000, "name": "Fern"}')).toEqual([
+      { path: 'body.id', message: INT64_MESSAGE },
+    ])
   })
 
   it('refuses 1e400, which JSON.parse turns into Infinity', () => {
@@ -221,7 +248,9 @@ describe('validateBody: the Plant Store NewPlant schema', () => {
 
   it('decides the int64 edge exactly in a body that repeats another key', () => {
     expect(plantViolations('{"name": "a", "name": "b", "id": 9223372036854775807}')).toEqual([])
-    expect(plantViolations('{"name": "a", "name": "b", "id": 9223372036854775808}')).toEqual([{ path: 'body.id', message: INT64_MESSAGE }])
+    expect(plantViolations('{"name": "a", "name": "b", "id": 9223372036854775808}')).toEqual([
+      { path: 'body.id', message: INT64_MESSAGE },
+    ])
   })
 })
 
@@ -235,23 +264,43 @@ describe('nestingExceeds (#12)', () => {
   })
 
   it(`refuses ${MAX_JSON_DEPTH + 1} levels against a recursive schema before validation, which overflowed the stack at 5,000 (500)`, () => {
-    const body = compileBody(ajvFor(recursive()), { required: true, content: [{ mediaType: 'application/json', schemaPointer: '/components/schemas/Node', examples: [] }] })
+    const body = compileBody(ajvFor(recursive()), {
+      required: true,
+      content: [{ mediaType: 'application/json', schemaPointer: '/components/schemas/Node', examples: [] }],
+    })
     const media = selectMediaType(body, 'application/json')
     const deep = (levels: number) => `${'{"next":'.repeat(levels)}{}${'}'.repeat(levels)}`
-    expect(validateBody(body, media, new TextEncoder().encode(deep(5000)))).toEqual({ violations: [{ path: 'body', message: `is nested more than ${MAX_JSON_DEPTH} levels deep` }] })
-    expect(validateBody(body, media, new TextEncoder().encode(deep(MAX_JSON_DEPTH - 1)))).toMatchObject({ violations: [] })
+    expect(validateBody(body, media, new TextEncoder().encode(deep(5000)))).toEqual({
+      violations: [{ path: 'body', message: `is nested more than ${MAX_JSON_DEPTH} levels deep` }],
+    })
+    expect(validateBody(body, media, new TextEncoder().encode(deep(MAX_JSON_DEPTH - 1)))).toMatchObject({
+      violations: [],
+    })
   })
 })
 
 function recursive() {
-  return { openapi: '3.1.0', components: { schemas: { Node: { type: 'object', properties: { next: { $ref: '#/components/schemas/Node' } } } } } }
+  return {
+    openapi: '3.1.0',
+    components: { schemas: { Node: { type: 'object', properties: { next: { $ref: '#/components/schemas/Node' } } } } },
+  }
 }
 
 describe('maxDepth (#12, --max-depth)', () => {
   it('takes another bound than the default', () => {
-    const body = compileBody(ajvFor(recursive()), { required: true, content: [{ mediaType: 'application/json', schemaPointer: '/components/schemas/Node', examples: [] }] }, undefined, { maxDepth: 3 })
+    const body = compileBody(
+      ajvFor(recursive()),
+      {
+        required: true,
+        content: [{ mediaType: 'application/json', schemaPointer: '/components/schemas/Node', examples: [] }],
+      },
+      undefined,
+      { maxDepth: 3 },
+    )
     const media = selectMediaType(body, 'application/json')
-    expect(validateBody(body, media, new TextEncoder().encode('{"next":{"next":{"next":{}}}}')).violations).toEqual([{ path: 'body', message: 'is nested more than 3 levels deep' }])
+    expect(validateBody(body, media, new TextEncoder().encode('{"next":{"next":{"next":{}}}}')).violations).toEqual([
+      { path: 'body', message: 'is nested more than 3 levels deep' },
+    ])
     expect(validateBody(body, media, new TextEncoder().encode('{"next":{"next":{}}}')).violations).toEqual([])
   })
 })

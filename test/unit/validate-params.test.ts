@@ -34,7 +34,9 @@ function document(): Record<string, any> {
       '/shelves/{name}': {
         get: {
           operationId: 'getShelf',
-          parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string', enum: ['top shelf', 'é'] } }],
+          parameters: [
+            { name: 'name', in: 'path', required: true, schema: { type: 'string', enum: ['top shelf', 'é'] } },
+          ],
           responses: {},
         },
       },
@@ -110,7 +112,9 @@ describe('validateParameters: query', () => {
   })
 
   it('refuses an empty value for a query parameter without allowEmptyValue (#7)', () => {
-    expect(plantViolations({ query: 'limit=' })).toEqual([{ path: 'query.limit', message: 'must not be empty (the parameter does not set allowEmptyValue)' }])
+    expect(plantViolations({ query: 'limit=' })).toEqual([
+      { path: 'query.limit', message: 'must not be empty (the parameter does not set allowEmptyValue)' },
+    ])
   })
 
   it('refuses a fractional value for a query integer', () => {
@@ -123,12 +127,16 @@ describe('validateParameters: query', () => {
 
   it('decides the int64 edge of a query parameter on the text as sent', () => {
     expect(plantViolations({ query: 'limit=1&big=-9223372036854775808' })).toEqual([])
-    expect(plantViolations({ query: 'limit=1&big=-9223372036854775809' })).toEqual([{ path: 'query.big', message: INT64_MESSAGE }])
+    expect(plantViolations({ query: 'limit=1&big=-9223372036854775809' })).toEqual([
+      { path: 'query.big', message: INT64_MESSAGE },
+    ])
   })
 
   it('reads booleans written true or false and refuses other words', () => {
     expect(plantViolations({ query: 'limit=1&fresh=false' })).toEqual([])
-    expect(plantViolations({ query: 'limit=1&fresh=yes' })).toEqual([{ path: 'query.fresh', message: 'must be a boolean' }])
+    expect(plantViolations({ query: 'limit=1&fresh=yes' })).toEqual([
+      { path: 'query.fresh', message: 'must be a boolean' },
+    ])
   })
 
   it('reads an exploded array from repeated keys', () => {
@@ -140,11 +148,15 @@ describe('validateParameters: query', () => {
   })
 
   it('names the item of an exploded array that breaks its schema', () => {
-    expect(plantViolations({ query: 'limit=1&ids=1&ids=x' })).toEqual([{ path: 'query.ids[1]', message: 'must be an integer' }])
+    expect(plantViolations({ query: 'limit=1&ids=1&ids=x' })).toEqual([
+      { path: 'query.ids[1]', message: 'must be an integer' },
+    ])
   })
 
   it('keeps commas inside items of an exploded array, as form style with explode says', () => {
-    expect(plantViolations({ query: 'limit=1&ids=1,2' })).toEqual([{ path: 'query.ids[0]', message: 'must be an integer' }])
+    expect(plantViolations({ query: 'limit=1&ids=1,2' })).toEqual([
+      { path: 'query.ids[0]', message: 'must be an integer' },
+    ])
   })
 
   it('reads an array of strings from repeated keys, decoding each', () => {
@@ -153,21 +165,29 @@ describe('validateParameters: query', () => {
 
   it('reads a non-exploded array from the comma form', () => {
     expect(plantViolations({ query: 'limit=1&csv=1,2,3' })).toEqual([])
-    expect(plantViolations({ query: 'limit=1&csv=1,x' })).toEqual([{ path: 'query.csv[1]', message: 'must be an integer' }])
+    expect(plantViolations({ query: 'limit=1&csv=1,x' })).toEqual([
+      { path: 'query.csv[1]', message: 'must be an integer' },
+    ])
   })
 
   it('reads pipe- and space-delimited arrays', () => {
     expect(plantViolations({ query: 'limit=1&piped=1|2&spaced=3%204' })).toEqual([])
-    expect(plantViolations({ query: 'limit=1&piped=1|b' })).toEqual([{ path: 'query.piped[1]', message: 'must be an integer' }])
+    expect(plantViolations({ query: 'limit=1&piped=1|b' })).toEqual([
+      { path: 'query.piped[1]', message: 'must be an integer' },
+    ])
   })
 
   // Ajv coerces any text that JavaScript's `+text` reads as a number, so "0x10" would pass as 16.
   it('refuses a hexadecimal query integer', () => {
-    expect(plantViolations({ query: 'limit=0x10' })).toEqual([{ path: 'query.limit', message: 'must be a number written in decimal' }])
+    expect(plantViolations({ query: 'limit=0x10' })).toEqual([
+      { path: 'query.limit', message: 'must be a number written in decimal' },
+    ])
   })
 
   it('refuses a query number padded with white space', () => {
-    expect(plantViolations({ query: 'limit=%205' })).toEqual([{ path: 'query.limit', message: 'must be a number written in decimal' }])
+    expect(plantViolations({ query: 'limit=%205' })).toEqual([
+      { path: 'query.limit', message: 'must be a number written in decimal' },
+    ])
   })
 })
 
@@ -180,18 +200,25 @@ describe('validateParameters: headers and cookies', () => {
 
   it('reads a header array from a comma-separated value, trimming items', () => {
     expect(plantViolations({ headers: { 'x-sizes': '1, 2,3' } })).toEqual([])
-    expect(plantViolations({ headers: { 'x-sizes': '1, big' } })).toEqual([{ path: 'header["x-sizes"][1]', message: 'must be an integer' }])
+    expect(plantViolations({ headers: { 'x-sizes': '1, big' } })).toEqual([
+      { path: 'header["x-sizes"][1]', message: 'must be an integer' },
+    ])
   })
 
   it('coerces a cookie to its integer schema', () => {
     expect(plantViolations({ cookies: { visits: '3' } })).toEqual([])
-    expect(plantViolations({ cookies: { visits: 'many' } })).toEqual([{ path: 'cookie.visits', message: 'must be an integer' }])
+    expect(plantViolations({ cookies: { visits: 'many' } })).toEqual([
+      { path: 'cookie.visits', message: 'must be an integer' },
+    ])
   })
 })
 
 describe('validateParameters: several locations', () => {
   it('reports the violations of every location together', () => {
-    const violations = plantViolations({ query: 'limit=x', cookies: { visits: 'y' }, headers: { 'x-request-id': undefined } }, 'z')
+    const violations = plantViolations(
+      { query: 'limit=x', cookies: { visits: 'y' }, headers: { 'x-request-id': undefined } },
+      'z',
+    )
     expect(violations).toEqual([
       { path: 'path.id', message: 'must be an integer' },
       { path: 'query.limit', message: 'must be an integer' },
@@ -212,11 +239,19 @@ function violationsOf(parameter: Record<string, unknown>, request: FakeRequest &
     paths: { '/p/{value}': { get: { operationId: 'one', parameters: [parameter], responses: {} } } },
   }
   const validator = compileParameters(ajvFor(doc, { coerceTypes: true }), operationsOf(doc)[0]!.parameters)!
-  const pathParams: Record<string, string> = request.pathValue === undefined ? {} : { [String(parameter.name)]: request.pathValue }
+  const pathParams: Record<string, string> =
+    request.pathValue === undefined ? {} : { [String(parameter.name)]: request.pathValue }
   return validateParameters(validator, requestOf(request), pathParams)
 }
 
-const pathParameter = (schema: unknown, style?: string, explode?: boolean) => ({ name: 'value', in: 'path', required: true, schema, style, explode })
+const pathParameter = (schema: unknown, style?: string, explode?: boolean) => ({
+  name: 'value',
+  in: 'path',
+  required: true,
+  schema,
+  style,
+  explode,
+})
 
 describe('validateParameters: path styles (#7)', () => {
   it.each([
@@ -243,9 +278,14 @@ describe('validateParameters: path styles (#7)', () => {
     ['matrix', true, integerArray, ';value=3;value=x', 'path.value[1]'],
     ['simple', true, point, 'x=1,y=b', 'path.value.y'],
     ['matrix', true, point, ';x=a;y=2', 'path.value.x'],
-  ])('coerces each item of a %s path parameter (explode %s) and names the one that breaks its schema', (style, explode, schema, text, path) => {
-    expect(violationsOf(pathParameter(schema, style, explode), { pathValue: text })).toEqual([{ path, message: 'must be an integer' }])
-  })
+  ])(
+    'coerces each item of a %s path parameter (explode %s) and names the one that breaks its schema',
+    (style, explode, schema, text, path) => {
+      expect(violationsOf(pathParameter(schema, style, explode), { pathValue: text })).toEqual([
+        { path, message: 'must be an integer' },
+      ])
+    },
+  )
 
   it('refuses a label path parameter without its leading dot', () => {
     expect(violationsOf(pathParameter({ type: 'integer' }, 'label'), { pathValue: '5' })).toEqual([
@@ -265,7 +305,9 @@ describe('validateParameters: path styles (#7)', () => {
   })
 
   it('refuses an object written with an odd number of name,value items', () => {
-    expect(violationsOf(pathParameter(point), { pathValue: 'x,1,y' })).toEqual([{ path: 'path.value', message: 'must be a list of name,value pairs' }])
+    expect(violationsOf(pathParameter(point), { pathValue: 'x,1,y' })).toEqual([
+      { path: 'path.value', message: 'must be a list of name,value pairs' },
+    ])
   })
 
   it('applies additionalProperties: false to a path object parameter', () => {
@@ -283,21 +325,29 @@ describe('validateParameters: query styles (#7)', () => {
   })
 
   it('coerces the properties of an exploded form object', () => {
-    expect(violationsOf(queryParameter({ schema: closedPoint }), { query: 'x=1&y=two' })).toEqual([{ path: 'query.q.y', message: 'must be an integer' }])
+    expect(violationsOf(queryParameter({ schema: closedPoint }), { query: 'x=1&y=two' })).toEqual([
+      { path: 'query.q.y', message: 'must be an integer' },
+    ])
   })
 
   it('enforces the required properties of an exploded form object', () => {
-    expect(violationsOf(queryParameter({ schema: closedPoint, required: true }), { query: 'y=2' })).toEqual([{ path: 'query.q.x', message: 'is required' }])
+    expect(violationsOf(queryParameter({ schema: closedPoint, required: true }), { query: 'y=2' })).toEqual([
+      { path: 'query.q.x', message: 'is required' },
+    ])
   })
 
   it('reports a required exploded form object none of whose keys is sent', () => {
-    expect(violationsOf(queryParameter({ schema: closedPoint, required: true }), { query: 'other=1' })).toEqual([{ path: 'query.q', message: 'is required' }])
+    expect(violationsOf(queryParameter({ schema: closedPoint, required: true }), { query: 'other=1' })).toEqual([
+      { path: 'query.q', message: 'is required' },
+    ])
   })
 
   it('gathers the other keys into an exploded form object that has no declared properties', () => {
     const schema = { type: 'object', additionalProperties: { type: 'integer' } }
     expect(violationsOf(queryParameter({ schema }), { query: 'a=1&b=2' })).toEqual([])
-    expect(violationsOf(queryParameter({ schema }), { query: 'a=1&b=x' })).toEqual([{ path: 'query.q.b', message: 'must be an integer' }])
+    expect(violationsOf(queryParameter({ schema }), { query: 'a=1&b=x' })).toEqual([
+      { path: 'query.q.b', message: 'must be an integer' },
+    ])
   })
 
   it('reads a non-exploded form object from name,value pairs', () => {
@@ -305,25 +355,39 @@ describe('validateParameters: query styles (#7)', () => {
   })
 
   it('reads space- and pipe-delimited objects', () => {
-    expect(violationsOf(queryParameter({ schema: closedPoint, style: 'spaceDelimited', explode: false }), { query: 'q=x%201%20y%202' })).toEqual([])
-    expect(violationsOf(queryParameter({ schema: closedPoint, style: 'pipeDelimited', explode: false }), { query: 'q=x|1|y|z' })).toEqual([
-      { path: 'query.q.y', message: 'must be an integer' },
-    ])
+    expect(
+      violationsOf(queryParameter({ schema: closedPoint, style: 'spaceDelimited', explode: false }), {
+        query: 'q=x%201%20y%202',
+      }),
+    ).toEqual([])
+    expect(
+      violationsOf(queryParameter({ schema: closedPoint, style: 'pipeDelimited', explode: false }), {
+        query: 'q=x|1|y|z',
+      }),
+    ).toEqual([{ path: 'query.q.y', message: 'must be an integer' }])
   })
 
   it('reads an exploded pipe-delimited array from repeated keys', () => {
-    expect(violationsOf(queryParameter({ schema: integerArray, style: 'pipeDelimited', explode: true }), { query: 'q=1&q=2' })).toEqual([])
+    expect(
+      violationsOf(queryParameter({ schema: integerArray, style: 'pipeDelimited', explode: true }), {
+        query: 'q=1&q=2',
+      }),
+    ).toEqual([])
   })
 
   it('reads a deepObject from bracketed keys and coerces its properties', () => {
     const parameter = queryParameter({ schema: closedPoint, style: 'deepObject', explode: true })
     expect(violationsOf(parameter, { query: 'q[x]=1&q[y]=2' })).toEqual([])
-    expect(violationsOf(parameter, { query: 'q%5Bx%5D=1&q[y]=b' })).toEqual([{ path: 'query.q.y', message: 'must be an integer' }])
+    expect(violationsOf(parameter, { query: 'q%5Bx%5D=1&q[y]=b' })).toEqual([
+      { path: 'query.q.y', message: 'must be an integer' },
+    ])
   })
 
   it('refuses a deepObject property that the schema does not allow', () => {
     const parameter = queryParameter({ schema: closedPoint, style: 'deepObject', explode: true })
-    expect(violationsOf(parameter, { query: 'q[x]=1&q[z]=2' })).toEqual([{ path: 'query.q.z', message: 'is not declared by the schema' }])
+    expect(violationsOf(parameter, { query: 'q[x]=1&q[z]=2' })).toEqual([
+      { path: 'query.q.z', message: 'is not declared by the schema' },
+    ])
   })
 
   it('reads a repeated deepObject key as an array property', () => {
@@ -340,7 +404,11 @@ describe('validateParameters: query styles (#7)', () => {
   })
 
   it('accepts an empty query value when the parameter sets allowEmptyValue', () => {
-    expect(violationsOf(queryParameter({ schema: { type: 'integer' }, allowEmptyValue: true, required: true }), { query: 'q=' })).toEqual([])
+    expect(
+      violationsOf(queryParameter({ schema: { type: 'integer' }, allowEmptyValue: true, required: true }), {
+        query: 'q=',
+      }),
+    ).toEqual([])
   })
 
   it('refuses an empty string value when the parameter does not set allowEmptyValue', () => {
@@ -356,7 +424,9 @@ describe('validateParameters: query styles (#7)', () => {
   })
 
   it('accepts reserved characters sent unencoded in a query value', () => {
-    expect(violationsOf(queryParameter({ schema: { type: 'string', const: '/a/b?c=d' } }), { query: 'q=/a/b?c%3Dd' })).toEqual([])
+    expect(
+      violationsOf(queryParameter({ schema: { type: 'string', const: '/a/b?c=d' } }), { query: 'q=/a/b?c%3Dd' }),
+    ).toEqual([])
   })
 })
 
@@ -369,15 +439,21 @@ describe('validateParameters: header and cookie objects (#7)', () => {
   })
 
   it('reads an exploded header object from name=value items', () => {
-    expect(violationsOf(header(true), { headers: { 'x-point': 'x=1, y=b' } })).toEqual([{ path: 'header["x-point"].y', message: 'must be an integer' }])
+    expect(violationsOf(header(true), { headers: { 'x-point': 'x=1, y=b' } })).toEqual([
+      { path: 'header["x-point"].y', message: 'must be an integer' },
+    ])
   })
 
   it('reads a non-exploded cookie object from name,value pairs', () => {
-    expect(violationsOf(cookie(false), { cookies: { point: 'x,1,y,b' } })).toEqual([{ path: 'cookie.point.y', message: 'must be an integer' }])
+    expect(violationsOf(cookie(false), { cookies: { point: 'x,1,y,b' } })).toEqual([
+      { path: 'cookie.point.y', message: 'must be an integer' },
+    ])
   })
 
   it('reads an exploded cookie object from one cookie per property', () => {
     expect(violationsOf(cookie(true), { cookies: { x: '1', y: '2' } })).toEqual([])
-    expect(violationsOf(cookie(true), { cookies: { y: '2' } })).toEqual([{ path: 'cookie.point.x', message: 'is required' }])
+    expect(violationsOf(cookie(true), { cookies: { y: '2' } })).toEqual([
+      { path: 'cookie.point.x', message: 'is required' },
+    ])
   })
 })

@@ -1,6 +1,10 @@
 /** `X-Mock-Violations` (`src/validation/violations-header.ts`, #13): where each violation is, as a JSON pointer, in a bounded, ASCII header. */
 import { describe, expect, it } from 'vitest'
-import { MAX_VIOLATIONS_HEADER, locateViolation, renderViolationsHeader } from '../../src/validation/violations-header.js'
+import {
+  MAX_VIOLATIONS_HEADER,
+  locateViolation,
+  renderViolationsHeader,
+} from '../../src/validation/violations-header.js'
 
 describe('locateViolation', () => {
   it.each([
@@ -18,19 +22,34 @@ describe('locateViolation', () => {
   })
 
   it('names the response side for what an answer breaks', () => {
-    expect(locateViolation('response', { path: 'header.location', message: 'm' })).toEqual({ location: 'response.header', pointer: '/location', message: 'm' })
-    expect(locateViolation('response', { path: 'status', message: 'm' })).toEqual({ location: 'response.status', pointer: '', message: 'm' })
+    expect(locateViolation('response', { path: 'header.location', message: 'm' })).toEqual({
+      location: 'response.header',
+      pointer: '/location',
+      message: 'm',
+    })
+    expect(locateViolation('response', { path: 'status', message: 'm' })).toEqual({
+      location: 'response.status',
+      pointer: '',
+      message: 'm',
+    })
   })
 
   it('keeps what it cannot read, a cut path for one, as the last token', () => {
-    expect(locateViolation('request', { path: 'body.a["unterminated…', message: 'm' }).pointer).toBe('/a/["unterminated…')
+    expect(locateViolation('request', { path: 'body.a["unterminated…', message: 'm' }).pointer).toBe(
+      '/a/["unterminated…',
+    )
   })
 })
 
 describe('renderViolationsHeader', () => {
   it('lists request violations first, then the response’s, as compact JSON', () => {
-    const header = renderViolationsHeader([{ path: 'query.limit', message: 'must be >= 1' }], [{ path: 'body.id', message: 'is required' }])
-    expect(header).toBe('[{"location":"request.query","pointer":"/limit","message":"must be >= 1"},{"location":"response.body","pointer":"/id","message":"is required"}]')
+    const header = renderViolationsHeader(
+      [{ path: 'query.limit', message: 'must be >= 1' }],
+      [{ path: 'body.id', message: 'is required' }],
+    )
+    expect(header).toBe(
+      '[{"location":"request.query","pointer":"/limit","message":"must be >= 1"},{"location":"response.body","pointer":"/id","message":"is required"}]',
+    )
   })
 
   it('escapes every character outside visible ASCII, so the value is one header line and still JSON', () => {
@@ -45,7 +64,11 @@ describe('renderViolationsHeader', () => {
     expect(header.length).toBeLessThanOrEqual(MAX_VIOLATIONS_HEADER)
     const listed = JSON.parse(header) as Array<{ location: string; message: string }>
     const shown = listed.length - 1
-    expect(listed.at(-1)).toEqual({ location: '', pointer: '', message: `${501 - shown} more violations; the journal lists them all` })
+    expect(listed.at(-1)).toEqual({
+      location: '',
+      pointer: '',
+      message: `${501 - shown} more violations; the journal lists them all`,
+    })
     expect(listed.slice(0, shown).every((v) => v.location === 'request.query')).toBe(true)
   })
 
