@@ -31,11 +31,17 @@ function serveUntilSignalled(server: MockServer, logger: ConsoleLogger): void {
     if (closing) process.exit(130) // a second signal: the user wants out now
     closing = true
     logger.info(`${signal}: finishing in-flight requests, then stopping`)
-    server.close().then(() => {
-      // Request lines wait for the next event-loop turn, which process.exit() would not give them.
-      logger.flush()
-      process.exit(0)
-    })
+    server.close().then(
+      () => {
+        // Request lines wait for the next event-loop turn, which process.exit() would not give them.
+        logger.flush()
+        process.exit(0)
+      },
+      (error: unknown) => {
+        logger.error(`could not stop cleanly: ${(error as Error)?.message ?? error}`)
+        process.exit(1)
+      },
+    )
   }
   process.on('SIGINT', () => stop('SIGINT'))
   process.on('SIGTERM', () => stop('SIGTERM'))

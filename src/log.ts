@@ -209,7 +209,6 @@ function formatMs(ms: number): string {
 
 /** A request can put almost anything into a path or a violation: control characters would forge lines. */
 function clean(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 

@@ -5,9 +5,8 @@
  * what is not visible ASCII is percent-encoded, so the value still says what it means.
  */
 export function toHeaderValue(text: string): string {
-  // eslint-disable-next-line no-control-regex
   if (/^[\x20-\x7e\t]*$/.test(text)) return text
-  // eslint-disable-next-line no-control-regex
+
   return text
     .replace(/[\u0000-\u0008\u000a-\u001f\u007f]/g, '')
     .replace(/[^\x20-\x7e\t]/gu, (c) => encodeURIComponent(c))

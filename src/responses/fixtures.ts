@@ -130,7 +130,7 @@ function sidecarHeaderProblem(name: string, value: unknown): string | undefined 
     (typeof value === 'number' && Number.isFinite(value))
   ))
     return 'must have a string, number or boolean value'
-  // eslint-disable-next-line no-control-regex
+
   if (!/^[\x20-\x7e\t]*$/.test(String(value)))
     return 'has a value a header cannot carry: visible ASCII, spaces and tabs only (percent-encode the rest)'
   return undefined

@@ -17,7 +17,6 @@ import {
   cases,
   expectCase,
   expectErrorBody,
-  fixtures,
   optionsKey,
   plantOfSize,
   type RequestCase,

@@ -3,7 +3,7 @@
  * tracked until `stopProcesses()` kills what is still running, a `within` timeout, the start-line
  * wait and an environment free of the test runner's PORT, HOST and MOCK_* variables.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import * as net from 'node:net'
 import { fileURLToPath } from 'node:url'
 
@@ -122,7 +122,7 @@ export function waitForOutput(
       }
     }
     spawned.child.stdout!.on('data', check)
-    spawned.exited.then((code) =>
+    void spawned.exited.then((code) =>
       reject(
         new Error(
           `${spawned.child.spawnfile} exited (${code}) before printing ${pattern}; stderr: ${spawned.stderr()}`,

@@ -3,7 +3,7 @@
  * that must stop start-up with a message naming the file, the scenario and the rule (#3 §1).
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { StartupError } from '../../src/errors.js'
+import { type StartupError } from '../../src/errors.js'
 import type { DeclaredResponse } from '../../src/responses/compile-responses.js'
 import { loadScenarios } from '../../src/responses/load-scenarios.js'
 import type { ScenarioTarget } from '../../src/responses/scenarios.js'
