@@ -5,12 +5,8 @@ import { ADMIN_PREFIX, type MockOptions, type ResolvedOptions, resolveOptions } 
 import { StartupError } from './errors.js'
 import type { Redaction } from './journal/journal.js'
 import type { Logger } from './log.js'
-import {
-  type DeclaredResponse,
-  type ResponseSet,
-  compileResponses,
-  settleExamples,
-} from './responses/compile-responses.js'
+import { compileResponses } from './responses/compile-responses.js'
+import { type DeclaredResponse, type ResponseSet, settleExamples } from './responses/declared-responses.js'
 import { type Faker, createFaker } from './responses/fake.js'
 import { createSampler } from './responses/sample-body.js'
 import { type FixtureSet, loadFixtures } from './responses/fixtures.js'
@@ -208,7 +204,7 @@ export function checkDeferredExamples(engine: Engine, signal: AbortSignal): void
   if (pending.length > 0) setImmediate(slice).unref()
 }
 
-interface CompileContext {
+interface OperationCompileContext {
   /** The response view of the description (writeOnly properties gone). */
   document: any
   /** The request view (readOnly properties gone): what fixture templates read of the request is checked in it. */
@@ -227,7 +223,7 @@ interface CompileContext {
 function compileOperation(
   description: OperationDescription,
   index: number,
-  context: CompileContext,
+  context: OperationCompileContext,
 ): CompiledOperation {
   const { document, ajv, requestAjv, coercingAjv, fixtures, options, logger } = context
   const security = compileSecurity(description.security, document.components?.securitySchemes ?? {}, {

@@ -1,95 +1,24 @@
-import type { ValidateFunction } from 'ajv'
-import { StartupError, type Violation } from '../errors.js'
+import { StartupError } from '../errors.js'
 import type { Logger } from '../log.js'
 import type { MediaTypeDescription, OperationDescription, ResponseDescription } from '../openapi/operations.js'
 import { derefSchema, nodeAt } from '../openapi/resolve-ref.js'
-import { type Ajv, compileAt, compileOnFirstUse, schemaRootOf, toViolations } from '../validation/create-ajv.js'
+import { type Ajv, compileAt, compileOnFirstUse, schemaRootOf } from '../validation/create-ajv.js'
+import { bodyProblems, schemaProblems } from '../validation/check-response-body.js'
 import type { Fixture } from './fixtures.js'
-import { type BodyTemplate, compileTemplate } from './templates.js'
-import { findUndeclaredFields } from './undeclared-fields.js'
+import { compileTemplate } from './templates.js'
+import {
+  type DeclaredMedia,
+  type DeclaredResponse,
+  type ResponseSet,
+  type StaticBody,
+  mediaOf,
+  statusOf,
+} from './declared-responses.js'
 import { compileHeaders, fixtureHeaderProblems } from './compile-headers.js'
-import { type MediaKind, type XmlNames, contentTypeFor, kindOf, serializeBody } from './serialize-body.js'
+import { type XmlNames, contentTypeFor, kindOf, serializeBody } from './serialize-body.js'
 import { isPlainObject } from '../plain-object.js'
 
-/** A body known at start-up, already serialised: the request path only writes it. */
-export interface StaticBody {
-  name: string
-  origin: 'fixture' | 'example'
-  /** The serialised body: JSON text, or the XML or plain text of a non-JSON media type. */
-  json: string
-  /** A fixture with `{{request...}}` placeholders is rendered per request instead of served as `json`. */
-  template?: BodyTemplate
-  /**
-   * A fixture with a `.headers.json` sidecar: every header sent with this body, lower-case names, the
-   * sidecar's over the response's own (`DeclaredResponse.headers`), merged at start-up.
-   */
-  headers?: Record<string, string>
-}
-
-/** The schema a body is checked against. */
-export interface BodySchema {
-  schemaPointer?: string
-  validate?: ValidateFunction
-}
-
-/** One declared media type of a response, with its own schema and examples. */
-export interface DeclaredMedia extends BodySchema {
-  /** As declared: `application/json`, `application/xml`, `text/plain`... */
-  mediaType: string
-  /** What `Content-Type` says: the declared type, or for a range a concrete type it covers (`contentTypeFor`). */
-  contentType: string
-  kind: MediaKind
-  /** A body can be generated per request: a schema, and a scalar one for text. */
-  generatable: boolean
-  xml?: XmlNames
-  /** Fixtures first (in file order), then the description's examples. */
-  bodies: Map<string, StaticBody>
-}
-
-/** One declared response of an operation, ready to serve. */
-export interface DeclaredResponse {
-  /** As declared: `200`, `2XX` or `default`. */
-  code: string
-  /** The preferred media type (JSON if declared, else the first); `undefined` when the response declares no content (no body is sent). */
-  mediaType?: string
-  schemaPointer?: string
-  validate?: ValidateFunction
-  /** Bodies of the preferred media type. */
-  bodies: Map<string, StaticBody>
-  /** Every declared media type, the preferred one first (its fields are the ones above). */
-  media?: DeclaredMedia[]
-  /**
-   * The examples of its media types, not yet checked against their schemas (`deferredExamples`):
-   * `mediaOf` checks them before any body is read (`settleExamples`).
-   */
-  settle?: () => void
-  /**
-   * Every header the response declares, lower-case name → value, settled at start-up (`compileHeaders`):
-   * sent with every answer of this response; `undefined` when it declares none that is sent.
-   */
-  headers?: Record<string, string>
-  /**
-   * How every answer of this response breaks its declaration whatever its body, known at start-up:
-   * a header value that breaks the header's schema. Reported with each answer.
-   */
-  violations?: readonly Violation[]
-  /**
-   * Under `--dynamic`: a fresh set of header values, those made of a schema generated again with
-   * `fake` (a generated value that breaks its schema gives way to the static one); values the
-   * description writes keep their static value. `undefined` when no header would change.
-   */
-  generateHeaders?: (fake: (schema: object) => unknown) => Record<string, string>
-}
-
-export interface ResponseSet {
-  declared: DeclaredResponse[]
-  /** What a valid request gets (see `pickSuccess`); `undefined` only when the operation declares no response: 204. */
-  success?: DeclaredResponse
-  /** Status for a request that breaks the description: the first declared of 422, 400 (or 4XX); else 422. */
-  violationStatus: number
-}
-
-interface CompileContext {
+interface ResponseCompileContext {
   document: unknown
   /** The request view of the description, where fixture templates' placeholders are checked (a writeOnly field is sent). @default document */
   requestDocument?: unknown
@@ -109,7 +38,7 @@ interface CompileContext {
 }
 
 export function compileResponses(
-  context: CompileContext,
+  context: ResponseCompileContext,
   operation: OperationDescription,
   fixtures: readonly Fixture[] = [],
 ): ResponseSet {
@@ -119,7 +48,7 @@ export function compileResponses(
 }
 
 function compileResponse(
-  context: CompileContext,
+  context: ResponseCompileContext,
   operation: OperationDescription,
   response: ResponseDescription,
 ): DeclaredResponse {
@@ -147,7 +76,7 @@ function compileResponse(
 }
 
 function compileMedia(
-  context: CompileContext,
+  context: ResponseCompileContext,
   label: string,
   content: MediaTypeDescription,
   pending: Array<() => void>,
@@ -175,7 +104,7 @@ function compileMedia(
 
 /** The description's examples of one media type that meet its schema, as its bodies; else one made of its schema's examples. */
 function addExamples(
-  context: CompileContext,
+  context: ResponseCompileContext,
   label: string,
   content: MediaTypeDescription,
   media: DeclaredMedia,
@@ -198,19 +127,11 @@ function addExamples(
   if (media.bodies.size === 0 && schema) addSchemaExample(context, media, schema)
 }
 
-/** Checks a response's deferred examples, once: every reader of its bodies goes through `mediaOf`, which calls this. */
-export function settleExamples(response: DeclaredResponse): void {
-  const { settle } = response
-  if (settle === undefined) return
-  response.settle = undefined
-  settle()
-}
-
 /**
  * Without an example on the media type, the `example`s written in the schema (on the schema itself,
  * or on its properties) make the body, when they are enough for a valid one; otherwise bodies are generated.
  */
-function addSchemaExample(context: CompileContext, media: DeclaredMedia, schema: unknown): void {
+function addSchemaExample(context: ResponseCompileContext, media: DeclaredMedia, schema: unknown): void {
   const value = exampleOfSchema(context.document, schema)
   if (value === undefined || exampleProblems(context, media, value).length) return
   const text = serializeBody(media.kind, value, media.xml)
@@ -236,7 +157,7 @@ function absoluteSchemaPath(schemaPath: string, root: string): string {
 }
 
 /** An XML or text example written as a string is the document itself: only its schema, if a string one, can judge it. */
-function exampleProblems(context: CompileContext, media: DeclaredMedia, value: unknown): string[] {
+function exampleProblems(context: ResponseCompileContext, media: DeclaredMedia, value: unknown): string[] {
   if (media.kind === 'json' || (media.kind === 'xml' && typeof value === 'object' && value !== null))
     return bodyProblems(context, media, value)
   if (media.kind === 'xml') return []
@@ -330,7 +251,7 @@ function refName(node: any): string | undefined {
 }
 
 function attachFixture(
-  context: CompileContext,
+  context: ResponseCompileContext,
   operation: OperationDescription,
   declared: DeclaredResponse[],
   fixture: Fixture,
@@ -386,7 +307,7 @@ function attachFixture(
  * a header it does not declare is the fixture's own (a mock may add headers), and not judged.
  */
 function fixtureHeaders(
-  context: CompileContext,
+  context: ResponseCompileContext,
   operation: OperationDescription,
   found: DeclaredResponse,
   fixture: Fixture,
@@ -402,75 +323,12 @@ function fixtureHeaders(
   return { ...found.headers, ...fixture.headers }
 }
 
-/** The body served when none is asked for by name: the one named `default` (`200.json`), else the first. */
-export function defaultBodyOf(response: { bodies: Map<string, StaticBody> }): StaticBody | undefined {
-  return response.bodies.get('default') ?? response.bodies.values().next().value
-}
-
-/** How a body breaks its response schema, without the undeclared-field walk (see `bodyProblems`). */
-export function schemaProblems(response: BodySchema, value: unknown): string[] {
-  if (!response.validate || response.validate(value)) return []
-  return toViolations('body', response.validate.errors).map((v) => `${v.path} ${v.message}`)
-}
-
-/** Every way a body breaks its response schema, including fields the schema does not declare, as sentences. */
-export function bodyProblems(
-  context: { document: unknown },
-  response: BodySchema,
-  value: unknown,
-  /** JSON pointers whose values are only known per request (template slots): not judged now. */
-  unknownAt: readonly string[] = [],
-): string[] {
-  return bodyViolations(context, response, value, unknownAt).map((v) => `${v.path} ${v.message}`)
-}
-
-/** Every way a body breaks its response schema, including fields the schema does not declare (see `bodyProblems`). */
-export function bodyViolations(
-  context: { document: unknown },
-  response: BodySchema,
-  value: unknown,
-  unknownAt: readonly string[] = [],
-): Violation[] {
-  if (!response.validate) return []
-  const errors = response.validate(value)
-    ? []
-    : (response.validate.errors ?? []).filter((e) => !unknownAt.some((slot) => isAtOrUnder(e.instancePath, slot)))
-  const violations = toViolations('body', errors)
-  const undeclared = findUndeclaredFields(context.document, nodeAt(context.document, response.schemaPointer!), value)
-  for (const path of undeclared) violations.push({ path: `body${path}`, message: 'is not declared by the schema' })
-  return violations
-}
-
-function isAtOrUnder(pointer: string, slot: string): boolean {
-  return pointer === slot || pointer.startsWith(`${slot}/`)
-}
-
 /** The declared media types with the first JSON one moved to the front: JSON is served unless Accept asks otherwise. */
 function jsonFirst(content: MediaTypeDescription[]): MediaTypeDescription[] {
   const json =
     content.find((c) => kindOf(c.mediaType) === 'json' && !c.mediaType.includes('*')) ??
     content.find((c) => kindOf(c.mediaType) === 'json')
   return json ? [json, ...content.filter((c) => c !== json)] : content
-}
-
-/** Every declared media type of a response, the preferred one first. */
-export function mediaOf(response: DeclaredResponse): DeclaredMedia[] {
-  settleExamples(response)
-  if (response.media) return response.media
-  if (!response.mediaType) return []
-  // A response built by hand (tests, scenarios) with only the preferred media type's fields.
-  const { mediaType, schemaPointer, validate, bodies } = response
-  return [
-    {
-      mediaType,
-      contentType: mediaType,
-      kind: kindOf(mediaType),
-      schemaPointer,
-      validate,
-      generatable: validate !== undefined,
-      bodies,
-    },
-  ]
 }
 
 /**
@@ -495,21 +353,4 @@ function pickViolationStatus(declared: DeclaredResponse[]): number {
   if (codes.has('422')) return 422
   if (codes.has('400') || codes.has('4XX')) return 400
   return 422
-}
-
-/** The declared response that covers a status: exact code, then its range, then `default`. */
-export function findResponse(declared: readonly DeclaredResponse[], status: number): DeclaredResponse | undefined {
-  const code = String(status)
-  return (
-    declared.find((r) => r.code === code) ??
-    declared.find((r) => r.code === `${code[0]}XX`) ??
-    declared.find((r) => r.code === 'default')
-  )
-}
-
-/** The concrete status a declared response is served with. */
-export function statusOf(response: DeclaredResponse, fallback: number): number {
-  if (/^\d{3}$/.test(response.code)) return Number(response.code)
-  if (response.code.endsWith('XX')) return Number(response.code[0]) * 100
-  return fallback
 }

@@ -1,6 +1,6 @@
 import type { ValidateFunction } from 'ajv'
 import type { MockError, Violation } from '../errors.js'
-import { type ResponseSet, defaultBodyOf, findResponse, mediaOf } from './compile-responses.js'
+import { type ResponseSet, defaultBodyOf, findResponse, mediaOf } from './declared-responses.js'
 import { type RenderContext, renderDeclared } from './render-response.js'
 
 export interface RenderedError {

@@ -1,14 +1,8 @@
 import type { ErrorObject, ValidateFunction } from 'ajv'
 import { type MockError, type Violation, errors, isMockError } from '../errors.js'
 import type { Logger } from '../log.js'
-import {
-  type DeclaredMedia,
-  type DeclaredResponse,
-  type StaticBody,
-  bodyProblems,
-  bodyViolations,
-  schemaProblems,
-} from './compile-responses.js'
+import type { DeclaredMedia, DeclaredResponse, StaticBody } from './declared-responses.js'
+import { bodyProblems, bodyViolations, schemaProblems } from '../validation/check-response-body.js'
 import { type Faker, seededRandom } from './fake.js'
 import type { Sampler } from './sample-body.js'
 import type { GenerationBudget } from './generation-budget.js'

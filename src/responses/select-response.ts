@@ -8,7 +8,7 @@ import {
   findResponse,
   mediaOf,
   statusOf,
-} from './compile-responses.js'
+} from './declared-responses.js'
 import { negotiateMediaType, rankMediaTypes } from './negotiate.js'
 import { type PreferenceSource, type Preferences, written } from './prefer.js'
 

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createEngine } from '../../src/engine.js'
 import { type MockServer, startMockServer } from '../../src/index.js'
-import { mediaOf } from '../../src/responses/compile-responses.js'
+import { mediaOf } from '../../src/responses/declared-responses.js'
 
 const brokenExamples = fileURLToPath(new URL('../descriptions/wild/broken-examples.yaml', import.meta.url))
 const BROKEN = 'the example "default" is not served, since it breaks its schema'

@@ -4,7 +4,8 @@
  */
 import type { RequestData } from '../../src/request.js'
 import { silentLogger } from '../../src/log.js'
-import { type ResponseSet, compileResponses } from '../../src/responses/compile-responses.js'
+import { compileResponses } from '../../src/responses/compile-responses.js'
+import type { ResponseSet } from '../../src/responses/declared-responses.js'
 import type { Fixture } from '../../src/responses/fixtures.js'
 import { type OperationDescription, describeOperations } from '../../src/openapi/operations.js'
 import { type Ajv, addDescriptionSchema, createAjv, markExactIntegers } from '../../src/validation/create-ajv.js'

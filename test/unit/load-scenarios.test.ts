@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { type StartupError } from '../../src/errors.js'
-import type { DeclaredResponse } from '../../src/responses/compile-responses.js'
+import type { DeclaredResponse } from '../../src/responses/declared-responses.js'
 import { loadScenarios } from '../../src/responses/load-scenarios.js'
 import type { ScenarioTarget } from '../../src/responses/scenarios.js'
 import { removeTempDirs, tempDirSync } from '../support/temp-dirs.js'

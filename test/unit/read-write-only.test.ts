@@ -5,7 +5,7 @@ import { createFaker } from '../../src/responses/fake.js'
 import { deriveReadWriteViews } from '../../src/openapi/read-write-only.js'
 import { compileAt } from '../../src/validation/create-ajv.js'
 import { ajvFor, documentWithResponses, jsonResponse, responsesOf } from '../support/builders.js'
-import { bodyProblems } from '../../src/responses/compile-responses.js'
+import { bodyProblems } from '../../src/validation/check-response-body.js'
 
 const spec = fileURLToPath(new URL('../descriptions/read-write-only.yaml', import.meta.url))
 const fixtures = fileURLToPath(new URL('../descriptions/read-write-only-fixtures', import.meta.url))

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { silentLogger } from '../../src/log.js'
-import type { DeclaredResponse } from '../../src/responses/compile-responses.js'
+import type { DeclaredResponse } from '../../src/responses/declared-responses.js'
 import { createFaker } from '../../src/responses/fake.js'
 import { createSampler } from '../../src/responses/sample-body.js'
 import { GENERATION_BUDGET } from '../../src/responses/generation-budget.js'

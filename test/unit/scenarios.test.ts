@@ -1,7 +1,7 @@
 /** The built-in scenarios and the scenario index (#3 §1). */
 import { describe, expect, it } from 'vitest'
 import { StartupError } from '../../src/errors.js'
-import type { DeclaredResponse } from '../../src/responses/compile-responses.js'
+import type { DeclaredResponse } from '../../src/responses/declared-responses.js'
 import {
   DEFAULT_SCENARIO,
   type Scenario,

@@ -5,7 +5,7 @@ import {
   type ResponseSet,
   findResponse,
   statusOf,
-} from '../../src/responses/compile-responses.js'
+} from '../../src/responses/declared-responses.js'
 import type { Fixture } from '../../src/responses/fixtures.js'
 import type { Preferences } from '../../src/responses/prefer.js'
 import { type ResponsePlan, selectResponse } from '../../src/responses/select-response.js'

@@ -1,0 +1,43 @@
+import type { Violation } from '../errors.js'
+import { nodeAt } from '../openapi/resolve-ref.js'
+import type { BodySchema } from '../responses/declared-responses.js'
+import { findUndeclaredFields } from '../responses/undeclared-fields.js'
+import { toViolations } from './create-ajv.js'
+
+/** How a body breaks its response schema, without the undeclared-field walk (see `bodyProblems`). */
+export function schemaProblems(response: BodySchema, value: unknown): string[] {
+  if (!response.validate || response.validate(value)) return []
+  return toViolations('body', response.validate.errors).map((v) => `${v.path} ${v.message}`)
+}
+
+/** Every way a body breaks its response schema, including fields the schema does not declare, as sentences. */
+export function bodyProblems(
+  context: { document: unknown },
+  response: BodySchema,
+  value: unknown,
+  /** JSON pointers whose values are only known per request (template slots): not judged now. */
+  unknownAt: readonly string[] = [],
+): string[] {
+  return bodyViolations(context, response, value, unknownAt).map((v) => `${v.path} ${v.message}`)
+}
+
+/** Every way a body breaks its response schema, including fields the schema does not declare (see `bodyProblems`). */
+export function bodyViolations(
+  context: { document: unknown },
+  response: BodySchema,
+  value: unknown,
+  unknownAt: readonly string[] = [],
+): Violation[] {
+  if (!response.validate) return []
+  const errors = response.validate(value)
+    ? []
+    : (response.validate.errors ?? []).filter((e) => !unknownAt.some((slot) => isAtOrUnder(e.instancePath, slot)))
+  const violations = toViolations('body', errors)
+  const undeclared = findUndeclaredFields(context.document, nodeAt(context.document, response.schemaPointer!), value)
+  for (const path of undeclared) violations.push({ path: `body${path}`, message: 'is not declared by the schema' })
+  return violations
+}
+
+function isAtOrUnder(pointer: string, slot: string): boolean {
+  return pointer === slot || pointer.startsWith(`${slot}/`)
+}
