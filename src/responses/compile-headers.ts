@@ -5,14 +5,8 @@ import { isPlainObject } from '../plain-object.js'
 import type { RequestData } from '../request.js'
 import type { HeaderDescription, ParameterDescription } from '../openapi/operations.js'
 import { derefSchema, nodeAt } from '../openapi/resolve-ref.js'
-import {
-  type Ajv,
-  addDescriptionSchema,
-  compileAt,
-  createAjv,
-  fieldPath,
-  toViolations,
-} from '../validation/create-ajv.js'
+import { type Ajv, addDescriptionSchema, compileAt, createAjv } from '../validation/create-ajv.js'
+import { fieldPath, toViolations } from '../validation/violations.js'
 import { compileParameters, validateParameters } from '../validation/validate-params.js'
 import { seededRandom } from './fake.js'
 import { stringMatching } from './mend-generated.js'

@@ -2,7 +2,7 @@ import type { Violation } from '../errors.js'
 import { nodeAt } from '../openapi/resolve-ref.js'
 import type { BodySchema } from '../responses/declared-responses.js'
 import { findUndeclaredFields } from '../responses/undeclared-fields.js'
-import { toViolations } from './create-ajv.js'
+import { toViolations } from './violations.js'
 
 /** How a body breaks its response schema, without the undeclared-field walk (see `bodyProblems`). */
 export function schemaProblems(response: BodySchema, value: unknown): string[] {

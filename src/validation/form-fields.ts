@@ -1,5 +1,5 @@
 import { type Violation } from '../errors.js'
-import { fieldPath } from './create-ajv.js'
+import { fieldPath } from './violations.js'
 import type { FormPlan } from './form-plan.js'
 
 /**

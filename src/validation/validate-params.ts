@@ -2,7 +2,8 @@ import type { ValidateFunction } from 'ajv'
 import type { Violation } from '../errors.js'
 import type { RequestData } from '../request.js'
 import type { ParameterDescription, ParameterLocation } from '../openapi/operations.js'
-import { type Ajv, compileOnFirstUse, fieldPath, toViolations } from './create-ajv.js'
+import { type Ajv, compileOnFirstUse } from './create-ajv.js'
+import { fieldPath, toViolations } from './violations.js'
 import { rawLiterals } from './exact-integers.js'
 
 /** A parameter's value as read from the request, before coercion: text, a list, or named texts. */

@@ -11,8 +11,8 @@ import {
   createAjv,
   decodePointer,
   markExactIntegers,
-  toViolations,
 } from '../../src/validation/create-ajv.js'
+import { toViolations } from '../../src/validation/violations.js'
 import { jsonLiterals } from '../../src/validation/exact-integers.js'
 
 const INT32_MESSAGE = 'must be a signed 32-bit integer (-2147483648 to 2147483647)'
