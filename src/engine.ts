@@ -21,14 +21,8 @@ import { type SpecDocument, loadSpec } from './openapi/load-spec.js'
 import { type OperationDescription, describeOperations } from './openapi/operations.js'
 import { deriveReadWriteViews } from './openapi/read-write-only.js'
 import { derefSchema, nodeAt } from './openapi/resolve-ref.js'
-import {
-  type Ajv,
-  addDescription,
-  compileAt,
-  createAjv,
-  findUnusablePatterns,
-  markExactIntegers,
-} from './validation/create-ajv.js'
+import { type Ajv, addDescription, compileAt, createAjv, markExactIntegers } from './validation/create-ajv.js'
+import { findUnusablePatterns } from './validation/compile-pattern.js'
 import { type BodyValidator, compileBody } from './validation/validate-body.js'
 import { type ParameterValidator, compileParameters } from './validation/validate-params.js'
 

@@ -1,7 +1,7 @@
 import type { ErrorObject } from 'ajv'
 import { pointerTokens } from '../openapi/resolve-ref.js'
 import { createRequire } from 'node:module'
-import { compilePattern } from '../validation/create-ajv.js'
+import { compilePattern } from '../validation/compile-pattern.js'
 import { type GenerationBudget, GENERATION_BUDGET, exceedsBudget } from './generation-budget.js'
 import { isPlainObject } from '../plain-object.js'
 

@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { StartupError } from '../../src/errors.js'
+import { MAX_BACKTRACKING_INPUT, compilePattern, findUnusablePatterns } from '../../src/validation/compile-pattern.js'
 import {
   EXACT_INT64_KEYWORD,
-  MAX_BACKTRACKING_INPUT,
-  compilePattern,
-  findUnusablePatterns,
   compileAt,
   compileOnFirstUse,
   compileValidatorNow,

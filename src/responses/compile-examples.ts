@@ -1,0 +1,132 @@
+import type { MediaTypeDescription } from '../openapi/operations.js'
+import { derefSchema } from '../openapi/resolve-ref.js'
+import { isPlainObject } from '../plain-object.js'
+import { bodyProblems, schemaProblems } from '../validation/check-response-body.js'
+import { schemaRootOf } from '../validation/create-ajv.js'
+import type { ResponseCompileContext } from './compile-responses.js'
+import type { DeclaredMedia } from './declared-responses.js'
+import { serializeBody } from './serialize-body.js'
+
+/** The description's examples of one media type that meet its schema, as its bodies; else one made of its schema's examples. */
+export function compileExamples(
+  context: ResponseCompileContext,
+  label: string,
+  content: MediaTypeDescription,
+  media: DeclaredMedia,
+  schema: unknown,
+): void {
+  const { document, logger } = context
+  const { kind } = media
+  for (const { name, value } of content.examples) {
+    const problems = exampleProblems(context, media, value)
+    const text = problems.length ? undefined : serializeBody(kind, value, media.xml)
+    if (text === undefined) {
+      const why = problems.length
+        ? `it breaks its schema: ${problems.join('; ')}${rulesBroken(document, media, value)}`
+        : `it cannot be written as ${content.mediaType}`
+      logger.warn(`${label} ${content.mediaType}: the example "${name}" is not served, since ${why}.`)
+      continue
+    }
+    media.bodies.set(name, { name, origin: 'example', json: text })
+  }
+  if (media.bodies.size === 0 && schema) addSchemaExample(context, media, schema)
+}
+
+/**
+ * Without an example on the media type, the `example`s written in the schema (on the schema itself,
+ * or on its properties) make the body, when they are enough for a valid one; otherwise bodies are generated.
+ */
+function addSchemaExample(context: ResponseCompileContext, media: DeclaredMedia, schema: unknown): void {
+  const value = exampleOfSchema(context.document, schema)
+  if (value === undefined || exampleProblems(context, media, value).length) return
+  const text = serializeBody(media.kind, value, media.xml)
+  if (text !== undefined) media.bodies.set('default', { name: 'default', origin: 'example', json: text })
+}
+
+/** Which keywords an example breaks and where they are written, for the warning: ` (rules broken: format at #/components/...)`. */
+function rulesBroken(document: unknown, media: DeclaredMedia, value: unknown): string {
+  if (!media.validate || !media.schemaPointer || media.validate(value)) return ''
+  const root = schemaRootOf(document, media.schemaPointer)
+  const rules = new Set(
+    (media.validate.errors ?? []).map((e) => `${e.keyword} at ${absoluteSchemaPath(e.schemaPath, root)}`),
+  )
+  const shown = [...rules].slice(0, 5)
+  return ` (rules broken: ${shown.join(', ')}${rules.size > shown.length ? ', ...' : ''})`
+}
+
+/** Ajv names a rule inside a `$ref`'d schema from the document's root, and others from the compiled schema's root. */
+function absoluteSchemaPath(schemaPath: string, root: string): string {
+  return /^#\/(components|paths|webhooks|definitions)\//.test(schemaPath)
+    ? schemaPath
+    : `#${root}${schemaPath.slice(1)}`
+}
+
+/** An XML or text example written as a string is the document itself: only its schema, if a string one, can judge it. */
+function exampleProblems(context: ResponseCompileContext, media: DeclaredMedia, value: unknown): string[] {
+  if (media.kind === 'json' || (media.kind === 'xml' && typeof value === 'object' && value !== null))
+    return bodyProblems(context, media, value)
+  if (media.kind === 'xml') return []
+  return schemaProblems(media, value)
+}
+
+/**
+ * A value made of the `example`s a schema carries: its own `example` (or first of `examples`), else
+ * an object of its properties' examples, an array of its items' example, or the merge of its `allOf`.
+ * Each schema is worked out once per description (a `$ref` shared by a hundred properties costs
+ * one visit), and a schema met again inside itself (a recursive graph) adds nothing: without both,
+ * recursive descriptions took exponential time to start (#11).
+ */
+function exampleOfSchema(document: unknown, schema: unknown): unknown {
+  let memo = exampleMemos.get(document as object)
+  if (!memo) exampleMemos.set(document as object, (memo = new Map()))
+  return exampleOf(document, schema, memo, new Set())
+}
+
+/** Deeper than this, examples of nested schemas are left out (the call stack stays small). */
+const MAX_EXAMPLE_DEPTH = 64
+
+const exampleMemos = new WeakMap<object, Map<object, unknown>>()
+
+function exampleOf(document: unknown, schema: unknown, memo: Map<object, unknown>, inProgress: Set<object>): unknown {
+  const node = derefSchema(document, schema)
+  if (typeof node !== 'object' || node === null || inProgress.has(node) || inProgress.size > MAX_EXAMPLE_DEPTH)
+    return undefined
+  if (memo.has(node)) return memo.get(node)
+  inProgress.add(node)
+  const value = exampleOfNode(node, (part) => exampleOf(document, part, memo, inProgress))
+  inProgress.delete(node)
+  memo.set(node, value)
+  return value
+}
+
+function exampleOfNode(node: Record<string, any>, exampleOfPart: (schema: unknown) => unknown): unknown {
+  if (node.example !== undefined) return node.example
+  if (Array.isArray(node.examples) && node.examples.length) return node.examples[0]
+  if (Array.isArray(node.allOf)) {
+    const parts = node.allOf.map(exampleOfPart).filter(isPlainObject)
+    const own = node.properties ? exampleOfProperties(node.properties, exampleOfPart) : undefined
+    const merged = Object.assign({}, ...parts, isPlainObject(own) ? own : {})
+    return Object.keys(merged).length ? merged : undefined
+  }
+  for (const keyword of ['oneOf', 'anyOf']) {
+    const first = Array.isArray(node[keyword]) ? node[keyword][0] : undefined
+    if (first !== undefined) return exampleOfPart(first)
+  }
+  if (node.properties) return exampleOfProperties(node.properties, exampleOfPart)
+  if (node.items !== undefined) {
+    const item = exampleOfPart(node.items)
+    return item === undefined ? undefined : [item]
+  }
+  return undefined
+}
+
+function exampleOfProperties(
+  properties: Record<string, unknown>,
+  exampleOfPart: (schema: unknown) => unknown,
+): Record<string, unknown> | undefined {
+  if (typeof properties !== 'object' || properties === null) return undefined
+  const defined = Object.entries(properties)
+    .map(([name, property]) => [name, exampleOfPart(property)] as const)
+    .filter(([, value]) => value !== undefined)
+  return defined.length ? Object.fromEntries(defined) : undefined
+}
