@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { StartupError, errors } from '../errors.js'
 import { isHeaderName, toHeaderValue } from '../http/header-value.js'
+import { BASE64 } from '../internal/base64.js'
 import type { RequestData } from '../request.js'
 import type { SecurityRequirement } from '../openapi/operations.js'
 
@@ -115,9 +116,7 @@ function basicCheck(): SchemeCheck {
     const encoded = credentialOf(request.header('authorization'), 'basic')
     if (encoded === undefined)
       return { message: 'This operation needs an "Authorization: Basic <credentials>" header.', challenge }
-    const decoded = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(encoded)
-      ? Buffer.from(encoded, 'base64').toString('utf8')
-      : ''
+    const decoded = BASE64.test(encoded) ? Buffer.from(encoded, 'base64').toString('utf8') : ''
     if (!decoded.includes(':'))
       return { message: 'The basic credentials are not base64 of "user:password".', challenge }
     return undefined

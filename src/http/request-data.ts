@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
 import type { Context } from 'hono'
 import { getCookie } from 'hono/cookie'
+import { joinHeader } from '../internal/join-header.js'
 import type { HeaderSource, RequestData } from '../request.js'
 
 /**
@@ -56,8 +57,7 @@ class NodeRequestData extends BaseRequestData {
   }
 
   header(name: string): string | undefined {
-    const value = this.headerSource[name]
-    return Array.isArray(value) ? value.join(', ') : value
+    return joinHeader(this.headerSource[name])
   }
 }
 

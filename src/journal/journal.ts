@@ -1,4 +1,5 @@
 import type { Violation } from '../errors.js'
+import { joinHeader } from '../internal/join-header.js'
 import type { HeaderSource } from '../request.js'
 
 /** One request to the described API, as the journal keeps it. */
@@ -372,6 +373,5 @@ function safeDecode(text: string): string {
 
 function* entriesOf(source: HeaderSource): Iterable<[string, string]> {
   if (source instanceof Headers) return yield* source.entries()
-  for (const [name, value] of Object.entries(source))
-    if (value !== undefined) yield [name, Array.isArray(value) ? value.join(', ') : value]
+  for (const [name, value] of Object.entries(source)) if (value !== undefined) yield [name, joinHeader(value)]
 }

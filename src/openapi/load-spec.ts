@@ -91,7 +91,12 @@ async function checkRegularFile(path: string): Promise<void> {
   if (info.size > MAX_DESCRIPTION_BYTES) throw new Error(`${path} is larger than ${MAX_DESCRIPTION_BYTES} bytes`)
 }
 
-/** Every `$ref` string of the document (examples aside), found with a stack of its own: no depth overflows it. */
+/**
+ * Every `$ref` string of the document, found with a stack of its own: no depth overflows it.
+ * @note Not `walkSchemas`: a `$ref` may stand for a parameter, a response, a path item or an Example
+ * Object (under `examples`), not only for a schema, so every object is entered except an `example`'s
+ * value, which is data.
+ */
 function collectRefs(root: unknown): string[] {
   const refs: string[] = []
   const stack: unknown[] = [root]

@@ -1,4 +1,5 @@
 import { StartupError } from '../errors.js'
+import { flattenSchema } from './flatten-schema.js'
 import type { SpecDocument } from './load-spec.js'
 import { type Located, derefSchema, pointerOf, resolveRef } from './resolve-ref.js'
 
@@ -185,7 +186,7 @@ function describeParameter(document: any, node: any, pointer: string): Parameter
   }
 }
 
-/** array, object or primitive, looking through `$ref`s, type lists (`[array, "null"]`) and allOf/oneOf/anyOf. */
+/** array, object or primitive, looking through `$ref`s, type lists (`[array, "null"]`) and allOf/anyOf/oneOf. */
 function shapeOf(document: any, schema: any): ParameterShape {
   for (const part of flattenSchema(document, schema)) {
     const types = Array.isArray(part.type) ? part.type : [part.type]
@@ -194,15 +195,6 @@ function shapeOf(document: any, schema: any): ParameterShape {
       return 'object'
   }
   return 'primitive'
-}
-
-function flattenSchema(document: any, schema: any, depth = 0): any[] {
-  const node = derefSchema(document, schema)
-  if (!node || typeof node !== 'object' || depth > 16) return []
-  const nested = ['allOf', 'oneOf', 'anyOf'].flatMap((k) =>
-    (Array.isArray(node[k]) ? node[k] : []).flatMap((s: unknown) => flattenSchema(document, s, depth + 1)),
-  )
-  return [node, ...nested]
 }
 
 function describeRequestBody(document: any, located: Located) {

@@ -1,4 +1,5 @@
-import { derefSchema } from './resolve-ref.js'
+import { derefSchema, pointerTokens } from './resolve-ref.js'
+import { walkSchemas } from './walk.js'
 
 /** Two copies of a description, with the same JSON pointers: one to read requests with, one for responses. */
 export interface ReadWriteViews {
@@ -19,13 +20,20 @@ export function deriveReadWriteViews(document: Record<string, any>): ReadWriteVi
   // Most descriptions use neither flag: then both views are the description itself, and one Ajv
   // serves both. A view is copied only when its flag is used (GitHub's description has readOnly and no
   // writeOnly: one copy of a 10 MB description, not two).
-  const readOnlyUsed = usesFlag(document, 'readOnly')
-  const writeOnlyUsed = usesFlag(document, 'writeOnly')
+  let readOnlyUsed = false
+  let writeOnlyUsed = false
+  walkSchemas(document, (schema) => {
+    readOnlyUsed ||= schema.readOnly === true
+    writeOnlyUsed ||= schema.writeOnly === true
+  })
   if (!readOnlyUsed && !writeOnlyUsed) return { request: document, response: document }
   const request = readOnlyUsed ? structuredClone(document) : document
   const response = writeOnlyUsed ? structuredClone(document) : document
   // Decisions are read from the untouched description, so rewriting one schema never hides a flag from another.
-  walkSchemas(document, [request, response], (original, [inRequest, inResponse]) => {
+  walkSchemas(document, (original, pointer) => {
+    if (!original.properties && !original.allOf) return
+    const inRequest = nodeAt(request, pointer)
+    const inResponse = nodeAt(response, pointer)
     if (readOnlyUsed) dropRequired(original, inRequest, flaggedProperties(document, original, 'readOnly'))
     // A node under a removed writeOnly property has no counterpart in the response view.
     if (!writeOnlyUsed || !inResponse) return
@@ -38,14 +46,6 @@ export function deriveReadWriteViews(document: Record<string, any>): ReadWriteVi
 }
 
 type Flag = 'readOnly' | 'writeOnly'
-
-function usesFlag(node: unknown, flag: Flag): boolean {
-  if (typeof node !== 'object' || node === null) return false
-  if (Array.isArray(node)) return node.some((item) => usesFlag(item, flag))
-  const schema = node as Record<string, unknown>
-  if (schema[flag] === true) return true
-  return Object.entries(schema).some(([key, value]) => key !== 'example' && key !== 'examples' && usesFlag(value, flag))
-}
 
 /** Names declared with the flag by the schema or by its allOf parts. */
 function flaggedProperties(document: unknown, schema: Record<string, any>, flag: Flag): Set<string> {
@@ -78,26 +78,9 @@ function dropRequired(original: Record<string, any>, schema: Record<string, any>
   }
 }
 
-/** Visits every object of the description that could be a schema, together with the same node of each copy. */
-function walkSchemas(node: unknown, copies: any[], visit: (node: Record<string, any>, copies: any[]) => void): void {
-  if (typeof node !== 'object' || node === null) return
-  if (Array.isArray(node))
-    return node.forEach((item, i) =>
-      walkSchemas(
-        item,
-        copies.map((c) => c?.[i]),
-        visit,
-      ),
-    )
-  const schema = node as Record<string, any>
-  if (schema.properties || schema.allOf) visit(schema, copies)
-  for (const [key, value] of Object.entries(schema)) {
-    // Examples are data, not schemas.
-    if (key !== 'example' && key !== 'examples')
-      walkSchemas(
-        value,
-        copies.map((c) => c?.[key]),
-        visit,
-      )
-  }
+/** The node at a pointer the walker gave (its tokens are keys as written: no percent-decoding, unlike a `$ref`). */
+function nodeAt(root: unknown, pointer: string): any {
+  let node: any = root
+  for (const token of pointerTokens(pointer)) node = node?.[token]
+  return node
 }

@@ -8,7 +8,9 @@ type Visit = (schema: Record<string, any>, pointer: string) => void
  * (parents before children): the schemas of components, of parameters, headers, bodies and responses of every path
  * item (paths, webhooks, callbacks, components), and the subschemas of each. Only schema
  * positions are visited, so a parameter's `required: true` or a property named `pattern` is never
- * taken for a keyword. Examples and extensions are not entered. The walk keeps its own stack, so a
+ * taken for a keyword. Examples are data, not schemas (`example`, `examples`, Example Objects), so
+ * they are never entered, and neither are extensions. This is the one walk over a description's
+ * schemas: start-up passes that rewrite or check schemas use it. The walk keeps its own stack, so a
  * schema nested 20,000 levels deep cannot overflow the call stack, and a node reached twice (YAML
  * aliases) is visited once.
  */

@@ -1,5 +1,7 @@
 import { generateSync } from 'json-schema-faker'
+import { BASE64 } from '../internal/base64.js'
 import { derefSchema, nodeAt } from '../openapi/resolve-ref.js'
+import { walkSchemas } from '../openapi/walk.js'
 import { type GenerationBudget, GENERATION_BUDGET, exceedsBudget, withinBudget } from './generation-budget.js'
 import type { Deadline } from './generation-deadline.js'
 
@@ -137,7 +139,7 @@ const INT64 = { min: -(2 ** 63), max: 2 ** 63 - 1024 }
 const SPREAD = 1000
 /** Formats json-schema-faker does not know (byte) or gets wrong (duration gave `P0DT`): a pattern stands in. */
 const FORMAT_PATTERNS: Record<string, string> = {
-  byte: '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$',
+  byte: BASE64.source,
   duration: '^P[1-9]\\d?DT[1-9]\\d?H$',
   regex: '^[a-z]{1,8}$',
   'json-pointer-uri-fragment': '^#(/[a-z]{1,8}){0,3}$',
@@ -162,14 +164,14 @@ const FORMAT_ALIASES: Record<string, string> = {
  * - what asks for more than the generation budget could hold is left out (`beyondBudget` is told
  *   of it), and long strings are cut (`withinBudget`).
  */
-export function prepareForGeneration(
+function prepareForGeneration(
   document: unknown,
   budget: GenerationBudget = GENERATION_BUDGET,
   beyondBudget?: () => void,
 ): unknown {
-  const prepared = structuredClone(document)
-  visitSchemas(prepared, (schema, isNameMap) => {
-    if (!isNameMap) dropExtensions(schema)
+  const prepared = structuredClone(document) as Record<string, any>
+  walkSchemas(prepared, (schema) => {
+    dropExtensions(schema)
     if (beyondBudget && exceedsBudget(schema, budget)) beyondBudget()
     withinBudget(schema, budget)
     completeNumericBounds(schema)
@@ -185,7 +187,7 @@ export function prepareForGeneration(
       schema.format = FORMAT_ALIASES[schema.format]
   })
   // Discriminators read the original branches (the rewrite wraps them), so they come second.
-  visitSchemas(prepared, (schema) => tagDiscriminatedBranches(prepared, schema))
+  walkSchemas(prepared, (schema) => tagDiscriminatedBranches(prepared, schema))
   return prepared
 }
 
@@ -195,8 +197,8 @@ export function prepareForGeneration(
  * `minItems: 1000000000` it would otherwise fill).
  */
 export function copyWithinBudget(document: unknown, budget: GenerationBudget): unknown {
-  const copy = structuredClone(document)
-  visitSchemas(copy, (schema) => withinBudget(schema, budget))
+  const copy = structuredClone(document) as Record<string, any>
+  walkSchemas(copy, (schema) => withinBudget(schema, budget))
   return copy
 }
 
@@ -237,27 +239,6 @@ function tagDiscriminatedBranches(document: unknown, schema: Record<string, any>
   }
 }
 
-/** Keys whose objects map names to things: there, a name may be `example` or start with `x-` (a property `x-ratelimit`). */
-const NAME_MAPS = new Set([
-  'properties',
-  'patternProperties',
-  'definitions',
-  '$defs',
-  'dependentSchemas',
-  'schemas',
-  'parameters',
-  'responses',
-  'requestBodies',
-  'headers',
-  'securitySchemes',
-  'links',
-  'callbacks',
-  'pathItems',
-  'content',
-  'encoding',
-  'mapping',
-])
-
 /** OpenAPI's words beside a schema's keywords, which json-schema-faker does not know. */
 const ANNOTATIONS = new Set(['xml', 'externalDocs', 'example', 'nullable'])
 
@@ -272,23 +253,4 @@ function dropExtensions(schema: Record<string, any>): void {
   for (const key of Object.keys(schema)) if (key.startsWith('x-') || ANNOTATIONS.has(key)) delete schema[key]
   const types = Array.isArray(schema.type) ? schema.type : [schema.type]
   if (types.includes('object') && schema.properties === undefined) schema.properties = {}
-}
-
-/**
- * Every object of the description that could be a schema; examples are data and are skipped.
- * `isNameMap`: the object maps names to things (`properties`, `schemas`...), so its keys are names,
- * not keywords; the things it maps are not name maps, whatever their names (a property `links`).
- */
-function visitSchemas(
-  node: unknown,
-  visit: (schema: Record<string, any>, isNameMap: boolean) => void,
-  isNameMap = false,
-): void {
-  if (typeof node !== 'object' || node === null) return
-  if (Array.isArray(node)) return node.forEach((item) => visitSchemas(item, visit))
-  const schema = node as Record<string, any>
-  visit(schema, isNameMap)
-  for (const [key, value] of Object.entries(schema)) {
-    if (key !== 'example' && key !== 'examples') visitSchemas(value, visit, !isNameMap && NAME_MAPS.has(key))
-  }
 }

@@ -1,4 +1,4 @@
-import { derefSchema } from '../openapi/resolve-ref.js'
+import { flattenSchema } from '../openapi/flatten-schema.js'
 
 /**
  * Paths of object fields that the schema does not declare. A response must carry only what its
@@ -13,7 +13,7 @@ export function findUndeclaredFields(document: unknown, schema: unknown, value: 
       : value.flatMap((item, i) => findUndeclaredFields(document, items, item, `${path}[${i}]`))
   }
   if (value === null || typeof value !== 'object') return []
-  const parts = flatten(document, schema)
+  const parts = flattenSchema(document, schema)
   // A free-form object (no `properties` anywhere) or an explicit allowance takes any field.
   if (!parts.some((s) => s.properties)) return []
   if (
@@ -29,18 +29,8 @@ export function findUndeclaredFields(document: unknown, schema: unknown, value: 
   return found
 }
 
-/** The schema and every subschema it combines with (allOf, anyOf, oneOf), `$ref`s followed. */
-function flatten(document: unknown, schema: unknown, depth = 0): any[] {
-  const node = derefSchema(document, schema)
-  if (!node || typeof node !== 'object' || depth > 32) return []
-  const nested = ['allOf', 'anyOf', 'oneOf'].flatMap((k) =>
-    (node[k] ?? []).flatMap((s: unknown) => flatten(document, s, depth + 1)),
-  )
-  return [node, ...nested]
-}
-
 function collect(document: unknown, schema: unknown, keyword: string): unknown[] {
-  return flatten(document, schema)
+  return flattenSchema(document, schema)
     .filter((s) => s[keyword] !== undefined)
     .map((s) => s[keyword])
 }
