@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { StartupError } from './errors.js'
+import { startupErrors } from './errors.js'
 import { DEFAULT_JOURNAL_BYTES } from './journal/journal.js'
 import { GENERATION_BUDGET } from './responses/generation-budget.js'
 import type { LogFormat } from './log.js'
@@ -164,32 +164,32 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
   const fixtures = options.fixtures ? resolve(options.fixtures) : defaultFixtures(specPath)
 
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new StartupError(`port must be a whole number from 0 to 65535, got ${port}.`)
+    throw startupErrors.optionBadPort(port)
   }
-  if (!Number.isSafeInteger(seed)) throw new StartupError(`seed must be a whole number, got ${seed}.`)
+  if (!Number.isSafeInteger(seed)) throw startupErrors.optionBadSeed(seed)
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) {
-    throw new StartupError(`max body size must be a positive number of bytes, got ${maxBodyBytes}.`)
+    throw startupErrors.optionBadMaxBody(maxBodyBytes)
   }
   if (tokens.some((token) => token.length === 0 || /\s/.test(token))) {
-    throw new StartupError('a token must be non-empty and contain no white space.')
+    throw startupErrors.optionBadToken()
   }
   if (!Number.isSafeInteger(journalSize) || journalSize < 0) {
-    throw new StartupError(`journal size must be a whole number of requests, got ${journalSize}.`)
+    throw startupErrors.optionBadJournalSize(journalSize)
   }
   if (!Number.isSafeInteger(maxDepth) || maxDepth < 1 || maxDepth > 10_000) {
-    throw new StartupError(`max depth must be a whole number from 1 to 10000, got ${maxDepth}.`)
+    throw startupErrors.optionBadMaxDepth(maxDepth)
   }
   if (!Number.isSafeInteger(journalBytes) || journalBytes < 1) {
-    throw new StartupError(`journal bytes must be a positive number of bytes, got ${journalBytes}.`)
+    throw startupErrors.optionBadJournalBytes(journalBytes)
   }
   if (!Number.isSafeInteger(generationBytes) || generationBytes < 1) {
-    throw new StartupError(`generation bytes must be a positive number of bytes, got ${generationBytes}.`)
+    throw startupErrors.optionBadGenerationBytes(generationBytes)
   }
   if (!Number.isSafeInteger(generationMs) || generationMs < 1) {
-    throw new StartupError(`generation ms must be a positive whole number of milliseconds, got ${generationMs}.`)
+    throw startupErrors.optionBadGenerationMs(generationMs)
   }
   if (adminToken !== undefined && (adminToken.length === 0 || /\s/.test(adminToken))) {
-    throw new StartupError('the admin token must be non-empty and contain no white space.')
+    throw startupErrors.optionBadAdminToken()
   }
   return {
     spec: specPath,
@@ -226,15 +226,13 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
 
 /** `--validate` and `validate` take these three words only. */
 export function checkValidationMode(mode: string): ValidationMode {
-  if (mode !== 'strict' && mode !== 'report' && mode !== 'off')
-    throw new StartupError(`validate must be "strict", "report" or "off", got "${mode}".`)
+  if (mode !== 'strict' && mode !== 'report' && mode !== 'off') throw startupErrors.optionBadValidate(mode)
   return mode
 }
 
 /** `--log-format` and `logFormat` take these two words only. */
 export function checkLogFormat(format: string): LogFormat {
-  if (format !== 'text' && format !== 'json')
-    throw new StartupError(`log format must be "text" or "json", got "${format}".`)
+  if (format !== 'text' && format !== 'json') throw startupErrors.optionBadLogFormat(format)
   return format
 }
 
@@ -248,7 +246,7 @@ export function parseDelay(value: number | string): Delay {
   const min = Number(match?.[1])
   const max = match?.[2] === undefined ? min : Number(match[2])
   if (!match || max < min || max > MAX_DELAY_MS) {
-    throw new StartupError(`delay must be milliseconds or a range MIN-MAX, at most ${MAX_DELAY_MS}, got "${text}".`)
+    throw startupErrors.optionBadDelay(text, MAX_DELAY_MS)
   }
   return { min, max }
 }
@@ -263,7 +261,7 @@ function defaultFixtures(specPath: string): string {
 /** Reads sizes such as `1048576`, `512kb`, `1mb`, `2MiB`. */
 export function parseByteSize(text: string): number {
   const match = /^(\d+(?:\.\d+)?)\s*(b|kb|kib|k|mb|mib|m|gb|gib|g)?$/i.exec(text.trim())
-  if (!match) throw new StartupError(`"${text}" is not a size; use bytes or a unit, e.g. 1048576, 512kb, 1mb.`)
+  if (!match) throw startupErrors.optionBadSize(text)
   const units: Record<string, number> = {
     b: 1,
     k: 1024,

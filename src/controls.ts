@@ -1,4 +1,4 @@
-import { StartupError, errors } from './errors.js'
+import { errors, startupErrors } from './errors.js'
 import { type Journal, type Redaction, createJournal } from './journal/journal.js'
 import type { Scenario } from './responses/scenarios.js'
 
@@ -36,10 +36,7 @@ export function createControls(
   journalBytes?: number,
 ): MockControls {
   const start = scenarios.get(startScenario)
-  if (!start)
-    throw new StartupError(
-      `There is no scenario "${startScenario}"; known scenarios: ${[...scenarios.keys()].join(', ')}.`,
-    )
+  if (!start) throw startupErrors.scenarioUnknown(startScenario, [...scenarios.keys()])
   let active = (previous && scenarios.get(previous.activeScenario().name)) ?? start
   const bySession = new Map<string, Scenario>()
   for (const [session, scenario] of previous?.sessions() ?? []) {
@@ -60,9 +57,7 @@ export function createControls(
     useScenario(name, session) {
       const scenario = findScenario(name)
       if (session !== undefined && Buffer.byteLength(session) > MAX_SESSION_BYTES) {
-        throw errors.invalidAdminRequest(
-          `A session name is at most ${MAX_SESSION_BYTES} bytes long (this one has ${Buffer.byteLength(session)}).`,
-        )
+        throw errors.adminSessionTooLong(MAX_SESSION_BYTES, Buffer.byteLength(session))
       }
       if (session === undefined) return void (active = scenario)
       bySession.delete(session)

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import type { ValidateFunction } from 'ajv'
 import { type SecurityCheck, compileSecurity } from './auth/check-security.js'
 import { ADMIN_PREFIX, type MockOptions, type ResolvedOptions, resolveOptions } from './config.js'
-import { StartupError } from './errors.js'
+import { StartupError, startupErrors } from './errors.js'
 import type { Redaction } from './journal/journal.js'
 import type { Logger } from './log.js'
 import { compileResponses } from './responses/compile-responses.js'
@@ -137,9 +137,7 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
     ...(await loadScenarios(options.fixtures, operations)),
   ])
   if (!scenarios.has(options.scenario)) {
-    throw new StartupError(
-      `There is no scenario "${options.scenario}" to start with; known scenarios: ${[...scenarios.keys()].join(', ')}.`,
-    )
+    throw startupErrors.startScenarioUnknown(options.scenario, [...scenarios.keys()])
   }
   const budget = { bytes: options.generationBytes, ms: options.generationMs }
   const faker = createFaker(views.response, options.seed, budget, { fillProperties: options.fillProperties })
@@ -310,16 +308,14 @@ function inDescription<T>(path: string, where: string, compile: () => T): T {
     return compile()
   } catch (error) {
     if (!(error instanceof StartupError) || error.message.includes(path)) throw error
-    throw new StartupError(`In ${path}${where ? `, ${where}` : ''}: ${error.message}`)
+    throw startupErrors.inDescription(path, where, error)
   }
 }
 
 function checkAdminPrefixIsFree(descriptions: OperationDescription[], path: string): void {
   const clash = descriptions.find((d) => d.path === ADMIN_PREFIX || d.path.startsWith(`${ADMIN_PREFIX}/`))
   if (clash) {
-    throw new StartupError(
-      `In ${path}, the path ${clash.path} lies under ${ADMIN_PREFIX}, which the admin API reserves; run with --no-admin to serve it.`,
-    )
+    throw startupErrors.adminPath(path, clash.path, ADMIN_PREFIX)
   }
 }
 
@@ -347,15 +343,12 @@ function explainer(spec: SpecDocument, responseView: Record<string, any>): (sche
 function checkFixtureFolders(fixtures: FixtureSet, descriptions: OperationDescription[], dir: string): void {
   const keys = new Set<string>()
   for (const { fixtureKey, id } of descriptions) {
-    if (keys.has(fixtureKey))
-      throw new StartupError(`Two operations share the operationId "${id}"; fixtures could not tell them apart.`)
+    if (keys.has(fixtureKey)) throw startupErrors.duplicateOperationId(id)
     keys.add(fixtureKey)
   }
   for (const folder of fixtures.keys()) {
     if (!keys.has(folder)) {
-      throw new StartupError(
-        `The fixtures folder ${dir}/${folder} names no operation of the description; use an operationId (${[...keys].join(', ')}).`,
-      )
+      throw startupErrors.fixtureUnknownOperation(`${dir}/${folder}`, [...keys])
     }
   }
 }

@@ -1,65 +1,24 @@
-/** One problem found in a request, named by where it is (a JSON path such as `body.id` or `query.limit`). */
-export interface Violation {
-  path: string
-  message: string
-}
+import { adminErrors } from './errors/admin.js'
+import { authErrors } from './errors/auth.js'
+import { descriptionErrors } from './errors/description.js'
+import { fixtureErrors } from './errors/fixture.js'
+import { MockError, type Violation } from './errors/mock-error.js'
+import { optionErrors } from './errors/option.js'
+import { preferenceErrors } from './errors/preference.js'
+import { scenarioErrors } from './errors/scenario.js'
 
-export type MockErrorKind =
-  | 'not_found'
-  | 'method_not_allowed'
-  | 'unauthorized'
-  | 'unsupported_media_type'
-  | 'not_acceptable'
-  | 'payload_too_large'
-  | 'invalid_request'
-  | 'undeclared_preference'
-  | 'unknown_scenario'
-  | 'forced_by_scenario'
-  | 'admin_unauthorized'
-  | 'invalid_admin_request'
-  | 'internal'
-  | 'generation_budget'
-  | 'generation_failed'
-  | 'admin_forbidden'
-  | 'too_many_held'
-  | 'invalid_response'
+export { MockError, type MockErrorKind, type Violation, isMockError } from './errors/mock-error.js'
+export { queryDynamicProblem } from './errors/preference.js'
 
 /**
- * The one error type of the request pipeline. Stages throw it; `http/app.ts` maps it once to the
- * description's `Error` shape. `status` may be left to the operation (see `violationStatus`).
+ * Templates: every client-facing error message is written here or, by area, in `errors/`; nowhere
+ * else. The builders that take a message (`unauthorized`, `undeclaredPreference`, `invalidAdminRequest`,
+ * `adminForbidden`) are for these templates.
  */
-export class MockError extends Error {
-  readonly status: number
-  readonly kind: MockErrorKind
-  readonly details: readonly Violation[]
-  readonly headers: Readonly<Record<string, string>>
-
-  constructor(
-    status: number,
-    kind: MockErrorKind,
-    message: string,
-    options: { details?: readonly Violation[]; headers?: Record<string, string> } = {},
-  ) {
-    // A MockError is an answer, not a fault: capturing a stack for every 4xx cost a tenth of the
-    // CPU of the 401 path (issue #4 profile).
-    const stackTraceLimit = Error.stackTraceLimit
-    Error.stackTraceLimit = 0
-    super(message)
-    Error.stackTraceLimit = stackTraceLimit
-    this.name = 'MockError'
-    this.status = status
-    this.kind = kind
-    this.details = options.details ?? []
-    this.headers = options.headers ?? {}
-  }
-}
-
-export function isMockError(error: unknown): error is MockError {
-  return error instanceof MockError
-}
-
-/** Templates: every client-facing error message is written here, nowhere else. */
 export const errors = {
+  ...authErrors,
+  ...adminErrors,
+  ...preferenceErrors,
   notFound: (
     method: string,
     path: string,
@@ -151,6 +110,14 @@ export const errors = {
   /** A request to the admin API that a web page or a rebinding attack could have made (#12). */
   adminForbidden: (message: string) => new MockError(403, 'admin_forbidden', message),
 
+  /** 404 naming what the operations of the path and method expect of the request (`expected`: the first few). */
+  unmetConditions: (method: string, path: string, expected: readonly string[], more: number) =>
+    new MockError(
+      404,
+      'not_found',
+      `No operation in the description matches ${method} ${path}: the operations there expect ${expected.join(', or ')}${more > 0 ? `, or one of ${more} more` : ''}.`,
+    ),
+
   internal: () => new MockError(500, 'internal', 'The mock server failed unexpectedly; see its log.'),
 
   /**
@@ -193,10 +160,10 @@ function describeResponseViolations(status: number, operationId: string, violati
   return `The ${status} response of ${operationId} the mock was about to send does not match the description (${violations.length} ${noun}): ${list}. It is not sent, since --errors is on; without it, it comes with X-Mock-Violations.`
 }
 
-/** A problem with the description, the fixtures or the options, found before the server listens. */
-export class StartupError extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'StartupError'
-  }
-}
+export { StartupError, type StartupErrorCode, startupErrorCodes } from './errors/startup-error.js'
+
+/**
+ * Templates of start-up errors, one per problem, each with its code (`startupErrorCodes`); written
+ * by area in `errors/`, read from here.
+ */
+export const startupErrors = { ...descriptionErrors, ...fixtureErrors, ...scenarioErrors, ...optionErrors }

@@ -2,7 +2,7 @@ import { resolve } from 'node:path'
 import { type ParseArgsConfig, parseArgs } from 'node:util'
 import { closestWord } from './closest-word.js'
 import { type MockOptions, type ValidationMode, parseByteSize } from './config.js'
-import { StartupError } from './errors.js'
+import { StartupError, type StartupErrorCode } from './errors.js'
 import { VERBOSE_LEVELS, type VerboseLevel, isVerboseLevel, optionsForLevel } from './verbose-level.js'
 
 /** What the command line asks for. `serve` carries everything the CLI needs to start and to explain a failure. */
@@ -22,21 +22,15 @@ export interface EnvironmentSetting {
   mentions: string[]
 }
 
-export type CommandLineErrorCode =
-  | 'cli_unknown_flag'
-  | 'cli_bad_value'
-  | 'cli_missing_value'
-  | 'cli_two_descriptions'
-  | 'cli_remote_description'
-  | 'cli_proxy_not_built'
+export type CommandLineErrorCode = Extract<StartupErrorCode, `cli_${string}`>
 
 /** A command line the mock cannot follow; `code` is stable, the message says what to write instead. */
 export class CommandLineError extends StartupError {
   constructor(
-    readonly code: CommandLineErrorCode,
+    override readonly code: CommandLineErrorCode,
     message: string,
   ) {
-    super(message)
+    super(code, message)
     this.name = 'CommandLineError'
   }
 }

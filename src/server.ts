@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net'
 import type { Server, ServerResponse } from 'node:http'
 import { createAdaptorServer } from '@hono/node-server'
 import type { Hono } from 'hono'
-import { StartupError } from './errors.js'
+import { startupErrors } from './errors.js'
 
 export interface ListeningServer {
   /** e.g. `http://127.0.0.1:4010` (the real port when 0 was asked for). */
@@ -107,15 +107,8 @@ function closeGracefully(server: Server, inFlight: ReadonlySet<ServerResponse>):
 }
 
 function describeListenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
-  if (error.code === 'EADDRINUSE')
-    return new StartupError(
-      `Port ${port} on ${host} is already in use. Stop what holds it, or pick another port with --port (0 picks a free one).`,
-    )
-  if (error.code === 'EACCES')
-    return new StartupError(
-      `Not allowed to listen on ${host}:${port}. Ports below 1024 need privileges; pick another with --port.`,
-    )
-  if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND')
-    return new StartupError(`Cannot listen on host ${host}: it is not an address of this machine.`)
-  return new StartupError(`Cannot listen on ${host}:${port}: ${error.message}`)
+  if (error.code === 'EADDRINUSE') return startupErrors.portInUse(host, port)
+  if (error.code === 'EACCES') return startupErrors.portForbidden(host, port)
+  if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') return startupErrors.hostUnavailable(host)
+  return startupErrors.listenFailed(host, port, error.message)
 }

@@ -1,17 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
-import { StartupError, errors } from '../errors.js'
+import { type MockError, errors, startupErrors } from '../errors.js'
 import { isHeaderName, toHeaderValue } from '../http/header-value.js'
 import { BASE64 } from '../internal/base64.js'
 import type { RequestData } from '../request.js'
 import type { SecurityRequirement } from '../openapi/operations.js'
 
-/** A credential check: `undefined` when it passes, else why it failed. */
-type SchemeCheck = (request: RequestData) => SchemeFailure | undefined
-
-interface SchemeFailure {
-  message: string
-  challenge: string
-}
+/** A credential check: `undefined` when it passes, else the 401 that says why it failed. */
+type SchemeCheck = (request: RequestData) => MockError | undefined
 
 /** Compiled security of one operation: alternatives, each a list of schemes that must all pass. */
 export interface SecurityCheck {
@@ -46,7 +41,7 @@ export function compileSecurity(
     Object.keys(requirement).flatMap((name) => {
       const check = compileScheme(name, schemes[name], accept)
       if (typeof check === 'function') return [check]
-      if (!warnUncheckable) throw new StartupError(`${check.problem}.`)
+      if (!warnUncheckable) throw startupErrors.uncheckableSecurity(check.problem)
       warnUncheckable(
         name,
         `${check.problem} (named at ${pointer}/${index}); it is not checked: requests count as meeting it.`,
@@ -61,17 +56,18 @@ export function compileSecurity(
 
 /** Passes if any alternative passes; otherwise throws 401 with the first alternative's reason. */
 export function checkSecurity(check: SecurityCheck, request: RequestData): void {
-  let firstFailure: SchemeFailure | undefined
+  let firstFailure: MockError | undefined
   for (const schemes of check.alternatives) {
     const failure = firstFailureOf(schemes, request)
     if (!failure) return
     firstFailure ??= failure
   }
-  const challenge = check.alternatives.length === 1 ? firstFailure!.challenge : check.challenge
-  throw errors.unauthorized(firstFailure!.message, challenge)
+  // One alternative: its own challenge; several: every scheme's.
+  if (check.alternatives.length === 1) throw firstFailure!
+  throw errors.unauthorized(firstFailure!.message, check.challenge)
 }
 
-function firstFailureOf(schemes: SchemeCheck[], request: RequestData): SchemeFailure | undefined {
+function firstFailureOf(schemes: SchemeCheck[], request: RequestData): MockError | undefined {
   for (const scheme of schemes) {
     const failure = scheme(request)
     if (failure) return failure
@@ -101,11 +97,9 @@ function compileScheme(name: string, scheme: any, accept: TokenMatcher): SchemeC
 function bearerCheck(accept: TokenMatcher): SchemeCheck {
   return function checkBearer(request) {
     const token = credentialOf(request.header('authorization'), 'bearer')
-    if (token === undefined)
-      return { message: 'This operation needs an "Authorization: Bearer <token>" header.', challenge: 'Bearer' }
-    if (token === '') return { message: 'The bearer token is empty.', challenge: 'Bearer error="invalid_request"' }
-    if (!accept(token))
-      return { message: 'The bearer token is not accepted.', challenge: 'Bearer error="invalid_token"' }
+    if (token === undefined) return errors.missingBearer()
+    if (token === '') return errors.emptyBearerToken()
+    if (!accept(token)) return errors.tokenRejected()
     return undefined
   }
 }
@@ -114,11 +108,9 @@ function basicCheck(): SchemeCheck {
   const challenge = 'Basic realm="plant-store-mock"'
   return function checkBasic(request) {
     const encoded = credentialOf(request.header('authorization'), 'basic')
-    if (encoded === undefined)
-      return { message: 'This operation needs an "Authorization: Basic <credentials>" header.', challenge }
+    if (encoded === undefined) return errors.missingBasic(challenge)
     const decoded = BASE64.test(encoded) ? Buffer.from(encoded, 'base64').toString('utf8') : ''
-    if (!decoded.includes(':'))
-      return { message: 'The basic credentials are not base64 of "user:password".', challenge }
+    if (!decoded.includes(':')) return errors.badBasicCredentials(challenge)
     return undefined
   }
 }
@@ -135,8 +127,8 @@ function apiKeyCheck(scheme: any, accept: TokenMatcher): SchemeCheck {
   const challenge = toHeaderValue(`ApiKey realm="plant-store-mock", in="${where}", name="${name}"`)
   return function checkApiKey(request) {
     const key = read(request)
-    if (!key) return { message: `This operation needs an API key in the ${where} "${name}".`, challenge }
-    if (!accept(key)) return { message: `The API key in the ${where} "${name}" is not accepted.`, challenge }
+    if (!key) return errors.missingApiKey(where, name, challenge)
+    if (!accept(key)) return errors.apiKeyRejected(where, name, challenge)
     return undefined
   }
 }
@@ -144,11 +136,7 @@ function apiKeyCheck(scheme: any, accept: TokenMatcher): SchemeCheck {
 function authorizationSchemeCheck(schemeName: string): SchemeCheck {
   return function checkAuthorizationScheme(request) {
     const credential = credentialOf(request.header('authorization'), schemeName.toLowerCase())
-    if (!credential)
-      return {
-        message: `This operation needs an "Authorization: ${schemeName} ..." header.`,
-        challenge: toHeaderValue(schemeName),
-      }
+    if (!credential) return errors.missingAuthorization(schemeName, toHeaderValue(schemeName))
     return undefined
   }
 }

@@ -74,16 +74,12 @@ export function createAdminRoutes({
   admin.use('*', async function checkAdminCaller(c, next) {
     const hostName = hostNameOf(requestHost(c))
     if (onLoopback && !isLoopbackName(hostName) && !allowed.has(hostName)) {
-      throw errors.adminForbidden(
-        `The admin API of a mock on ${host} answers only loopback host names; "${hostName}" is not one (allow it with --allowed-hosts).`,
-      )
+      throw errors.adminHostNotLoopback(host, hostName)
     }
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.req.method !== 'OPTIONS') {
       const origin = c.req.header('origin')
       if (origin !== undefined && !isTrustedOrigin(origin, hostName, allowed)) {
-        throw errors.adminForbidden(
-          `The admin API does not change state for a page of another site (Origin ${origin}); allow it with --allowed-hosts.`,
-        )
+        throw errors.adminOriginRefused(origin)
       }
       // A page may send text/plain or a form without asking first (no preflight); JSON it may not.
       const contentType = c.req.header('content-type')
@@ -92,7 +88,7 @@ export function createAdminRoutes({
         contentType !== undefined &&
         !/^application\/(.+\+)?json\b/i.test(contentType.trim())
       ) {
-        throw errors.adminForbidden(`From a browser, the admin API takes JSON bodies only, not ${contentType}.`)
+        throw errors.adminBodyNotJson(contentType)
       }
     }
     return next()
@@ -116,10 +112,8 @@ export function createAdminRoutes({
 
   admin.put('/scenario', async (c) => {
     const body = parseJsonObject(await readBody(c.req.raw, incomingOf(c), ADMIN_BODY_LIMIT))
-    if (typeof body.name !== 'string')
-      throw errors.invalidAdminRequest('The body must be {"name": "<scenario>"}, with an optional "session".')
-    if (body.session !== undefined && typeof body.session !== 'string')
-      throw errors.invalidAdminRequest('The "session" of the body must be a string.')
+    if (typeof body.name !== 'string') throw errors.adminBodyNotScenario()
+    if (body.session !== undefined && typeof body.session !== 'string') throw errors.adminSessionNotString()
     const session = sessionOf(body.session, c.req.header('x-mock-session'))
     controls.useScenario(body.name, session)
     return c.json(describeScenarios(controls, session))
@@ -231,7 +225,7 @@ function journalFilterOf(
 /** The query's filters; 400 for a parameter not in `known` or a value the filter does not take. */
 function readFilter(query: Record<string, string>, known: readonly string[]): JournalFilter {
   for (const name of Object.keys(query)) {
-    if (!known.includes(name)) throw errors.invalidAdminRequest(`Unknown filter "${name}"; known: ${known.join(', ')}.`)
+    if (!known.includes(name)) throw errors.unknownJournalFilter(name, known)
   }
   const filter: JournalFilter = {}
   if (query.method) filter.method = query.method
@@ -248,14 +242,12 @@ function readFilter(query: Record<string, string>, known: readonly string[]): Jo
 function readStatus(text: string): number | StatusClass {
   if (/^[1-5]\d\d$/.test(text)) return Number(text)
   if (/^[1-5]xx$/i.test(text)) return text as StatusClass
-  throw errors.invalidAdminRequest(
-    `The "status" filter takes an HTTP status from 100 to 599 or a class such as 4xx, got "${text}".`,
-  )
+  throw errors.badStatusFilter(text)
 }
 
 function readValid(text: string): boolean {
   if (text === 'true' || text === 'false') return text === 'true'
-  throw errors.invalidAdminRequest(`The "valid" filter takes true or false, got "${text}".`)
+  throw errors.badValidFilter(text)
 }
 
 /** An ISO 8601 time (`2025-01-01`, `2025-01-01T12:00:00Z`) or milliseconds since the epoch. */
@@ -264,10 +256,7 @@ function readSince(text: string): number {
   const time = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i.test(text)
     ? Date.parse(text)
     : Number.NaN
-  if (Number.isNaN(time))
-    throw errors.invalidAdminRequest(
-      `The "since" filter takes an ISO 8601 time (2025-01-01T12:00:00Z) or milliseconds since the epoch, got "${text}".`,
-    )
+  if (Number.isNaN(time)) throw errors.badSinceFilter(text)
   return time
 }
 
@@ -277,11 +266,9 @@ const DEFAULT_PAGE = 100
 
 function readPage(query: Record<string, string>): { limit: number; after?: number } {
   const limit = query.limit === undefined ? DEFAULT_PAGE : Number(query.limit)
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE)
-    throw errors.invalidAdminRequest(`"limit" must be a whole number from 1 to ${MAX_PAGE}, got "${query.limit}".`)
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) throw errors.badPageLimit(MAX_PAGE, query.limit)
   if (query.cursor === undefined) return { limit }
-  if (!/^\d{1,15}$/.test(query.cursor))
-    throw errors.invalidAdminRequest(`"cursor" must be the "next" of a previous page, got "${query.cursor}".`)
+  if (!/^\d{1,15}$/.test(query.cursor)) throw errors.badPageCursor(query.cursor)
   return { limit, after: Number(query.cursor) }
 }
 
@@ -318,9 +305,8 @@ function parseJsonObject(bytes: Uint8Array): Record<string, unknown> {
   try {
     value = JSON.parse(new TextDecoder().decode(bytes))
   } catch {
-    throw errors.invalidAdminRequest('The body must be a JSON object.')
+    throw errors.adminBodyNotObject()
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value))
-    throw errors.invalidAdminRequest('The body must be a JSON object.')
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw errors.adminBodyNotObject()
   return value as Record<string, unknown>
 }

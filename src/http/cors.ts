@@ -44,9 +44,7 @@ export function corsForAdmin(isTrusted: (origin: string, c: Context) => boolean)
     if (origin === undefined) return next()
     if (isTrusted(origin, c)) return applyCors(c, next)
     if (isPreflight(c)) {
-      throw errors.adminForbidden(
-        `The admin API answers pages of the mock's own host, of loopback names and of --allowed-hosts only; Origin ${origin} is none of these.`,
-      )
+      throw errors.adminPreflightRefused(origin)
     }
     return next()
   }

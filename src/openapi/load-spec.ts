@@ -2,7 +2,7 @@ import { readFile, realpath, stat } from 'node:fs/promises'
 import { dirname, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parse as parseYaml } from 'yaml'
-import { StartupError } from '../errors.js'
+import { startupErrors } from '../errors.js'
 import { nodeAt } from './resolve-ref.js'
 import { walkSchemas } from './walk.js'
 
@@ -30,10 +30,7 @@ async function bundleExternalRefs(
   const refs = collectRefs(parsed)
   if (refs.every((ref) => ref.startsWith('#'))) {
     const dangling = refs.find((ref) => nodeAt(parsed, ref.slice(1)) === undefined)
-    if (dangling)
-      throw new StartupError(
-        `The description ${path} has a $ref that cannot be resolved: "${dangling}" points at nothing.`,
-      )
+    if (dangling) throw startupErrors.unresolvedRef(path, `"${dangling}" points at nothing`)
     return parsed
   }
   const { default: $RefParser } = await import('@apidevtools/json-schema-ref-parser')
@@ -53,9 +50,7 @@ async function bundleExternalRefs(
       resolve: { http: false, file: { order: 100, canRead: true, read } },
     } as never)
   } catch (error) {
-    throw new StartupError(
-      `The description ${path} has a $ref that cannot be resolved: ${refused ?? (error as Error).message}.`,
-    )
+    throw startupErrors.unresolvedRef(path, refused ?? (error as Error).message)
   }
 }
 
@@ -133,14 +128,9 @@ function checkShape(path: string, root: unknown): void {
       onPath.delete(frame.node)
       continue
     }
-    if (onPath.has(frame.node))
-      throw new StartupError(
-        `The description ${path} contains itself at #${frame.pointer} (a YAML anchor used inside its own value); the mock reads only descriptions that end.`,
-      )
+    if (onPath.has(frame.node)) throw startupErrors.descriptionSelfContaining(path, frame.pointer)
     if (frame.depth > MAX_DESCRIPTION_DEPTH)
-      throw new StartupError(
-        `The description ${path} is nested more than ${MAX_DESCRIPTION_DEPTH} levels deep (at #${frame.pointer.slice(0, 200)}...); the mock reads descriptions up to that depth.`,
-      )
+      throw startupErrors.descriptionTooDeep(path, MAX_DESCRIPTION_DEPTH, frame.pointer.slice(0, 200))
     onPath.add(frame.node)
     stack.push({ ...frame, leaving: true })
     for (const [key, value] of Object.entries(frame.node)) {
@@ -201,9 +191,7 @@ async function convertSwagger2(path: string, bundled: Record<string, any>): Prom
     )
     return converted as unknown as Record<string, any>
   } catch (error) {
-    throw new StartupError(
-      `The Swagger 2.0 description ${path} cannot be converted to OpenAPI 3.0: ${(error as Error).message}`,
-    )
+    throw startupErrors.descriptionSwaggerConversion(path, (error as Error).message)
   }
 }
 
@@ -214,7 +202,7 @@ async function readText(path: string): Promise<string> {
   } catch (error) {
     const reason =
       (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : (error as Error).message
-    throw new StartupError(`Cannot read the description ${path}: ${reason}.`)
+    throw startupErrors.descriptionUnreadable(path, reason)
   }
 }
 
@@ -236,28 +224,23 @@ function parseDescription(path: string, text: string): unknown {
     const reason = String((error as Error).message)
       .split('\n')[0]!
       .replace(/:$/, '')
-    throw new StartupError(`The description ${path} is not valid YAML or JSON: ${reason}.`)
+    throw startupErrors.descriptionNotYaml(path, reason)
   }
 }
 
 function detectVersion(path: string, parsed: unknown): OpenApiVersion | '2.0' {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new StartupError(`The description ${path} is not an OpenAPI document: its top level is not an object.`)
+    throw startupErrors.descriptionNotObject(path)
   }
   const { openapi, swagger, paths } = parsed as Record<string, unknown>
   if (swagger !== undefined && openapi === undefined) {
-    if (swagger !== '2.0')
-      throw new StartupError(
-        `The description ${path} is Swagger ${JSON.stringify(swagger)}; the mock reads Swagger "2.0", OpenAPI 3.0.x and 3.1.x.`,
-      )
+    if (swagger !== '2.0') throw startupErrors.descriptionUnsupportedSwagger(path, swagger)
     checkPaths(path, paths)
     return '2.0'
   }
   const version = typeof openapi === 'string' ? /^3\.(0|1)\.\d+/.exec(openapi)?.[1] : undefined
   if (!version) {
-    throw new StartupError(
-      `The description ${path} has no supported "openapi" version (found ${JSON.stringify(openapi)}); use 3.0.x or 3.1.x.`,
-    )
+    throw startupErrors.descriptionUnsupportedVersion(path, openapi)
   }
   checkPaths(path, paths)
   return version === '0' ? '3.0' : '3.1'
@@ -265,7 +248,7 @@ function detectVersion(path: string, parsed: unknown): OpenApiVersion | '2.0' {
 
 function checkPaths(path: string, paths: unknown): void {
   if (paths !== undefined && (typeof paths !== 'object' || paths === null)) {
-    throw new StartupError(`The description ${path} has a "paths" that is not an object.`)
+    throw startupErrors.descriptionBadPaths(path)
   }
 }
 

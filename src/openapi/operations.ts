@@ -1,4 +1,4 @@
-import { StartupError } from '../errors.js'
+import { startupErrors } from '../errors.js'
 import { flattenSchema } from './flatten-schema.js'
 import type { SpecDocument } from './load-spec.js'
 import { type Located, derefSchema, pointerOf, resolveRef } from './resolve-ref.js'
@@ -86,7 +86,7 @@ export function describeOperations({ document }: SpecDocument): OperationDescrip
   for (const [path, rawPathItem] of Object.entries(document.paths ?? {})) {
     // The Paths Object may carry extensions (`x-codegen-contextRoot`, apicurio's registry): not paths.
     if (path.startsWith('x-')) continue
-    if (!path.startsWith('/')) throw new StartupError(`The path "${path}" must start with "/".`)
+    if (!path.startsWith('/')) throw startupErrors.pathWithoutSlash(path)
     const pathItem = resolveRef(document, { node: rawPathItem, pointer: pointerOf('paths', path) })
     for (const method of HTTP_METHODS) {
       const operation = pathItem.node?.[method]
@@ -132,13 +132,11 @@ function describeParameters(document: any, pathItem: Located, operation: Located
     list.forEach((raw, index) => {
       const { node, pointer } = resolveRef(document, { node: raw, pointer: `${owner.pointer}/parameters/${index}` })
       if (!['path', 'query', 'header', 'cookie'].includes(node?.in)) {
-        throw new StartupError(
-          `The parameter at ${pointer} needs a "name" and an "in" of path, query, header or cookie.`,
-        )
+        throw startupErrors.parameterWithoutNameOrIn(pointer)
       }
       // A query, header or cookie parameter without a name (brainbi.net: `name: ""`) names nothing a request could send.
       if (!node.name && node.in !== 'path') return
-      if (!node.name) throw new StartupError(`The path parameter at ${pointer} needs a "name".`)
+      if (!node.name) throw startupErrors.pathParameterWithoutName(pointer)
       // "If in is header and the name is Accept, Content-Type or Authorization, the parameter definition SHALL be ignored."
       if (node.in === 'header' && IGNORED_HEADERS.has(String(node.name).toLowerCase())) return
       byKey.set(`${node.in}:${node.name}`, describeParameter(document, node, pointer))
@@ -162,9 +160,7 @@ function describeParameter(document: any, node: any, pointer: string): Parameter
   const location = node.in as ParameterLocation
   const style: ParameterStyle = node.style ?? STYLES[location][0]
   if (!STYLES[location].includes(style)) {
-    throw new StartupError(
-      `The parameter at ${pointer} has style "${style}", which a ${location} parameter cannot have (${STYLES[location].join(', ')}).`,
-    )
+    throw startupErrors.parameterStyle(pointer, style, location, STYLES[location])
   }
   const schema = node.schema === undefined ? undefined : derefSchema(document, node.schema)
   const shape = shapeOf(document, schema)
@@ -204,9 +200,7 @@ function describeRequestBody(document: any, located: Located) {
 
 function describeResponse(document: any, code: string, located: Located): ResponseDescription {
   if (!/^([1-5](\d\d|XX)|default)$/.test(code)) {
-    throw new StartupError(
-      `The response code "${code}" at ${located.pointer} is not a status, a range such as 2XX, or "default".`,
-    )
+    throw startupErrors.responseCode(code, located.pointer)
   }
   const { node, pointer } = resolveRef(document, located)
   return {

@@ -1,4 +1,4 @@
-import { StartupError } from '../errors.js'
+import { startupErrors } from '../errors.js'
 
 /** A node of the description and the JSON pointer where it lives (schemas are compiled by pointer). */
 export interface Located<T = any> {
@@ -15,11 +15,11 @@ export function resolveRef(document: unknown, located: Located): Located {
   let { node, pointer } = located
   for (let hops = 0; node && typeof node === 'object' && typeof node.$ref === 'string'; hops++) {
     if (hops > 32 || !node.$ref.startsWith('#')) {
-      throw new StartupError(`The $ref "${node.$ref}" at ${pointer || '/'} cannot be followed.`)
+      throw startupErrors.refCannotBeFollowed(node.$ref, pointer || '/')
     }
     pointer = node.$ref.slice(1)
     node = nodeAt(document, pointer)
-    if (node === undefined) throw new StartupError(`The $ref "#${pointer}" points at nothing.`)
+    if (node === undefined) throw startupErrors.refPointsAtNothing(`#${pointer}`)
   }
   return { node, pointer }
 }

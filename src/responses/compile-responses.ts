@@ -1,4 +1,4 @@
-import { StartupError } from '../errors.js'
+import { startupErrors } from '../errors.js'
 import type { Logger } from '../log.js'
 import type { MediaTypeDescription, OperationDescription, ResponseDescription } from '../openapi/operations.js'
 import { derefSchema, nodeAt } from '../openapi/resolve-ref.js'
@@ -134,22 +134,21 @@ function attachFixture(
 ): void {
   const found = declared.find((r) => r.code === fixture.code)
   if (!found) {
-    throw new StartupError(
-      `The fixture ${fixture.file} is for status ${fixture.code}, which ${operation.id} does not declare (declared: ${declared.map((r) => r.code).join(', ') || 'none'}).`,
+    throw startupErrors.fixtureUnknownStatus(
+      fixture.file,
+      fixture.code,
+      operation.id,
+      declared.map((r) => r.code),
     )
   }
-  if (!found.mediaType)
-    throw new StartupError(
-      `The fixture ${fixture.file} gives a body to the ${fixture.code} response of ${operation.id}, which declares no content.`,
-    )
+  if (!found.mediaType) throw startupErrors.fixtureNoContent(fixture.file, fixture.code, operation.id)
   const response = mediaOf(found).find((m) => m.kind === 'json')
   if (!response)
-    throw new StartupError(
-      `The fixture ${fixture.file} is JSON, and the ${fixture.code} response of ${operation.id} declares no JSON media type (declared: ${mediaOf(
-        found,
-      )
-        .map((m) => m.mediaType)
-        .join(', ')}).`,
+    throw startupErrors.fixtureNoJsonMedia(
+      fixture.file,
+      fixture.code,
+      operation.id,
+      mediaOf(found).map((m) => m.mediaType),
     )
   const template = compileTemplate(fixture.value, `The fixture ${fixture.file}`, {
     document: context.requestDocument ?? context.document,
@@ -157,9 +156,7 @@ function attachFixture(
   })
   const problems = bodyProblems(context, response, fixture.value, template?.slots)
   if (problems.length) {
-    throw new StartupError(
-      `The fixture ${fixture.file} does not match the ${fixture.code} response of ${operation.id}: ${problems.join('; ')}.`,
-    )
+    throw startupErrors.fixtureMismatch(fixture.file, fixture.code, operation.id, problems)
   }
   // Fixtures come before the description's examples of the same name.
   const others = [...response.bodies.values()].filter((b) => b.name !== fixture.name)
@@ -192,9 +189,7 @@ function fixtureHeaders(
   const declared = operation.responses.find((r) => r.code === fixture.code)?.headers ?? []
   const problems = fixtureHeaderProblems(context, declared, fixture.headers)
   if (problems.length) {
-    throw new StartupError(
-      `The fixture headers ${fixture.headersFile} do not match the headers the ${fixture.code} response of ${operation.id} declares: ${problems.join('; ')}.`,
-    )
+    throw startupErrors.fixtureHeadersMismatch(fixture.headersFile!, fixture.code, operation.id, problems)
   }
   return { ...found.headers, ...fixture.headers }
 }

@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { StartupError } from '../errors.js'
+import { startupErrors } from '../errors.js'
 import { isHeaderName } from '../http/header-value.js'
 import { isPlainObject } from '../plain-object.js'
 
@@ -51,7 +51,7 @@ export async function loadFixtures(
   const fixtures: FixtureSet = new Map()
   if (!dir) return fixtures
   if (!(await isDirectory(dir))) {
-    if (required) throw new StartupError(`The fixtures folder ${dir} does not exist or is not a folder.`)
+    if (required) throw startupErrors.fixtureFolderMissing(dir)
     return fixtures
   }
   for (const entry of await readdir(dir, { withFileTypes: true })) {
@@ -77,9 +77,7 @@ async function loadOperationFolder(folder: string, skipped: (file: string) => vo
     }
     const match = FIXTURE_FILE.exec(name)
     if (!match) {
-      throw new StartupError(
-        `The fixture ${file} is not named <status>[.<name>].json (for example 200.json or 400.duplicate-id.json), nor <status>[.<name>].headers.json for the headers of one.`,
-      )
+      throw startupErrors.fixtureBadName(file)
     }
     fixtures.push({ file, code: match[1]!, name: match[2] ?? 'default', value: await readJson(file) })
   }
@@ -93,9 +91,7 @@ async function attachSidecar(folder: string, name: string, fixtures: Fixture[]):
   const [, code, named = 'default'] = HEADERS_FILE.exec(name)!
   const fixture = fixtures.find((f) => f.code === code && f.name === named)
   if (!fixture) {
-    throw new StartupError(
-      `The fixture headers ${file} belong to no fixture: put ${name.replace(/\.headers\.json$/, '.json')} beside it (a fixture cannot be named "headers").`,
-    )
+    throw startupErrors.fixtureOrphanHeaders(file, name.replace(/\.headers\.json$/, '.json'))
   }
   fixture.headers = readSidecarHeaders(file, await readJson(file))
   fixture.headersFile = file
@@ -103,19 +99,13 @@ async function attachSidecar(folder: string, name: string, fixtures: Fixture[]):
 
 /** A JSON object of header name → text (a number or boolean is written as text), each one a header HTTP can carry. */
 function readSidecarHeaders(file: string, value: unknown): Record<string, string> {
-  if (!isPlainObject(value))
-    throw new StartupError(
-      `The fixture headers ${file} must be a JSON object of header name → value, such as {"ETag": "\\"v2\\""}.`,
-    )
+  if (!isPlainObject(value)) throw startupErrors.fixtureHeadersNotObject(file)
   const headers: Record<string, string> = {}
   for (const [name, raw] of Object.entries(value)) {
     const key = name.toLowerCase()
     const problem = sidecarHeaderProblem(name, raw)
-    if (problem) throw new StartupError(`The fixture headers ${file}: the header "${name}" ${problem}.`)
-    if (key in headers)
-      throw new StartupError(
-        `The fixture headers ${file} set the header "${name}" twice (header names are case-insensitive).`,
-      )
+    if (problem) throw startupErrors.fixtureBadHeader(file, name, problem)
+    if (key in headers) throw startupErrors.fixtureDuplicateHeader(file, name)
     headers[key] = String(raw)
   }
   return headers
@@ -141,12 +131,12 @@ async function readJson(file: string): Promise<unknown> {
   try {
     text = await readFile(file, 'utf8')
   } catch (error) {
-    throw new StartupError(`Cannot read the fixture ${file}: ${(error as Error).message}`)
+    throw startupErrors.fixtureUnreadable(file, (error as Error).message)
   }
   try {
     return JSON.parse(text)
   } catch (error) {
-    throw new StartupError(`The fixture ${file} is not valid JSON: ${(error as Error).message}`)
+    throw startupErrors.fixtureNotJson(file, (error as Error).message)
   }
 }
 

@@ -1,3 +1,4 @@
+import { queryDynamicProblem } from '../errors.js'
 import type { RequestData } from '../request.js'
 import type { Preferences } from './prefer.js'
 
@@ -43,7 +44,7 @@ export function readQueryPreferences(rawQuery: string): QueryPreferences | undef
 function readDynamic(preferences: Preferences, value: string): void {
   const word = value.toLowerCase()
   if (word === 'true' || word === 'false') preferences.dynamic = word === 'true'
-  else preferences.problem = `__dynamic= must be true or false, got "${value.slice(0, 64)}".`
+  else preferences.problem = queryDynamicProblem(value)
 }
 
 /** As `URLSearchParams` reads a value: `+` is a space, and bad percent-encoding is kept as written. */

@@ -1,5 +1,5 @@
 import type { Delay } from '../config.js'
-import { StartupError } from '../errors.js'
+import { startupErrors } from '../errors.js'
 import { type ResponseSet, findResponse } from './declared-responses.js'
 
 /** Ways to break an answer on purpose, so a client's error paths can be tested. */
@@ -79,10 +79,7 @@ export function builtInScenarios(operations: readonly ScenarioTarget[]): Scenari
 export function indexScenarios(scenarios: readonly Scenario[]): Map<string, Scenario> {
   const byName = new Map<string, Scenario>()
   for (const scenario of scenarios) {
-    if (byName.has(scenario.name))
-      throw new StartupError(
-        `The scenario "${scenario.name}" is defined twice (built-in names: default, error, unauthorized, dynamic).`,
-      )
+    if (byName.has(scenario.name)) throw startupErrors.scenarioDefinedTwice(scenario.name)
     byName.set(scenario.name, scenario)
   }
   return byName

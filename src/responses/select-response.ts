@@ -91,12 +91,10 @@ function declaredFor(
   const response = Number.isNaN(code) ? undefined : findResponse(operation.responses.declared, code)
   if (response) return response
   const declared = operation.responses.declared.map((r) => r.code).join(', ')
-  throw errors.undeclaredPreference(
-    operation.responses.violationStatus,
-    Number.isNaN(code)
-      ? `${written('code', from)} must be an HTTP status such as 400.`
-      : `${written('code', from)}${code} names a status that ${operation.id} does not declare (declared: ${declared}).`,
-  )
+  const status = operation.responses.violationStatus
+  throw Number.isNaN(code)
+    ? errors.badPreferCode(status, written('code', from))
+    : errors.undeclaredPreferredCode(status, written('code', from), code, operation.id, declared)
 }
 
 /**
@@ -131,8 +129,12 @@ function findExample(
       [...m.bodies.keys()].map((n) => `${n} (${r.code}${m.kind === 'json' ? '' : `, ${m.mediaType}`})`),
     ),
   )
-  throw errors.undeclaredPreference(
+  throw errors.unknownExample(
     operation.responses.violationStatus,
-    `${written('example', from)}${name} matches no fixture or example of ${operation.id}${anyStatus ? '' : ` for that status`} (available: ${known.join(', ') || 'none'}).`,
+    written('example', from),
+    name,
+    operation.id,
+    anyStatus,
+    known,
   )
 }

@@ -1,5 +1,5 @@
 import { closestWord } from '../closest-word.js'
-import { StartupError } from '../errors.js'
+import { startupErrors } from '../errors.js'
 import { isPlainObject } from '../plain-object.js'
 import type { OperationDescription } from '../openapi/operations.js'
 import { derefSchema, nodeAt, pointerTokens } from '../openapi/resolve-ref.js'
@@ -133,7 +133,7 @@ function compileString(text: string, pointer: string, slots: string[], scope: Sc
 /** One placeholder, `written` as in the fixture (for messages): parsed, checked against the operation, compiled. */
 function compilePlaceholder(written: string, expression: string, scope: Scope): Render {
   const parsed = parseExpression(expression)
-  if ('problem' in parsed) throw badExpression(written, scope.where, parsed.problem)
+  if ('problem' in parsed) throw startupErrors.templateBadExpression(written, scope.where, parsed.problem)
   if (scope.answers) checkPlaceholder(parsed, written, scope.where, scope.answers)
   return compileRead(parsed)
 }
@@ -220,12 +220,6 @@ function readOwn(node: unknown, key: string): unknown {
   return (node as Record<string, unknown>)[key]
 }
 
-function badExpression(written: string, where: string, problem?: string): StartupError {
-  return new StartupError(
-    `${where}: "${written}" is not a template expression${problem ? ` (${problem})` : ''}; use request.body.<field>, request.params.<name>, request.query.<name>, request.headers.<name>, request.method or request.path.`,
-  )
-}
-
 /** Why a placeholder can never be filled, and the name it most likely meant. */
 interface Mismatch {
   why: string
@@ -246,8 +240,7 @@ function checkPlaceholder(
 ): void {
   const mismatch = mismatchOf(expression, document, operation)
   if (!mismatch) return
-  const hint = mismatch.meant ? `; did you mean ${mismatch.meant}?` : '.'
-  throw new StartupError(`${where}: "${written}" never matches a valid request: ${mismatch.why}${hint}`)
+  throw startupErrors.templateNeverMatches(written, where, mismatch.why, mismatch.meant)
 }
 
 function mismatchOf(expression: Expression, document: unknown, operation: OperationDescription): Mismatch | undefined {

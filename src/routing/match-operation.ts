@@ -373,12 +373,7 @@ function unmetConditions<T>(method: string, path: string, choice: Choice<T>): Mo
   const expected = choice.candidates
     .slice(0, shown)
     .map((candidate) => candidate.conditions.map((c) => c.label).join(' and '))
-  const more = choice.candidates.length > shown ? `, or one of ${choice.candidates.length - shown} more` : ''
-  return new MockError(
-    404,
-    'not_found',
-    `No operation in the description matches ${method} ${path}: the operations there expect ${expected.join(', or ')}${more}.`,
-  )
+  return errors.unmetConditions(method, path, expected, choice.candidates.length - shown)
 }
 
 /** HEAD is answered by the GET operation where the description declares no HEAD of its own; `Allow` still lists only declared methods. */

@@ -1,6 +1,6 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
-import { StartupError } from '../errors.js'
+import { startupErrors } from '../errors.js'
 import { nodeAt, pointerTokens } from '../openapi/resolve-ref.js'
 import { compilePattern } from './compile-pattern.js'
 import { type ExactLiterals, isAmbiguousInt64, isExactInt64Literal, isInt64Number } from './exact-integers.js'
@@ -110,7 +110,7 @@ export function compileAt(ajv: Ajv2020, pointer: string): ValidateFunction {
     description?.compiled.set(target, validate)
     return validate
   } catch (error) {
-    throw new StartupError(`The schema at ${decodePointer(pointer)} cannot be compiled: ${(error as Error).message}`)
+    throw startupErrors.schemaAt(decodePointer(pointer), (error as Error).message)
   }
 }
 
@@ -180,7 +180,7 @@ export function addDescription(ajv: Ajv, spec: { path: string; document: unknown
         // Reported below with the first message.
       }
     }
-    throw new StartupError(`The schemas of ${spec.path} cannot be compiled: ${(error as Error).message}`)
+    throw startupErrors.schemasOf(spec.path, (error as Error).message)
   }
 }
 

@@ -1,0 +1,39 @@
+import { MockError } from './mock-error.js'
+
+const invalid = (message: string) => new MockError(400, 'invalid_admin_request', message)
+const forbidden = (message: string) => new MockError(403, 'admin_forbidden', message)
+
+/** Requests to the admin API (`/__mock`) it does not take: a body, a filter or a page it cannot read (400), or a caller it does not answer (403, #12). */
+export const adminErrors = {
+  adminBodyNotObject: () => invalid('The body must be a JSON object.'),
+  adminBodyNotScenario: () => invalid('The body must be {"name": "<scenario>"}, with an optional "session".'),
+  adminSessionNotString: () => invalid('The "session" of the body must be a string.'),
+  adminSessionTooLong: (maxBytes: number, bytes: number) =>
+    invalid(`A session name is at most ${maxBytes} bytes long (this one has ${bytes}).`),
+  unknownJournalFilter: (name: string, known: readonly string[]) =>
+    invalid(`Unknown filter "${name}"; known: ${known.join(', ')}.`),
+  badStatusFilter: (text: string) =>
+    invalid(`The "status" filter takes an HTTP status from 100 to 599 or a class such as 4xx, got "${text}".`),
+  badValidFilter: (text: string) => invalid(`The "valid" filter takes true or false, got "${text}".`),
+  badSinceFilter: (text: string) =>
+    invalid(
+      `The "since" filter takes an ISO 8601 time (2025-01-01T12:00:00Z) or milliseconds since the epoch, got "${text}".`,
+    ),
+  badPageLimit: (max: number, text: string | undefined) =>
+    invalid(`"limit" must be a whole number from 1 to ${max}, got "${text}".`),
+  badPageCursor: (text: string) => invalid(`"cursor" must be the "next" of a previous page, got "${text}".`),
+  adminHostNotLoopback: (host: string, hostName: string) =>
+    forbidden(
+      `The admin API of a mock on ${host} answers only loopback host names; "${hostName}" is not one (allow it with --allowed-hosts).`,
+    ),
+  adminOriginRefused: (origin: string) =>
+    forbidden(
+      `The admin API does not change state for a page of another site (Origin ${origin}); allow it with --allowed-hosts.`,
+    ),
+  adminBodyNotJson: (contentType: string) =>
+    forbidden(`From a browser, the admin API takes JSON bodies only, not ${contentType}.`),
+  adminPreflightRefused: (origin: string) =>
+    forbidden(
+      `The admin API answers pages of the mock's own host, of loopback names and of --allowed-hosts only; Origin ${origin} is none of these.`,
+    ),
+}
