@@ -37,6 +37,7 @@ describe('createApp start-up with fixtures', () => {
     expect(error.message).toContain(join(dir, 'addPlant', '200.json'))
     expect(error.message).toContain('body.name must be a string')
     expect(error.message).toContain('the 200 response of addPlant')
+    expect(error.code).toBe('fixture_mismatch')
   })
 
   it('refuses a fixture carrying the undeclared field id', async () => {
@@ -44,6 +45,7 @@ describe('createApp start-up with fixtures', () => {
     const error = await startupErrorOf(createApp({ fixtures: dir }))
     expect(error.message).toContain(join(dir, 'addPlant', '200.json'))
     expect(error.message).toContain('body.id is not declared by the schema')
+    expect(error.code).toBe('fixture_mismatch')
   })
 
   it('refuses a named error fixture that breaks the Error schema', async () => {
@@ -51,6 +53,7 @@ describe('createApp start-up with fixtures', () => {
     const error = await startupErrorOf(createApp({ fixtures: dir }))
     expect(error.message).toContain(join(dir, 'addPlant', '400.duplicate-id.json'))
     expect(error.message).toContain('body.error must be an integer')
+    expect(error.code).toBe('fixture_mismatch')
   })
 
   it('refuses a fixture folder named after no operation, listing the operationIds', async () => {
@@ -58,6 +61,7 @@ describe('createApp start-up with fixtures', () => {
     const error = await startupErrorOf(createApp({ fixtures: dir }))
     expect(error.message).toContain(join(dir, 'listPlants'))
     expect(error.message).toContain('names no operation')
+    expect(error.code).toBe('fixture_unknown_operation')
     expect(error.message).toContain('addPlant')
   })
 
@@ -66,6 +70,7 @@ describe('createApp start-up with fixtures', () => {
     const error = await startupErrorOf(createApp({ fixtures: dir }))
     expect(error.message).toContain(join(dir, 'addPlant', '404.json'))
     expect(error.message).toContain('status 404, which addPlant does not declare (declared: 200, 400)')
+    expect(error.code).toBe('fixture_unknown_status')
   })
 
   it('refuses a fixture for a response that declares no content', async () => {
@@ -73,6 +78,7 @@ describe('createApp start-up with fixtures', () => {
     const error = await startupErrorOf(createApp({ spec: librarySpec, fixtures: dir }))
     expect(error.message).toContain(join(dir, 'delete_books_{bookId}', '204.json'))
     expect(error.message).toContain('declares no content')
+    expect(error.code).toBe('fixture_no_content')
   })
 
   it('refuses a fixture file that is not named <status>[.<name>].json', async () => {
@@ -80,6 +86,7 @@ describe('createApp start-up with fixtures', () => {
     const error = await startupErrorOf(createApp({ fixtures: dir }))
     expect(error.message).toContain(join(dir, 'addPlant', 'ok.json'))
     expect(error.message).toContain('is not named <status>[.<name>].json')
+    expect(error.code).toBe('fixture_bad_name')
   })
 
   it('passes over editor backups and temporary files among the fixtures, with one warning naming them', async () => {
@@ -114,6 +121,7 @@ describe('createApp start-up with fixtures', () => {
     const error = await startupErrorOf(createApp({ fixtures: dir }))
     expect(error.message).toContain(join(dir, 'addPlant', '200.json'))
     expect(error.message).toContain('is not valid JSON')
+    expect(error.code).toBe('fixture_not_json')
   })
 
   it('refuses an explicitly given fixtures folder that does not exist', async () => {
@@ -121,6 +129,7 @@ describe('createApp start-up with fixtures', () => {
     const error = await startupErrorOf(createApp({ fixtures: missing }))
     expect(error.message).toContain(missing)
     expect(error.message).toContain('does not exist')
+    expect(error.code).toBe('fixture_folder_missing')
   })
 
   it('uses a fixtures folder found beside a non-default description without being told', async () => {
@@ -136,6 +145,7 @@ describe('createApp start-up with fixtures', () => {
     await copyFile(librarySpec, join(dir, 'library.yaml'))
     const error = await startupErrorOf(createApp({ spec: join(dir, 'library.yaml') }))
     expect(error.message).toContain('body.id must be >= 1')
+    expect(error.code).toBe('fixture_mismatch')
   })
 })
 
@@ -158,6 +168,7 @@ describe('createApp start-up with a broken description', () => {
     const error = await startupErrorOf(createApp({ spec: specFile('dangling-ref.yaml') }))
     expect(error.message).toContain(specFile('dangling-ref.yaml'))
     expect(error.message).toContain('#/components/schemas/Missing')
+    expect(error.code).toBe('description_unresolved_ref')
   })
 
   it('refuses two operations that share an operationId', async () => {
@@ -174,6 +185,7 @@ describe('createApp start-up with a broken description', () => {
     )
     const error = await startupErrorOf(createApp({ spec }))
     expect(error.message).toContain('share the operationId "twin"')
+    expect(error.code).toBe('description_duplicate_operation_id')
   })
 
   it('serves a description whose schemas come from another local file', async () => {
@@ -190,16 +202,19 @@ describe('createApp start-up with bad options', () => {
   it('refuses a port outside 0..65535', async () => {
     const error = await startupErrorOf(createApp({ port: 70000 }))
     expect(error.message).toContain('port must be a whole number from 0 to 65535')
+    expect(error.code).toBe('option_bad_port')
   })
 
   it('refuses an empty token', async () => {
     const error = await startupErrorOf(createApp({ tokens: [''] }))
     expect(error.message).toContain('a token must be non-empty')
+    expect(error.code).toBe('option_bad_token')
   })
 
   it('refuses a max body size below one byte', async () => {
     const error = await startupErrorOf(createApp({ maxBodyBytes: 0 }))
     expect(error.message).toContain('max body size must be a positive number of bytes')
+    expect(error.code).toBe('option_bad_max_body')
   })
 })
 
