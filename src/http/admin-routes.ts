@@ -4,6 +4,7 @@ import { ADMIN_PREFIX } from '../config.js'
 import type { MockControls } from '../controls.js'
 import { type MockError, errors } from '../errors.js'
 import type { JournalFilter, StatusClass } from '../journal/journal.js'
+import { isPlainObject } from '../plain-object.js'
 import type { Scenario } from '../responses/scenarios.js'
 import { corsForAdmin } from './cors.js'
 import { incomingOf } from './request-data.js'
@@ -307,6 +308,6 @@ function parseJsonObject(bytes: Uint8Array): Record<string, unknown> {
   } catch {
     throw errors.adminBodyNotObject()
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw errors.adminBodyNotObject()
+  if (!isPlainObject(value)) throw errors.adminBodyNotObject()
   return value as Record<string, unknown>
 }

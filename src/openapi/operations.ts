@@ -29,8 +29,6 @@ export interface ParameterDescription {
   /** Query only: `?name=` is accepted (and not validated) only when this is set. */
   allowEmptyValue: boolean
   allowReserved: boolean
-  /** Still accepted and validated; the flag is kept for reporting. */
-  deprecated: boolean
 }
 
 export interface MediaTypeDescription {
@@ -178,7 +176,6 @@ function describeParameter(document: any, node: any, pointer: string): Parameter
       shape === 'object' && !parts.some((s) => s.additionalProperties === false || s.unevaluatedProperties === false),
     allowEmptyValue: location === 'query' && node.allowEmptyValue === true,
     allowReserved: location === 'query' && node.allowReserved === true,
-    deprecated: node.deprecated === true,
   }
 }
 

@@ -1,3 +1,4 @@
+import { isPlainObject } from '../plain-object.js'
 import { HTTP_METHODS } from './operations.js'
 import { pointerOf } from './resolve-ref.js'
 
@@ -108,7 +109,7 @@ function pushSubschemas(
 
 /** The entries of a map of named things; `x-` keys are extensions, except in a map of properties. */
 function eachEntry(map: unknown, pointer: string, each: (node: any, pointer: string) => void, namesOnly = false): void {
-  if (typeof map !== 'object' || map === null || Array.isArray(map)) return
+  if (!isPlainObject(map)) return
   for (const [key, node] of Object.entries(map))
     if (namesOnly || !key.startsWith('x-')) each(node, `${pointer}${pointerOf(key)}`)
 }

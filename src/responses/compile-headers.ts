@@ -356,7 +356,6 @@ function headerParameterOf(declared: HeaderDescription): ParameterDescription {
     openObject: true,
     allowEmptyValue: false,
     allowReserved: false,
-    deprecated: false,
   }
 }
 

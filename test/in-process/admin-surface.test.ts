@@ -9,6 +9,7 @@ import fc from 'fast-check'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createTokenMatcher } from '../../src/auth/check-security.js'
 import { type MockApp, type MockServer, createApp, startMockServer } from '../../src/index.js'
+import { silentLogger } from '../../src/log.js'
 
 const SEED = Number(process.env.FC_SEED ?? 20_250_505)
 
@@ -246,10 +247,8 @@ describe('file access', () => {
 })
 
 describe('who may drive the admin API of a mock on loopback (#12)', () => {
-  const silent = { info() {}, warn() {}, error() {} }
-
   it('answers a loopback Host, and refuses another with 403, health excepted', async () => {
-    const app = await createApp({ logger: silent })
+    const app = await createApp({ logger: silentLogger })
     for (const host of ['localhost:4010', '127.0.0.1:4010', '[::1]:4010', 'mock.localhost']) {
       expect((await app.request('/__mock/requests', { headers: { host } })).status, host).toBe(200)
     }
@@ -260,14 +259,14 @@ describe('who may drive the admin API of a mock on loopback (#12)', () => {
   })
 
   it('answers a Host given with allowedHosts, and any Host when it listens beyond loopback', async () => {
-    const allowed = await createApp({ logger: silent, allowedHosts: ['mock.internal'] })
+    const allowed = await createApp({ logger: silentLogger, allowedHosts: ['mock.internal'] })
     expect((await allowed.request('/__mock/requests', { headers: { host: 'mock.internal:4010' } })).status).toBe(200)
-    const everywhere = await createApp({ logger: silent, host: '0.0.0.0' })
+    const everywhere = await createApp({ logger: silentLogger, host: '0.0.0.0' })
     expect((await everywhere.request('/__mock/requests', { headers: { host: 'mock' } })).status).toBe(200)
   })
 
   it('refuses to change state for a page of another site, even with text/plain that needs no preflight', async () => {
-    const app = await createApp({ logger: silent })
+    const app = await createApp({ logger: silentLogger })
     app.mock.useScenario('error')
     const blind = await app.request('/__mock/reset', {
       method: 'POST',
@@ -291,7 +290,7 @@ describe('who may drive the admin API of a mock on loopback (#12)', () => {
   })
 
   it('refuses a rebinding Host over a real socket too', async () => {
-    const mock = await startMockServer({ port: 0, logger: silent })
+    const mock = await startMockServer({ port: 0, logger: silentLogger })
     try {
       const status = await new Promise<number>((resolve, reject) => {
         const req = request(`${mock.url}/__mock/requests`, { headers: { host: 'rebind.attacker.example' } }, (res) => {
@@ -310,7 +309,7 @@ describe('who may drive the admin API of a mock on loopback (#12)', () => {
 
 describe('GET /__mock/requests a page at a time (#12)', () => {
   it('answers 100 entries and the cursor of the next page, then the rest; refuses a bad limit or an unknown filter', async () => {
-    const app = await createApp({ logger: { info() {}, warn() {}, error() {} } })
+    const app = await createApp({ logger: silentLogger })
     for (let n = 0; n < 150; n++)
       await app.request(`/plants?n=${n}`, {
         method: 'POST',

@@ -16,8 +16,8 @@ import {
   specPath,
 } from '../support/cases.js'
 import { type Exchange, type Oracle, createOracle } from '../support/oracle.js'
+import { silentLogger } from '../../src/log.js'
 
-const silent = { info() {}, warn() {}, error() {} }
 let oracle: Oracle
 const apps = new Map<string, Promise<Hono<any>>>()
 const servers = new Map<string, Promise<MockServer>>()
@@ -38,7 +38,7 @@ function appFor(options: RequestCase['options'] = {}): Promise<Hono<any>> {
 
 function serverFor(options: RequestCase['options'] = {}): Promise<MockServer> {
   const key = optionsKey(options)
-  if (!servers.has(key)) servers.set(key, startMockServer({ port: 0, logger: silent, ...options }))
+  if (!servers.has(key)) servers.set(key, startMockServer({ port: 0, logger: silentLogger, ...options }))
   return servers.get(key)!
 }
 

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { createApp } from '../../src/index.js'
 import { MAX_HELD_ANSWERS } from '../../src/http/app.js'
 import { waitBeforeAnswering } from '../../src/http/faults.js'
+import { silentLogger } from '../../src/log.js'
 
-const silent = { info() {}, warn() {}, error() {} }
 const plant = {
   method: 'POST',
   headers: { authorization: 'Bearer t', 'content-type': 'application/json', prefer: 'delay=60000' },
@@ -14,7 +14,7 @@ const plant = {
 
 describe('held answers are capped (#12)', () => {
   it(`answers 503 with Retry-After beyond ${MAX_HELD_ANSWERS} delayed answers, and health still answers`, async () => {
-    const app = await createApp({ logger: silent })
+    const app = await createApp({ logger: silentLogger })
     const gone = new AbortController()
     const held = Array.from({ length: MAX_HELD_ANSWERS }, () =>
       Promise.resolve(app.request('/plants', { ...plant, signal: gone.signal })).catch(() => undefined),

@@ -17,8 +17,8 @@ import {
 import { formatRequestJson, formatRequestText } from '../../src/log.js'
 import { createAdminOracle } from '../support/admin-oracle.js'
 import { removeTempDirs, tempDir } from '../support/temp-dirs.js'
+import { silentLogger } from '../../src/log.js'
 
-const silent = { info() {}, warn() {}, error() {} }
 const json = { authorization: 'Bearer t', 'content-type': 'application/json' }
 const FERN = JSON.stringify({ id: 1, name: 'Fern' })
 const KIB = 1024
@@ -45,7 +45,7 @@ describe('the journal tells why each request got its status, and what it got (#1
   let app: MockApp
 
   beforeAll(async () => {
-    app = await createApp({ logger: silent })
+    app = await createApp({ logger: silentLogger })
   })
 
   afterEach(() => {
@@ -70,7 +70,7 @@ describe('the journal tells why each request got its status, and what it got (#1
   })
 
   it('a 401 keeps its WWW-Authenticate challenge, with the request credential redacted', async () => {
-    const strict = await createApp({ logger: silent, tokens: ['s3cret'] })
+    const strict = await createApp({ logger: silentLogger, tokens: ['s3cret'] })
     const { response, text, entry } = await addPlant(strict, { headers: { ...json, authorization: 'Bearer guess' } })
     expect(response.status).toBe(401)
     expect(entry.headers.authorization).toBe('[redacted]')
@@ -102,7 +102,7 @@ describe('the journal tells why each request got its status, and what it got (#1
   })
 
   it('a 406, a 413 and a 415 each carry their own message', async () => {
-    const small = await createApp({ logger: silent, maxBodyBytes: 64 })
+    const small = await createApp({ logger: silentLogger, maxBodyBytes: 64 })
     const cases = [
       {
         target: app,
@@ -179,7 +179,7 @@ describe('the journal tells why each request got its status, and what it got (#1
   })
 
   it('a malformed fault keeps the half body it sent, and says so', async () => {
-    const broken = await createApp({ logger: silent, fixtures: await malformedFixtures(), scenario: 'broken' })
+    const broken = await createApp({ logger: silentLogger, fixtures: await malformedFixtures(), scenario: 'broken' })
     const { response, text, entry } = await addPlant(broken, {
       body: JSON.stringify({ id: 1, name: 'Monstera deliciosa' }),
     })
@@ -211,7 +211,7 @@ describe('the journal tells why each request got its status, and what it got (#1
 
   it('the byte budget drops the oldest entries by the size of the answers they keep', async () => {
     // Each answer keeps about 40 KiB (a request of the same size besides): 200 KiB hold two such entries, not five.
-    const tight = await createApp({ logger: silent, journalBytes: 200 * KIB })
+    const tight = await createApp({ logger: silentLogger, journalBytes: 200 * KIB })
     for (let n = 1; n <= 5; n++) await addPlant(tight, { body: JSON.stringify({ id: n, name: 'x'.repeat(40 * KIB) }) })
     const kept = tight.mock.requests()
     // Counting the requests alone, four would fit.
@@ -251,7 +251,7 @@ describe('the journal tells why each request got its status, and what it got (#1
 describe('the request line carries the reason (#13)', () => {
   it('the JSON line has reason; the text line keeps its shape', async () => {
     const lines: RequestLine[] = []
-    const app = await createApp({ logger: { ...silent, request: (line) => void lines.push(line) } })
+    const app = await createApp({ logger: { ...silentLogger, request: (line) => void lines.push(line) } })
     await app.request('/plants', { method: 'POST', headers: { ...json, prefer: 'code=400' }, body: FERN })
     await app.request('/plants', { method: 'POST', headers: json, body: FERN })
     expect(JSON.parse(formatRequestJson(lines[0]!))).toMatchObject({
@@ -271,7 +271,7 @@ describe('over a real socket (#13)', () => {
   let mock: MockServer
 
   beforeAll(async () => {
-    mock = await startMockServer({ port: 0, logger: silent, tokens: ['s3cret'] })
+    mock = await startMockServer({ port: 0, logger: silentLogger, tokens: ['s3cret'] })
   })
 
   afterAll(async () => {
@@ -312,7 +312,7 @@ describe('over a real socket (#13)', () => {
   it('a malformed fault over a socket journals the half body the client received', async () => {
     const broken = await startMockServer({
       port: 0,
-      logger: silent,
+      logger: silentLogger,
       fixtures: await malformedFixtures(),
       scenario: 'broken',
     })

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
 import { createApp } from '../../src/index.js'
 import { type Oracle, createOracle } from '../support/oracle.js'
+import { silentLogger } from '../../src/log.js'
 
 interface Call {
   method: string
@@ -18,7 +19,6 @@ interface Call {
   status: number
 }
 
-const silent = { info() {}, warn() {}, error() {} }
 const specOf = (name: string) => fileURLToPath(new URL(`../descriptions/public/${name}`, import.meta.url))
 const json = { 'content-type': 'application/json' }
 const form = { 'content-type': 'application/x-www-form-urlencoded' }
@@ -123,7 +123,7 @@ describe.each([
   let app: Hono<any>
   let oracle: Oracle
   beforeAll(async () => {
-    app = await createApp({ spec: specOf(file), seed: 3, logger: silent })
+    app = await createApp({ spec: specOf(file), seed: 3, logger: silentLogger })
     oracle = await createOracle(specOf(file), { builtInError: true })
   })
 
@@ -172,14 +172,14 @@ describe.each([
 
 describe('petstore3.yaml in XML (#7)', () => {
   it('serves a Pet as XML named by its xml.name', async () => {
-    const app = await createApp({ spec: specOf('petstore3.yaml'), seed: 3, logger: silent })
+    const app = await createApp({ spec: specOf('petstore3.yaml'), seed: 3, logger: silentLogger })
     const res = await app.request('/pet/10', { headers: { ...apiKey, accept: 'application/xml' } })
     expect(res.headers.get('content-type')).toBe('application/xml')
     expect(await res.text()).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?><pet><id>-?\d+<\/id><name>/)
   })
 
   it('answers a violation of a description without error schemas with a bodiless 400 and X-Mock-Error', async () => {
-    const app = await createApp({ spec: specOf('petstore3.yaml'), seed: 3, logger: silent })
+    const app = await createApp({ spec: specOf('petstore3.yaml'), seed: 3, logger: silentLogger })
     const res = await app.request('/pet/abc', { headers: apiKey })
     expect(res.status).toBe(400)
     expect(await res.text()).toBe('')

@@ -17,14 +17,14 @@ import {
   optionsOf,
   specOf,
 } from '../support/control-cases.js'
+import { silentLogger } from '../../src/log.js'
 
-const silent = { info() {}, warn() {}, error() {} }
 const apps = new Map<string, Promise<MockApp>>()
 
 function appFor(testCase: ControlCase): Promise<MockApp> {
   const key = caseKey(testCase)
   let app = apps.get(key)
-  if (!app) apps.set(key, (app = createApp({ ...optionsOf(testCase), logger: silent })))
+  if (!app) apps.set(key, (app = createApp({ ...optionsOf(testCase), logger: silentLogger })))
   return app
 }
 
@@ -39,7 +39,7 @@ describe('request controls and reported violations in process (#13)', () => {
 
 describe('what the log and the admin API tell of them (#13)', () => {
   const lines: RequestLine[] = []
-  const logger = { ...silent, request: (line: RequestLine) => void lines.push(line) }
+  const logger = { ...silentLogger, request: (line: RequestLine) => void lines.push(line) }
   const controls = controlCases.find((c) => c.spec === 'controls')!
   const violations = controlCases.find((c) => c.spec === 'violations')!
 
@@ -69,7 +69,7 @@ describe('what the log and the admin API tell of them (#13)', () => {
   })
 
   it('GET /__mock/requests lists responseViolations as admin-openapi.yaml describes them', async () => {
-    const app = await createApp({ spec: specOf(violations), validate: 'report', logger: silent })
+    const app = await createApp({ spec: specOf(violations), validate: 'report', logger: silentLogger })
     await app.request('/unsatisfiable?limit=x')
     const response = await app.request('/__mock/requests')
     const text = await response.text()
@@ -92,7 +92,7 @@ describe('what the log and the admin API tell of them (#13)', () => {
   })
 
   it('X-Mock-Violations stays within its bound, and says how many it leaves out', async () => {
-    const app = await createApp({ spec: specOf(controls), validate: 'report', logger: silent })
+    const app = await createApp({ spec: specOf(controls), validate: 'report', logger: silentLogger })
     // Every key the open `flags` object takes breaks its schema: 200 violations, more than the header holds.
     const query = Array.from({ length: 200 }, (_, i) => `flag${i}=${'x'.repeat(20)}`).join('&')
     const response = await app.request(`/items?${query}`)
@@ -105,7 +105,7 @@ describe('what the log and the admin API tell of them (#13)', () => {
   })
 
   it('no control is looked for in a query without "__", and a query with "__" but no control is left alone', async () => {
-    const app = await createApp({ spec: specOf(controls), logger: silent })
+    const app = await createApp({ spec: specOf(controls), logger: silentLogger })
     const plain = await app.request('/items/7?q=a__b')
     expect(await plain.json()).toEqual({ name: 'item 7', q: 'a__b' })
   })

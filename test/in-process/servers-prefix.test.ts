@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type MockServer, createApp, startMockServer } from '../../src/index.js'
+import { silentLogger } from '../../src/log.js'
 
 /**
  * Paths under the `servers` URL (#13 §2): test/descriptions/servers-prefix.yaml declares
@@ -74,7 +75,7 @@ describe('paths under the servers URL, in process', () => {
 describe('paths under the servers URL, over a socket', () => {
   let server: MockServer
   beforeAll(async () => {
-    server = await startMockServer({ spec, port: 0, logger: { info() {}, warn() {}, error() {} } })
+    server = await startMockServer({ spec, port: 0, logger: silentLogger })
   })
   afterAll(async () => {
     await server?.close()

@@ -10,11 +10,11 @@ import { createApp, type MockApp } from '../../src/index.js'
 import { addDescriptionSchema, compileAt, createAjv } from '../../src/validation/create-ajv.js'
 import { parse } from 'yaml'
 import { readFileSync } from 'node:fs'
+import { silentLogger } from '../../src/log.js'
 
 const spec = fileURLToPath(new URL('../descriptions/static-bodies.yaml', import.meta.url))
 const document = parse(readFileSync(spec, 'utf8'))
 const ajv = addDescriptionSchema(createAjv(), document)
-const silent = { info() {}, warn() {}, error() {} }
 const paths = ['/plants/1', '/plants', '/nodes', '/pets']
 
 async function body(app: MockApp, path: string, headers: Record<string, string> = {}) {
@@ -31,8 +31,8 @@ function schemaOf(path: string): string {
 
 describe('static bodies (#13)', () => {
   it('answers the same body to every request, and the same after a restart with another seed', async () => {
-    const first = await createApp({ spec, seed: 1, logger: silent })
-    const second = await createApp({ spec, seed: 999, logger: silent })
+    const first = await createApp({ spec, seed: 1, logger: silentLogger })
+    const second = await createApp({ spec, seed: 999, logger: silentLogger })
     // The second app is asked in another order, so that no body depends on what came before.
     const answers = new Map<string, string>()
     for (const path of paths) answers.set(path, await body(first, path))
@@ -41,7 +41,7 @@ describe('static bodies (#13)', () => {
   })
 
   it('answers bodies that meet their schemas, with the schema’s own values where it has some', async () => {
-    const app = await createApp({ spec, logger: silent, errors: true })
+    const app = await createApp({ spec, logger: silentLogger, errors: true })
     for (const path of paths) {
       const value = JSON.parse(await body(app, path))
       const validate = compileAt(ajv, schemaOf(path))
@@ -56,7 +56,7 @@ describe('static bodies (#13)', () => {
   })
 
   it('makes text and XML bodies the same way', async () => {
-    const app = await createApp({ spec, logger: silent })
+    const app = await createApp({ spec, logger: silentLogger })
     const code = await body(app, '/codes')
     expect(code).toMatch(/^[A-Z]{3}-[0-9]{4}$/)
     expect(await body(app, '/codes')).toBe(code)
@@ -66,7 +66,7 @@ describe('static bodies (#13)', () => {
   })
 
   it('samples error bodies too: a forced 404 answers the same body each time', async () => {
-    const app = await createApp({ spec, logger: silent })
+    const app = await createApp({ spec, logger: silentLogger })
     const answers = await Promise.all(
       [1, 2].map(async () => (await app.request('/plants/1', { headers: { prefer: 'code=404' } })).text()),
     )
@@ -75,15 +75,15 @@ describe('static bodies (#13)', () => {
   })
 
   it('samples only required properties when fillProperties is false', async () => {
-    const app = await createApp({ spec, logger: silent, fillProperties: false })
+    const app = await createApp({ spec, logger: silentLogger, fillProperties: false })
     const plant = JSON.parse(await body(app, '/plants/1'))
     expect(Object.keys(plant).sort()).toEqual(['added', 'code', 'id', 'name', 'status'])
   })
 
   it('generates per request with --dynamic, Prefer: dynamic=true or ?__dynamic=true', async () => {
-    const fixed = await createApp({ spec, logger: silent })
+    const fixed = await createApp({ spec, logger: silentLogger })
     const sampled = await body(fixed, '/plants/1')
-    const dynamic = await createApp({ spec, logger: silent, dynamic: true, seed: 3 })
+    const dynamic = await createApp({ spec, logger: silentLogger, dynamic: true, seed: 3 })
     const generated = [await body(dynamic, '/plants/1'), await body(dynamic, '/plants/1')]
     expect(generated[0]).not.toBe(generated[1])
     expect(generated).not.toContain(sampled)

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { StartupError, startMockServer } from '../../src/index.js'
 import { runCli, stopProcesses } from '../support/processes.js'
 import { removeTempDirs, tempDir as makeTempDir } from '../support/temp-dirs.js'
+import { silentLogger } from '../../src/log.js'
 
 const specFile = (name: string) => fileURLToPath(new URL(`../descriptions/${name}`, import.meta.url))
 const STACK_LINE = /^\s+at .+/m
@@ -109,8 +110,7 @@ describe('nothing half-starts', () => {
     try {
       const { port } = holder.address() as net.AddressInfo
       const before = tcpServers()
-      const silent = { info() {}, warn() {}, error() {} }
-      const error = await startMockServer({ port, host: '127.0.0.1', logger: silent }).then(
+      const error = await startMockServer({ port, host: '127.0.0.1', logger: silentLogger }).then(
         () => undefined,
         (e: unknown) => e,
       )
@@ -127,9 +127,7 @@ describe('nothing half-starts', () => {
     await mkdir(join(dir, 'addPlant'))
     await writeFile(join(dir, 'addPlant', '200.json'), JSON.stringify({ name: 5 }))
     const before = tcpServers()
-    await expect(
-      startMockServer({ port: 0, fixtures: dir, logger: { info() {}, warn() {}, error() {} } }),
-    ).rejects.toBeInstanceOf(StartupError)
+    await expect(startMockServer({ port: 0, fixtures: dir, logger: silentLogger })).rejects.toBeInstanceOf(StartupError)
     expect(await settledTcpServers(before)).toBe(before)
   })
 })

@@ -5,11 +5,10 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { type MockServer, startMockServer } from '../../src/index.js'
 import { describeAdminApi } from '../support/admin-cases.js'
-
-const silent = { info() {}, warn() {}, error() {} }
+import { silentLogger } from '../../src/log.js'
 
 describeAdminApi('over a socket', async (options = {}) => {
-  const server = await startMockServer({ port: 0, logger: silent, ...options })
+  const server = await startMockServer({ port: 0, logger: silentLogger, ...options })
   return {
     send: (method, path, init = {}) => fetch(server.url + path, { method, headers: init.headers, body: init.body }),
     mock: server,
@@ -24,7 +23,7 @@ describe('admin API, over a socket only', () => {
   })
 
   it('the server handle and the admin API share one journal and one scenario', async () => {
-    const server = await startMockServer({ port: 0, logger: silent })
+    const server = await startMockServer({ port: 0, logger: silentLogger })
     servers.push(server)
     await fetch(`${server.url}/__mock/scenario`, { method: 'PUT', body: '{"name":"error"}' })
     expect(server.activeScenario()).toBe('error')
@@ -41,7 +40,7 @@ describe('admin API, over a socket only', () => {
   })
 
   it('a declared Content-Length over 64 KiB on PUT /__mock/scenario answers 413', async () => {
-    const server = await startMockServer({ port: 0, logger: silent })
+    const server = await startMockServer({ port: 0, logger: silentLogger })
     servers.push(server)
     const response = await fetch(`${server.url}/__mock/scenario`, {
       method: 'PUT',

@@ -1,13 +1,14 @@
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type MockServer, startMockServer } from '../../src/index.js'
+import { silentLogger } from '../../src/log.js'
 
 /** Over a real socket, where Node's header writer threw on a challenge naming an API key "ключ" (#12). */
 describe('header values made from the description, over a socket (#12)', () => {
   let mock: MockServer
   beforeAll(async () => {
     const spec = fileURLToPath(new URL('../descriptions/wild/header-values.yaml', import.meta.url))
-    mock = await startMockServer({ spec, port: 0, logger: { info() {}, warn() {}, error() {} } })
+    mock = await startMockServer({ spec, port: 0, logger: silentLogger })
   })
   afterAll(() => mock.close())
 

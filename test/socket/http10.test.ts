@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type MockServer, startMockServer } from '../../src/index.js'
 import { connect, statusOf, within } from '../support/raw-socket.js'
+import { silentLogger } from '../../src/log.js'
 
 /** HTTP/1.0 does not require Host; HTTP/1.1 does (#12). */
 describe('requests without Host', () => {
   let mock: MockServer
   beforeAll(async () => {
-    mock = await startMockServer({ port: 0, logger: { info() {}, warn() {}, error() {} } })
+    mock = await startMockServer({ port: 0, logger: silentLogger })
   })
   afterAll(() => mock.close())
 

@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type MockServer, StartupError, createApp, startMockServer } from 'plant-store-mock'
+import { silentLogger } from '../../src/log.js'
 
-const silent = { info() {}, warn() {}, error() {} }
 const auth = { authorization: 'Bearer t', 'content-type': 'application/json' }
 
 function postPlant(url: string, headers: Record<string, string> = {}, body = '{"id":1,"name":"Fern","tag":"fern"}') {
@@ -21,7 +21,7 @@ describe('startMockServer from plant-store-mock', () => {
   let mock: MockServer
 
   beforeAll(async () => {
-    mock = await startMockServer({ port: 0, logger: silent })
+    mock = await startMockServer({ port: 0, logger: silentLogger })
   })
 
   afterAll(async () => {
@@ -115,7 +115,7 @@ describe('startMockServer from plant-store-mock', () => {
 
 describe('close() from plant-store-mock', () => {
   it('stops the server: its port refuses connections afterwards (#3)', async () => {
-    const mock = await startMockServer({ port: 0, logger: silent })
+    const mock = await startMockServer({ port: 0, logger: silentLogger })
     expect((await postPlant(mock.url)).status).toBe(200)
     await mock.close()
     const error = await postPlant(mock.url).then(
@@ -127,15 +127,17 @@ describe('close() from plant-store-mock', () => {
 
   it('can be called on two servers running side by side', async () => {
     const [a, b] = await Promise.all([
-      startMockServer({ port: 0, logger: silent }),
-      startMockServer({ port: 0, logger: silent }),
+      startMockServer({ port: 0, logger: silentLogger }),
+      startMockServer({ port: 0, logger: silentLogger }),
     ])
     expect(a.port).not.toBe(b.port)
     await Promise.all([a.close(), b.close()])
   })
 
   it('rejects with a StartupError for an unknown start scenario', async () => {
-    await expect(startMockServer({ port: 0, logger: silent, scenario: 'nope' })).rejects.toBeInstanceOf(StartupError)
+    await expect(startMockServer({ port: 0, logger: silentLogger, scenario: 'nope' })).rejects.toBeInstanceOf(
+      StartupError,
+    )
   })
 })
 

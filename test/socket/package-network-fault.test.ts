@@ -4,8 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { NetworkFault, createApp } from 'plant-store-mock'
-
-const silent = { info() {}, warn() {}, error() {} }
+import { silentLogger } from '../../src/log.js'
 
 function addPlant(app: Awaited<ReturnType<typeof createApp>>) {
   return app.request('/plants', {
@@ -17,7 +16,7 @@ function addPlant(app: Awaited<ReturnType<typeof createApp>>) {
 
 describe('NetworkFault from plant-store-mock', () => {
   it('is what app.request() rejects with under a reset fault, naming the fault (#13)', async () => {
-    const app = await createApp({ scenario: 'flaky-network', logger: silent })
+    const app = await createApp({ scenario: 'flaky-network', logger: silentLogger })
     const failure = await Promise.resolve(addPlant(app)).then(
       () => undefined,
       (error: unknown) => error,
@@ -29,7 +28,7 @@ describe('NetworkFault from plant-store-mock', () => {
   })
 
   it('is not thrown by an answer that has a response (#13)', async () => {
-    const app = await createApp({ logger: silent })
+    const app = await createApp({ logger: silentLogger })
     expect((await addPlant(app)).status).toBe(200)
   })
 })

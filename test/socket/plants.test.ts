@@ -22,14 +22,14 @@ import {
   type RequestCase,
   sendOverSocket,
 } from '../support/cases.js'
+import { silentLogger } from '../../src/log.js'
 
-const silent = { info() {}, warn() {}, error() {} }
 const servers = new Map<string, Promise<MockServer>>()
 
 function serverFor(options: RequestCase['options'] = {}): Promise<MockServer> {
   const key = optionsKey(options)
   let server = servers.get(key)
-  if (!server) servers.set(key, (server = startMockServer({ port: 0, logger: silent, ...options })))
+  if (!server) servers.set(key, (server = startMockServer({ port: 0, logger: silentLogger, ...options })))
   return server
 }
 
@@ -219,7 +219,7 @@ describe('POST /plants, over a socket only', () => {
   })
 
   it('a closed server refuses connections', async () => {
-    const server = await startMockServer({ port: 0, logger: silent })
+    const server = await startMockServer({ port: 0, logger: silentLogger })
     await server.close()
     await expect(fetch(`${server.url}/plants`, { method: 'POST' })).rejects.toThrow()
   })

@@ -6,14 +6,14 @@ import { afterAll, describe, it } from 'vitest'
 import { type MockServer, startMockServer } from '../../src/index.js'
 import { sendOverSocket } from '../support/cases.js'
 import { type ControlCase, caseKey, controlCases, expectControlCase, optionsOf } from '../support/control-cases.js'
+import { silentLogger } from '../../src/log.js'
 
-const silent = { info() {}, warn() {}, error() {} }
 const servers = new Map<string, Promise<MockServer>>()
 
 function serverFor(testCase: ControlCase): Promise<MockServer> {
   const key = caseKey(testCase)
   let server = servers.get(key)
-  if (!server) servers.set(key, (server = startMockServer({ ...optionsOf(testCase), port: 0, logger: silent })))
+  if (!server) servers.set(key, (server = startMockServer({ ...optionsOf(testCase), port: 0, logger: silentLogger })))
   return server
 }
 

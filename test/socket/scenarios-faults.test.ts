@@ -10,9 +10,9 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type AppOptions, type MockServer, startMockServer } from '../../src/index.js'
+import { silentLogger } from '../../src/log.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
-const silent = { info() {}, warn() {}, error() {} }
 const auth = { authorization: 'Bearer t', 'content-type': 'application/json' }
 const VALID = '{"id":1,"name":"Fern"}'
 /** Timers may fire up to a millisecond early against performance.now() (libuv keeps time in whole ms). */
@@ -24,7 +24,7 @@ const servers: MockServer[] = []
 let faultFixtures: string
 
 async function start(options: AppOptions = {}): Promise<MockServer> {
-  const server = await startMockServer({ port: 0, logger: silent, ...options })
+  const server = await startMockServer({ port: 0, logger: silentLogger, ...options })
   servers.push(server)
   return server
 }
@@ -275,7 +275,7 @@ describe('faults', () => {
   })
 
   it('close() while a request hangs finishes within 2 s (#3)', async () => {
-    const own = await startMockServer({ port: 0, logger: silent, fixtures: faultFixtures, scenario: 'hang' })
+    const own = await startMockServer({ port: 0, logger: silentLogger, fixtures: faultFixtures, scenario: 'hang' })
     const hanging = send(`${own.url}/plants`, { timeoutMs: 10_000 }).then(
       () => 'answered',
       (error: NodeJS.ErrnoException) => error.code ?? error.message,

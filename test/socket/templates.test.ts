@@ -5,15 +5,15 @@
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type MockServer, startMockServer } from '../../src/index.js'
+import { silentLogger } from '../../src/log.js'
 
 const spec = fileURLToPath(new URL('../descriptions/template-fallback/openapi.yaml', import.meta.url))
-const silent = { info() {}, warn() {}, error() {} }
 
 describe('header templates over a socket', () => {
   let server: MockServer
 
   beforeAll(async () => {
-    server = await startMockServer({ port: 0, spec, logger: silent })
+    server = await startMockServer({ port: 0, spec, logger: silentLogger })
   })
 
   afterAll(async () => {

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { compileHeaders, toHeaderText, writeHeaderValue } from '../../src/responses/compile-headers.js'
 import { ajvFor, documentWithResponses, operationsOf } from '../support/builders.js'
+import { silentLogger } from '../../src/log.js'
 
 const simple = { explode: false }
 const exploded = { explode: true }
@@ -92,11 +93,8 @@ describe('compileHeaders', () => {
     document.components.examples = { one: { value: 'a' } }
     const [operation] = operationsOf(document)
     expect(
-      compileHeaders(
-        { document, ajv: ajvFor(document), logger: { info() {}, warn() {}, error() {} } },
-        'l',
-        operation!.responses[0]!.headers,
-      ).headers,
+      compileHeaders({ document, ajv: ajvFor(document), logger: silentLogger }, 'l', operation!.responses[0]!.headers)
+        .headers,
     ).toEqual({ 'x-id': 'a' })
   })
 

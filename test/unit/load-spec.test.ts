@@ -258,7 +258,6 @@ describe('describeOperations', () => {
           openObject: false,
           allowEmptyValue: false,
           allowReserved: false,
-          deprecated: false,
         },
       ])
     }
