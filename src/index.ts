@@ -1,6 +1,6 @@
 import type { Hono } from 'hono'
 import { ADMIN_PREFIX, type MockOptions } from './config.js'
-import { type MockControls, createControls } from './controls.js'
+import { type MockControls, createControls } from './scenarios/controls.js'
 import { type Engine, checkDeferredExamples, createEngine } from './engine.js'
 import { createHonoApp } from './http/app.js'
 import type { JournalEntry, JournalFilter } from './journal/journal.js'

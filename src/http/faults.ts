@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import type { Delay } from '../config.js'
-import type { Fault } from '../responses/scenarios.js'
+import type { Fault } from '../scenarios/scenarios.js'
 import { incomingOf } from './request-data.js'
 
 /** A uniformly drawn wait within the range, in milliseconds. */

@@ -4,6 +4,19 @@ import { errors } from '../errors.js'
 const EMPTY = new Uint8Array(0)
 
 /**
+ * Whether a request says it carries a body: a `Content-Type`, a `Content-Length` other than 0, or a
+ * `Transfer-Encoding`. The one place this is decided.
+ */
+export function announcesBody(header: (name: string) => string | undefined): boolean {
+  const length = header('content-length')
+  return (
+    header('content-type') !== undefined ||
+    (length !== undefined && length !== '0') ||
+    header('transfer-encoding') !== undefined
+  )
+}
+
+/**
  * Reads a request body of at most `limit` bytes, or throws 413. A declared `Content-Length` over
  * the limit is refused before a byte is read; a chunked body is counted as it streams and the
  * reading stops at the limit.

@@ -1,5 +1,4 @@
 import { MAX_DELAY_MS, type ValidationMode } from '../config.js'
-import type { ScenarioRule } from './scenarios.js'
 
 /** What a client asked for with `Prefer` (Prism's syntax: `Prefer: code=400, example=duplicate-id`). */
 export interface Preferences {
@@ -61,19 +60,3 @@ const VALIDATION_WORDS: Record<string, ValidationMode> = Object.assign(Object.cr
   off: 'off',
   false: 'off',
 })
-
-/**
- * A scenario rule says what to answer; `Prefer` on the request says it more finely and wins.
- * Status and example go together: a `Prefer` naming either replaces the rule's pair.
- */
-export function withScenarioRule(prefer: Preferences, rule: ScenarioRule | undefined): Preferences {
-  if (!rule) return prefer
-  const pickedByPrefer = prefer.code !== undefined || prefer.example !== undefined
-  return {
-    code: pickedByPrefer ? prefer.code : rule.status,
-    example: pickedByPrefer ? prefer.example : rule.example,
-    dynamic: prefer.dynamic ?? rule.dynamic,
-    delay: prefer.delay,
-    from: prefer.from,
-  }
-}

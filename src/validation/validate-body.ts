@@ -82,6 +82,13 @@ export interface BodyOutcome {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false })
 
+/** A request without a body: the one place that says a required one is missing. */
+export function validateMissingBody(body: BodyValidator): BodyOutcome {
+  return body.required
+    ? { violations: [{ path: 'body', message: 'is required but the request has no body' }] }
+    : { violations: [] }
+}
+
 /**
  * Decodes, parses and validates a body. Problems come back as violations, never thrown.
  * Only a multipart body is parsed asynchronously; a JSON body takes the same synchronous path as ever.
@@ -102,9 +109,7 @@ export function validateBody(
 ): BodyOutcome | Promise<BodyOutcome> {
   // An empty form is a form: a client whose fields are all optional sends `Content-Type: application/
   // x-www-form-urlencoded` and no bytes (truora.com), and it is judged as `{}`. Any other empty body is no body.
-  if (bytes.byteLength === 0 && media.kind !== 'form') {
-    return { violations: body.required ? [{ path: 'body', message: 'is required but the request has no body' }] : [] }
-  }
+  if (bytes.byteLength === 0 && media.kind !== 'form') return validateMissingBody(body)
   if (media.kind === 'json') return validateJson(media, bytes)
   if (media.kind === 'multipart') {
     // The boundary is in the Content-Type; without it the parts cannot be told apart.

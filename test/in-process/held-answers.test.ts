@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events'
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../../src/index.js'
-import { MAX_HELD_ANSWERS } from '../../src/http/app.js'
+import { MAX_HELD_ANSWERS } from '../../src/pipeline/deliver.js'
 import { waitBeforeAnswering } from '../../src/http/faults.js'
 import { silentLogger } from '../../src/log.js'
 

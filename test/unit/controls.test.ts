@@ -1,9 +1,9 @@
 /** Runtime controls (`src/controls.ts`, issue #3 §1, §3): the scenario switch, sessions, reset. */
 import { describe, expect, it } from 'vitest'
-import { createControls } from '../../src/controls.js'
+import { createControls } from '../../src/scenarios/controls.js'
 import { MockError, StartupError } from '../../src/errors.js'
 import type { RequestRecord } from '../../src/journal/journal.js'
-import type { Scenario } from '../../src/responses/scenarios.js'
+import type { Scenario } from '../../src/scenarios/scenarios.js'
 
 function scenario(name: string, builtIn = true): Scenario {
   return { name, description: `the ${name} scenario`, builtIn, rules: [] }

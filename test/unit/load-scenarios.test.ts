@@ -5,8 +5,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { type StartupError } from '../../src/errors.js'
 import type { DeclaredResponse } from '../../src/responses/declared-responses.js'
-import { loadScenarios } from '../../src/responses/load-scenarios.js'
-import type { ScenarioTarget } from '../../src/responses/scenarios.js'
+import { loadScenarios } from '../../src/scenarios/load-scenarios.js'
+import type { ScenarioTarget } from '../../src/scenarios/scenarios.js'
 import { removeTempDirs, tempDirSync } from '../support/temp-dirs.js'
 import { startupErrorOf } from '../support/startup-error.js'
 

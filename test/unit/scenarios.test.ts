@@ -8,7 +8,7 @@ import {
   type ScenarioTarget,
   builtInScenarios,
   indexScenarios,
-} from '../../src/responses/scenarios.js'
+} from '../../src/scenarios/scenarios.js'
 
 function response(code: string): DeclaredResponse {
   return { code, mediaType: 'application/json', bodies: new Map() }

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { parse as parseYaml } from 'yaml'
 import { parseDelay } from '../config.js'
 import { startupErrors } from '../errors.js'
-import { findResponse, settleExamples } from './declared-responses.js'
+import { findResponse, settleExamples } from '../responses/declared-responses.js'
 import { FAULTS, type Fault, type Scenario, type ScenarioRule, type ScenarioTarget } from './scenarios.js'
 import { isPlainObject } from '../plain-object.js'
 

@@ -1,6 +1,6 @@
 import type { Delay } from '../config.js'
 import { startupErrors } from '../errors.js'
-import { type ResponseSet, findResponse } from './declared-responses.js'
+import { type ResponseSet, findResponse } from '../responses/declared-responses.js'
 
 /** Ways to break an answer on purpose, so a client's error paths can be tested. */
 export const FAULTS = ['reset', 'empty', 'malformed', 'hang'] as const

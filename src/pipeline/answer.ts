@@ -1,0 +1,240 @@
+import type { Context } from 'hono'
+import { checkSecurity } from '../auth/check-security.js'
+import type { CompiledOperation } from '../engine.js'
+import { errors, isMockError } from '../errors.js'
+import type { RequestData } from '../request.js'
+import { type Preferences, parsePrefer } from '../responses/prefer.js'
+import {
+  type QueryPreferences,
+  readQueryPreferences,
+  withQueryPreferences,
+  withoutQueryControls,
+} from '../responses/query-preferences.js'
+import { renderResponse } from '../responses/render-response.js'
+import { type ResponsePlan, selectResponse } from '../responses/select-response.js'
+import { templateRequestOf } from '../responses/template-request.js'
+import { type RouteMatch, matchOperation } from '../routing/match-operation.js'
+import { applyScenario } from '../scenarios/apply-scenario.js'
+import type { Scenario } from '../scenarios/scenarios.js'
+import { validateParameters } from '../validation/validate-params.js'
+import type { Exchange, PipelineDeps } from './exchange.js'
+import { deliverStep } from './deliver.js'
+import { answerWithViolations, renderFailure } from './failure.js'
+import { type BodyReading, readRequestBodyUnchecked, reportRequestBody, validateRequestBody } from './request-body.js'
+
+/**
+ * One request to the described API, from the parsed request to the journal, in the order the steps run:
+ * 0 query controls → 1 match → 2 scenario → 3 security → 4 validate → 5 decide → 6 render → (a failure
+ * is mapped to the description's Error shape) → 7 deliver (delay, fault) → 8 record. A miss (404) at
+ * `/` or `/favicon.ico` is answered by the mock's own pages instead, unjournaled (`own-pages.ts`).
+ * New steps (stubs and conditions, state, proxying, events) go between these, as functions of
+ * `(exchange, deps)` like them.
+ * @note The steps are plain calls: as a chain of Hono middleware (CORS, journal, delay, handler) the
+ * same work cost about a quarter more CPU per request (issue #4).
+ */
+export async function answerRequest(c: Context, exchange: Exchange, deps: PipelineDeps): Promise<Response> {
+  let response: Response
+  try {
+    response = await answerDescribed(c, exchange, deps)
+  } catch (error) {
+    // Only once routing has missed does the mock look for a page of its own (`GET /`, the favicon).
+    const own =
+      isMockError(error) && error.kind === 'not_found' ? deps.answerOwnPage(exchange.request, error) : undefined
+    if (own) return own
+    exchange.error = error
+    response = renderFailure(error, exchange, deps)
+  }
+  return deliverStep(c, exchange, deps, response)
+}
+
+/** Steps 0 to 6: what the description says to answer. */
+async function answerDescribed(c: Context, exchange: Exchange, deps: PipelineDeps): Promise<Response> {
+  const query = queryControlsStep(exchange.request)
+  const described = query ? withoutQueryControls(exchange.request, query) : exchange.request
+  const { operation, params } = matchStep(exchange, deps, described)
+  const prefer = scenarioStep(exchange, deps, operation, query)
+  securityStep(exchange, operation)
+  const value = await validateStep(c, exchange, deps, { operation, params, described, prefer })
+  const plan = decideStep(exchange, deps, operation, prefer, query)
+  return renderStep(exchange, deps, plan, operation, { described, params, value })
+}
+
+/**
+ * 0. Prism's query controls (`?__code=404`) are looked for only in a query that holds `__`. They are
+ * taken out of the request the operation sees (routing, validation, templates); the journal keeps the query as sent.
+ */
+function queryControlsStep(request: RequestData): QueryPreferences | undefined {
+  return request.rawQuery.indexOf('__') === -1 ? undefined : readQueryPreferences(request.rawQuery)
+}
+
+/** 1. Match: unknown path → 404, undeclared method → 405. */
+function matchStep(
+  exchange: Exchange,
+  { engine }: PipelineDeps,
+  described: RequestData,
+): RouteMatch<CompiledOperation> {
+  const { request } = exchange
+  const match = matchOperation(engine.router, request.method, request.path, described, hasValidPathParameters)
+  exchange.operation = match.operation
+  return match
+}
+
+/** Where several templates match a path (`…/{FileName}`, `…/{AttachmentID}`), the router takes the first whose path parameters are valid. */
+function hasValidPathParameters(
+  operation: CompiledOperation,
+  params: Record<string, string>,
+  request: RequestData,
+): boolean {
+  const path = operation.parameters?.filter((location) => location.location === 'path')
+  return !path?.length || validateParameters(path, request, params).length === 0
+}
+
+/**
+ * 2. Scenario: named by the request, else the session's, else the active one; what its rule makes of
+ * this request is decided here, as data (`applyScenario`), and applied at steps 3, 5 and 7. `Prefer`
+ * is read here too: the rule refines it, and step 4 reads its `validate=`.
+ */
+function scenarioStep(
+  exchange: Exchange,
+  { controls }: PipelineDeps,
+  operation: CompiledOperation,
+  query: QueryPreferences | undefined,
+): Preferences {
+  const { request } = exchange
+  const named = request.header('x-mock-scenario')
+  const scenario = named
+    ? findScenario(controls, named, operation)
+    : controls.activeScenario(request.header('x-mock-session'))
+  exchange.scenario = scenario
+  const prefer = query
+    ? withQueryPreferences(parsePrefer(request.header('prefer')), query)
+    : parsePrefer(request.header('prefer'))
+  exchange.decision = applyScenario(scenario, scenario.rules[operation.index], prefer, operation.id)
+  return prefer
+}
+
+/** A scenario the request names (`X-Mock-Scenario`): one the mock does not know is the request's mistake. */
+function findScenario(controls: PipelineDeps['controls'], name: string, operation: CompiledOperation): Scenario {
+  try {
+    return controls.findScenario(name)
+  } catch (error) {
+    // The request names it, so the request is wrong: answer with the operation's violation status.
+    if (isMockError(error))
+      throw errors.unknownScenario(
+        operation.responses.violationStatus,
+        name,
+        controls.listScenarios().map((s) => s.name),
+      )
+    throw error
+  }
+}
+
+/** 3. Security comes before anything else the request asks for, Prefer included; then a scenario that refuses every credential. */
+function securityStep(exchange: Exchange, operation: CompiledOperation): void {
+  if (operation.security) checkSecurity(operation.security, exchange.request)
+  if (exchange.decision!.refusal) throw exchange.decision!.refusal
+}
+
+interface Validation {
+  operation: CompiledOperation
+  params: Record<string, string>
+  /** The request as the operation sees it (query controls taken out). */
+  described: RequestData
+  prefer: Preferences
+}
+
+/**
+ * 4. Every violation of parameters and body is answered in one response (strict), or answered past
+ * (`--validate report`, `off`, or `Prefer: validate=`) and kept for the journal: the parsed body.
+ */
+async function validateStep(
+  c: Context,
+  exchange: Exchange,
+  deps: PipelineDeps,
+  { operation, params, described, prefer }: Validation,
+): Promise<unknown> {
+  if (prefer.validate === null) throw errors.badPreferValidate(operation.responses.violationStatus)
+  const mode = prefer.validate ?? deps.engine.options.validate
+  const reading: BodyReading = { c, exchange, deps, operation, request: exchange.request }
+  if (mode === 'strict') {
+    const violations = operation.parameters ? validateParameters(operation.parameters, described, params) : []
+    let value: unknown
+    if (operation.body) {
+      const body = await validateRequestBody(reading)
+      if (body.violations.length) violations.push(...body.violations)
+      value = body.value
+    }
+    if (violations.length) throw errors.invalidRequest(operation.responses.violationStatus, violations)
+    return value
+  }
+  // Answered as if valid: `report` keeps every violation; `off` validates nothing and keeps only what
+  // keeps the body from being read (malformed JSON, bad UTF-8), whose templates then see no body.
+  const violations =
+    mode === 'report' && operation.parameters ? validateParameters(operation.parameters, described, params) : []
+  let value: unknown
+  if (operation.body) {
+    const body = mode === 'report' ? await reportRequestBody(reading) : await readRequestBodyUnchecked(reading)
+    if (body.violations.length) violations.push(...body.violations)
+    value = body.value
+  }
+  if (violations.length) exchange.violations = violations
+  return value
+}
+
+/**
+ * 5. Decide the response: the scenario's rule refined by Prefer picks status, media type and body
+ * source. Only a request that gets this far is delayed by its Prefer.
+ */
+function decideStep(
+  exchange: Exchange,
+  { engine }: PipelineDeps,
+  operation: CompiledOperation,
+  prefer: Preferences,
+  query: QueryPreferences | undefined,
+): ResponsePlan {
+  exchange.prefer = prefer
+  const { violationStatus } = operation.responses
+  if (Number.isNaN(prefer.delay)) throw errors.badPreferDelay(violationStatus)
+  if (query && prefer.problem) throw errors.undeclaredPreference(violationStatus, prefer.problem)
+  const decision = exchange.decision!
+  if (decision.forced) throw decision.forced
+  return selectResponse(operation, decision.preferences, engine.options, exchange.request.header('accept'))
+}
+
+interface TemplateSource {
+  described: RequestData
+  params: Record<string, string>
+  value: unknown
+}
+
+/**
+ * 6. Render the plan into bytes; an answer the mock knows breaks the operation's declared response
+ * is refused (`--errors`) or sent with `X-Mock-Violations`, as is one to a request answered past its violations.
+ */
+function renderStep(
+  exchange: Exchange,
+  { engine }: PipelineDeps,
+  plan: ResponsePlan,
+  operation: CompiledOperation,
+  template: TemplateSource,
+): Response {
+  // Only a templated fixture reads the request back; other bodies need no view of it.
+  const templated = plan.source.kind === 'static' && plan.source.body.template !== undefined
+  const rendered = renderResponse(
+    plan,
+    engine.errorContext,
+    templated ? templateRequestOf(template.described, template.params, template.value) : undefined,
+  )
+  if (rendered.violations !== undefined || exchange.violations !== undefined)
+    return answerWithViolations(rendered, exchange, operation, engine.options.errors)
+  const { status, contentType, headers, body } = rendered
+  exchange.answer = rendered
+  return new Response(body, {
+    status,
+    headers: contentType
+      ? headers
+        ? { ...headers, 'content-type': contentType }
+        : { 'content-type': contentType }
+      : headers,
+  })
+}

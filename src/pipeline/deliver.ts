@@ -1,0 +1,64 @@
+import type { Context } from 'hono'
+import { errors } from '../errors.js'
+import { answerWithFault, drawDelay, waitBeforeAnswering } from '../http/faults.js'
+import type { Exchange, PipelineDeps } from './exchange.js'
+import { renderFailure } from './failure.js'
+import { answerSent, recordExchange } from './record.js'
+
+/** Delayed or hanging answers held at once, at most; beyond, 503 with Retry-After (#12). */
+export const MAX_HELD_ANSWERS = 128
+
+/**
+ * 7. Deliver: the delay (Prefer's, once the request got to step 5; else the scenario's, else
+ * `--delay`), then the scenario's fault; held answers are capped. Then 8, the journal.
+ */
+export async function deliverStep(
+  c: Context,
+  exchange: Exchange,
+  deps: PipelineDeps,
+  response: Response,
+): Promise<Response> {
+  const { decision } = exchange
+  const delay = exchange.prefer?.delay ?? drawDelay(decision?.delay ?? deps.engine.options.delay)
+  const fault = decision?.fault
+  const holds = delay > 0 || fault === 'hang'
+  if (holds && deps.held.count >= MAX_HELD_ANSWERS) {
+    // Each held answer holds a connection (and a file descriptor): beyond the cap, every other client would be locked out.
+    exchange.error = errors.tooManyHeld(MAX_HELD_ANSWERS)
+    response = renderFailure(exchange.error, exchange, deps)
+  } else if (holds) {
+    deps.held.count++
+    try {
+      return await holdThenAnswer(c, exchange, deps, response, delay)
+    } finally {
+      deps.held.count--
+    }
+  } else if (fault) {
+    return holdThenAnswer(c, exchange, deps, response, 0)
+  }
+  recordExchange(exchange, deps, response.status)
+  return response
+}
+
+async function holdThenAnswer(
+  c: Context,
+  exchange: Exchange,
+  deps: PipelineDeps,
+  response: Response,
+  delay: number,
+): Promise<Response> {
+  if (delay > 0) await waitBeforeAnswering(delay, c, deps.closing)
+  const fault = exchange.decision?.fault
+  if (fault) {
+    try {
+      response = await answerWithFault(fault, response, c, deps.closing)
+      if (fault === 'malformed') exchange.answer = await answerSent(response)
+    } catch (error) {
+      // A network fault sent no response: it is journaled as status 0, then goes on out of the app.
+      recordExchange(exchange, deps, 0)
+      throw error
+    }
+  }
+  recordExchange(exchange, deps, response.status)
+  return response
+}

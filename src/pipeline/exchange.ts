@@ -1,0 +1,49 @@
+import type { CompiledOperation, Engine } from '../engine.js'
+import type { Violation } from '../errors.js'
+import type { AnswerSource } from '../journal/journal.js'
+import type { RequestData } from '../request.js'
+import type { Preferences } from '../responses/prefer.js'
+import type { ScenarioDecision } from '../scenarios/apply-scenario.js'
+import type { MockControls } from '../scenarios/controls.js'
+import type { Scenario } from '../scenarios/scenarios.js'
+import type { AnswerOwnPage } from '../http/own-pages.js'
+
+/** What one request learns on its way through the pipeline; the journal reads it at the end. */
+export interface Exchange {
+  request: RequestData
+  /** Arrival, in ms since the epoch, and on the monotonic clock for the duration. */
+  time: number
+  started: number
+  operation?: CompiledOperation
+  scenario?: Scenario
+  /** What the scenario makes of this request (step 2), applied at steps 3, 5 and 7. */
+  decision?: ScenarioDecision
+  /** Set once the request is valid (step 5): only then does its `Prefer: delay=` count. */
+  prefer?: Preferences
+  body?: Uint8Array
+  /** What the pipeline threw, if it threw: the journal tells violations from answers by it. */
+  error?: unknown
+  /** The request's violations, answered past (`--validate report`, or an unreadable body under `off`); set only when there are some. */
+  violations?: Violation[]
+  /** How the answer breaks the operation's declared response, as far as the mock knows; set only when it does. */
+  responseViolations?: readonly Violation[]
+  /**
+   * The answer as built, where its Response is made: the rendered body string and header object, by
+   * reference (the Response's body is a stream, never read back). The journal lists it.
+   */
+  answer?: AnswerSource
+  /** The message of the error answered, which may not be `error` (`--errors` answers a 500 instead). */
+  reason?: string
+}
+
+/** What every step may read, built once per app (fastify's route context plays this part). */
+export interface PipelineDeps {
+  engine: Engine
+  controls: MockControls
+  /** Aborted when the server closes: held answers stop waiting. */
+  closing: AbortSignal
+  /** The mock's own `GET /` index and quiet favicon, looked for only after routing has missed. */
+  answerOwnPage: AnswerOwnPage
+  /** Answers waiting on a delay or a `hang` fault right now (`MAX_HELD_ANSWERS`). */
+  held: { count: number }
+}

@@ -1,0 +1,61 @@
+import { type MockError, errors, isMockError } from '../errors.js'
+import type { CompiledOperation } from '../engine.js'
+import { renderError } from '../responses/render-error.js'
+import type { RenderedResponse } from '../responses/render-response.js'
+import { VIOLATIONS_HEADER, renderViolationsHeader } from '../validation/violations-header.js'
+import type { Exchange, PipelineDeps } from './exchange.js'
+
+/**
+ * The one mapping of a failure to the description's Error shape; unexpected failures are logged once.
+ * A declared error body the mock knows to break its schema is refused with `--errors` (the 500 that
+ * says so is not judged again), and reported without; reported violations go in `X-Mock-Violations`.
+ */
+export function renderFailure(error: unknown, exchange: Exchange | undefined, deps: PipelineDeps): Response {
+  const { engine } = deps
+  const mockError = isMockError(error) ? error : reportUnexpected(deps, error)
+  const { status, headers, body, violations } = renderError(
+    mockError,
+    exchange?.operation?.responses,
+    engine.errorContext,
+  )
+  if (violations && exchange?.operation && mockError.kind !== 'invalid_response') {
+    exchange.responseViolations = violations
+    // The journal keeps the failure the request met; only the answer changes.
+    if (engine.options.errors)
+      return renderFailure(errors.invalidResponse(status, exchange.operation.id, violations), exchange, deps)
+  }
+  if (exchange?.violations || exchange?.responseViolations)
+    headers[VIOLATIONS_HEADER] = renderViolationsHeader(exchange.violations, exchange.responseViolations)
+  if (exchange) {
+    exchange.answer = { status, headers, body }
+    exchange.reason = mockError.message
+  }
+  return new Response(body, { status, headers })
+}
+
+function reportUnexpected({ engine }: PipelineDeps, error: unknown): MockError {
+  const detail =
+    engine.options.debug && error instanceof Error ? error.stack : String((error as Error)?.message ?? error)
+  engine.logger.error(`unexpected failure while answering a request: ${detail}`)
+  return errors.internal()
+}
+
+/** With `--errors`, a 500 naming the violations instead; without, the answer with `X-Mock-Violations`. */
+export function answerWithViolations(
+  rendered: RenderedResponse,
+  exchange: Exchange,
+  operation: CompiledOperation,
+  refuse: boolean,
+): Response {
+  if (rendered.violations) {
+    exchange.responseViolations = rendered.violations
+    if (refuse) throw errors.invalidResponse(rendered.status, operation.id, rendered.violations)
+  }
+  const headers: Record<string, string> = {
+    ...rendered.headers,
+    [VIOLATIONS_HEADER]: renderViolationsHeader(exchange.violations, exchange.responseViolations),
+  }
+  if (rendered.contentType) headers['content-type'] = rendered.contentType
+  exchange.answer = { status: rendered.status, headers, body: rendered.body }
+  return new Response(rendered.body, { status: rendered.status, headers })
+}
