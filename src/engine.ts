@@ -1,12 +1,11 @@
 import { readFile } from 'node:fs/promises'
 import type { ValidateFunction } from 'ajv'
-import { type SecurityCheck, compileSecurity } from './auth/check-security.js'
+import { type CompiledOperation, compileOperation, readParameterOneOfAsAnyOf } from './compile-operation.js'
 import { ADMIN_PREFIX, type MockOptions, type ResolvedOptions, resolveOptions } from './config.js'
 import { StartupError, startupErrors } from './errors.js'
 import type { Redaction } from './journal/journal.js'
 import type { Logger } from './log.js'
-import { compileResponses } from './responses/compile-responses.js'
-import { type DeclaredResponse, type ResponseSet, settleExamples } from './responses/declared-responses.js'
+import { type DeclaredResponse, settleExamples } from './responses/declared-responses.js'
 import { type Faker, createFaker } from './responses/fake.js'
 import { createSampler } from './responses/sample-body.js'
 import { type FixtureSet, loadFixtures } from './responses/fixtures.js'
@@ -20,29 +19,9 @@ import { type Router, createRouter } from './routing/match-operation.js'
 import { type SpecDocument, loadSpec } from './openapi/load-spec.js'
 import { type OperationDescription, describeOperations } from './openapi/operations.js'
 import { deriveReadWriteViews } from './openapi/read-write-only.js'
-import { derefSchema, nodeAt } from './openapi/resolve-ref.js'
+import { nodeAt } from './openapi/resolve-ref.js'
 import { type Ajv, addDescription, compileAt, createAjv, markExactIntegers } from './validation/create-ajv.js'
 import { findUnusablePatterns } from './validation/compile-pattern.js'
-import { type BodyValidator, compileBody } from './validation/validate-body.js'
-import { type ParameterValidator, compileParameters } from './validation/validate-params.js'
-
-/** An operation with everything the request path needs compiled in. */
-export interface CompiledOperation {
-  /** Position in `Engine.operations`; scenario rules are looked up by it. */
-  index: number
-  id: string
-  method: string
-  path: string
-  /** See `Routable`: set only for paths with a segment that holds several parameters. */
-  pathValuePatterns?: Record<string, string>
-  /** See `Routable`: set only for path keys with a query or fragment part (`/#X-Amz-Target=...`). */
-  parameterLocations?: Record<string, string>
-  secured: boolean
-  security?: SecurityCheck
-  parameters?: ParameterValidator
-  body?: BodyValidator
-  responses: ResponseSet
-}
 
 /** Everything built once at start-up. The request path reads it and never changes it. */
 export interface Engine {
@@ -194,112 +173,6 @@ export function checkDeferredExamples(engine: Engine, signal: AbortSignal): void
     if (next < pending.length) setImmediate(slice).unref()
   }
   if (pending.length > 0) setImmediate(slice).unref()
-}
-
-interface OperationCompileContext {
-  /** The response view of the description (writeOnly properties gone). */
-  document: any
-  /** The request view (readOnly properties gone): what fixture templates read of the request is checked in it. */
-  requestDocument: unknown
-  ajv: Ajv
-  requestAjv: Ajv
-  coercingAjv: Ajv
-  fixtures: FixtureSet
-  options: ResolvedOptions
-  logger: Logger
-  /** Logs a warning the first time its key is seen: a problem shared by a thousand operations is told once. */
-  warnOnce: (key: string, message: string) => void
-  deferredExamples?: DeclaredResponse[]
-}
-
-function compileOperation(
-  description: OperationDescription,
-  index: number,
-  context: OperationCompileContext,
-): CompiledOperation {
-  const { document, ajv, requestAjv, coercingAjv, fixtures, options, logger } = context
-  const security = compileSecurity(description.security, document.components?.securitySchemes ?? {}, {
-    tokens: options.tokens,
-    pointer: description.securityPointer,
-    warnUncheckable: context.warnOnce,
-  })
-  return {
-    index,
-    secured: security !== undefined,
-    security,
-    id: description.id,
-    method: description.method,
-    path: description.path,
-    pathValuePatterns: /\}\{|\{[^/]*\}[^/]+\{/.test(description.path)
-      ? pathValuePatterns(document, description)
-      : undefined,
-    parameterLocations: /[?#]/.test(description.path)
-      ? Object.fromEntries(description.parameters.map((p) => [p.name, p.in]))
-      : undefined,
-    parameters: compileParameters(coercingAjv, description.parameters),
-    body: description.requestBody
-      ? compileBody(requestAjv, description.requestBody, coercingAjv, { maxDepth: options.maxDepth })
-      : undefined,
-    responses: compileResponses(
-      {
-        document,
-        requestDocument: context.requestDocument,
-        ajv,
-        coercingAjv,
-        logger,
-        ignoreExamples: options.ignoreExamples,
-        deferredExamples: context.deferredExamples,
-      },
-      description,
-      fixtures.get(description.fixtureKey),
-    ),
-  }
-}
-
-/**
- * A parameter arrives as text, and text is ambiguous: with types coerced, `"1"` passes both
- * branches of `oneOf: [integer, string]` (GitHub's `workflow_id`), so every valid request failed
- * "must match exactly one". A parameter's own `oneOf` is read as `anyOf`; shared schemas it
- * refers to are left as they are.
- */
-function readParameterOneOfAsAnyOf(requestView: unknown, descriptions: OperationDescription[]): void {
-  for (const parameter of descriptions.flatMap((d) => d.parameters)) {
-    const schema = parameter.schemaPointer ? nodeAt(requestView, parameter.schemaPointer) : undefined
-    if (Array.isArray(schema?.oneOf) && schema.anyOf === undefined) {
-      schema.anyOf = schema.oneOf
-      delete schema.oneOf
-      continue
-    }
-    // A parameter schema that is only a `$ref` to a oneOf (pandascore's id-or-slug): the parameter
-    // gets its own anyOf of the same branches; the shared schema is left as it is.
-    const target = derefSchema(requestView, schema)
-    if (
-      schema !== target &&
-      typeof schema?.$ref === 'string' &&
-      Object.keys(schema).length === 1 &&
-      Array.isArray(target?.oneOf) &&
-      target.anyOf === undefined
-    ) {
-      const { oneOf, ...rest } = target
-      delete schema.$ref
-      Object.assign(schema, rest, { anyOf: oneOf })
-    }
-  }
-}
-
-/** For segments holding several parameters: what each path parameter's value can be, where its schema says. */
-function pathValuePatterns(document: unknown, description: OperationDescription): Record<string, string> {
-  const patterns: Record<string, string> = {}
-  for (const parameter of description.parameters) {
-    if (parameter.in !== 'path' || !parameter.schemaPointer) continue
-    const schema = derefSchema(document, nodeAt(document, parameter.schemaPointer))
-    const values: unknown[] | undefined =
-      schema?.const !== undefined ? [schema.const] : Array.isArray(schema?.enum) ? schema.enum : undefined
-    if (values?.length)
-      patterns[parameter.name] = `(?:${values.map((v) => String(v).replace(/[.*+?^$()|[\]\\{}/]/g, '\\$&')).join('|')})`
-    else if (schema?.type === 'integer') patterns[parameter.name] = '-?\\d+'
-  }
-  return patterns
 }
 
 /** Start-up mistakes found while reading the description say which file (and operation) they are in. */

@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { checkSecurity } from '../auth/check-security.js'
-import type { CompiledOperation } from '../engine.js'
+import type { CompiledOperation } from '../compile-operation.js'
 import { errors, isMockError } from '../errors.js'
 import type { RequestData } from '../request.js'
 import { type Preferences, parsePrefer } from '../responses/prefer.js'

@@ -1,4 +1,5 @@
-import type { CompiledOperation, Engine } from '../engine.js'
+import type { CompiledOperation } from '../compile-operation.js'
+import type { Engine } from '../engine.js'
 import type { Violation } from '../errors.js'
 import type { AnswerSource } from '../journal/journal.js'
 import type { RequestData } from '../request.js'

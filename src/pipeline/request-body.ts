@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import type { CompiledOperation } from '../engine.js'
+import type { CompiledOperation } from '../compile-operation.js'
 import { isMockError } from '../errors.js'
 import { announcesBody, readBody } from '../http/read-body.js'
 import { incomingOf } from '../http/request-data.js'
