@@ -1,54 +1,9 @@
 import type { ErrorObject } from 'ajv'
 import { pointerTokens } from '../openapi/resolve-ref.js'
-import { createRequire } from 'node:module'
-import { compilePattern } from '../validation/compile-pattern.js'
 import { type GenerationBudget, GENERATION_BUDGET, exceedsBudget } from './generation-budget.js'
 import { isPlainObject } from '../plain-object.js'
-
-/**
- * Values that satisfy a format (as ajv-formats checks it), for formats json-schema-faker leaves
- * unknown or gets wrong.
- */
-const FORMAT_SAMPLES: Record<string, string[]> = {
-  url: ['https://example.com/'],
-  uri: ['https://example.com/'],
-  'uri-reference': ['/example'],
-  'uri-template': ['https://example.com/{id}'],
-  iri: ['https://example.com/'],
-  'iri-reference': ['/example'],
-  email: ['user@example.com'],
-  'idn-email': ['user@example.com'],
-  hostname: ['example.com'],
-  'idn-hostname': ['example.com'],
-  // Several lengths: descriptions pin date-times to one with minLength/maxLength (telstra: 24).
-  'date-time': [
-    '2024-01-01T00:00:00Z',
-    '2024-01-01T00:00:00.000Z',
-    '2024-01-01T00:00:00+00:00',
-    '2024-01-01T00:00:00.000+00:00',
-  ],
-  'iso-date-time': ['2024-01-01T00:00:00Z', '2024-01-01T00:00:00.000Z'],
-  date: ['2024-01-01'],
-  time: ['12:00:00Z', '12:00:00.000Z', '12:00:00+00:00'],
-  'iso-time': ['12:00:00Z'],
-  duration: ['P1D'],
-  uuid: ['3fa85f64-5717-4562-b3fc-2c963f66afa6'],
-  ipv4: ['192.0.2.1'],
-  ipv6: ['2001:db8::1'],
-  regex: ['^[a-z]+$'],
-  'json-pointer': ['/example'],
-  'json-pointer-uri-fragment': ['#/example'],
-  'relative-json-pointer': ['0/example'],
-  byte: ['ZXhhbXBsZQ=='],
-}
-
-/** Samples of the schema's format that its length bounds allow, as written and upper-cased. */
-function formatSamples(schema: Record<string, any> | undefined, format: string): string[] {
-  const samples = FORMAT_SAMPLES[format] ?? []
-  return [...samples, ...samples.map((sample) => sample.toUpperCase())].filter(
-    (sample) => sample.length >= (schema?.minLength ?? 0) && sample.length <= (schema?.maxLength ?? Infinity),
-  )
-}
+import { valueAt } from '../internal/value-at.js'
+import { stringFor } from './schema-strings.js'
 
 /** Keywords whose failure at a value is mended by generating that value again from its own schema. */
 const REGENERATED = new Set([
@@ -68,63 +23,6 @@ const REGENERATED = new Set([
   'multipleOf',
   'minProperties',
 ])
-
-/**
- * A string for a string that breaks its schema, where one can be made without the faker: a sample of
- * its format that fits its length bounds, or (json-schema-faker's own pattern reader misses much,
- * `\u000A`, nested groups) a string its pattern matches, made with randexp.
- */
-function stringFor(
-  error: ErrorObject,
-  schema: Record<string, any> | undefined,
-  budget: GenerationBudget,
-  random: () => number,
-): string | undefined {
-  if (!isPlainObject(schema) || exceedsBudget(schema, budget)) return undefined
-  if (!['format', 'minLength', 'maxLength', 'pattern'].includes(error.keyword)) return undefined
-  // A sample of the format that the pattern matches too (loket.nl: an upper-case uuid), where both are given.
-  const pattern = typeof schema.pattern === 'string' ? compilePattern(schema.pattern, 'u') : undefined
-  const sample =
-    typeof schema.format === 'string'
-      ? formatSamples(schema, schema.format).find((s) => !pattern || pattern.test(s))
-      : undefined
-  if (sample !== undefined) return sample
-  if (error.keyword === 'pattern' && typeof schema.pattern === 'string')
-    return stringMatching(schema.pattern, schema, random)
-  return undefined
-}
-
-/** randexp is CommonJS, and its type declarations claim a default export it does not have. */
-const RandExp = createRequire(import.meta.url)('randexp') as new (pattern: RegExp) => {
-  max: number
-  gen(): string
-  randInt(low: number, high: number): number
-}
-
-/**
- * A string the pattern matches and the schema's length bounds allow, made with randexp, or
- * `undefined` when it cannot read the pattern (look-behinds) or misses after a few tries.
- */
-export function stringMatching(source: string, schema: Record<string, any>, random: () => number): string | undefined {
-  const pattern = compilePattern(source, 'u')
-  for (const flags of ['u', '']) {
-    let generator: InstanceType<typeof RandExp>
-    try {
-      generator = new RandExp(new RegExp(source, flags))
-    } catch {
-      continue
-    }
-    generator.max = 8
-    // randexp draws from Math.random unless told: the caller's numbers keep a static body the same on every run.
-    generator.randInt = (low, high) => low + Math.floor(random() * (high - low + 1))
-    for (let attempt = 0; attempt < 10; attempt++) {
-      const text = generator.gen()
-      const long = typeof schema.maxLength === 'number' ? text.length <= schema.maxLength : true
-      if (pattern.test(text) && long && text.length >= (schema.minLength ?? 0)) return text
-    }
-  }
-  return undefined
-}
 
 /** Values generated again in one call, at most. */
 const MAX_REGENERATIONS = 64
@@ -261,48 +159,8 @@ export function mendGenerated(
   return changed
 }
 
-/**
- * The last resort where mending rounds did not meet the schema: every property whose value still
- * breaks its schema is left out. A schema no value meets (vimeo: `type: array` beside an `enum` of
- * strings; visualstudio: `type: integer` beside `enum: ["0 (User)"]`) is often that of an optional
- * property; a required one is then generated again, and fails as before.
- * @returns whether anything was left out
- */
-export function leaveOutFailing(
-  value: unknown,
-  errors: readonly ErrorObject[],
-  budget: GenerationBudget = GENERATION_BUDGET,
-): boolean {
-  let changed = false
-  // Deepest first, so that leaving out a parent does not hide a child's path. What fails for the
-  // generation budget stays, so the answer names it (`generation_budget`).
-  const paths = errors
-    .filter((error) => !(isPlainObject(error.parentSchema) && exceedsBudget(error.parentSchema, budget)))
-    .map((error) => pointerTokens(error.instancePath))
-    .filter((tokens) => tokens.length > 0)
-  paths.sort((a, b) => b.length - a.length)
-  for (const tokens of paths) {
-    const parent = valueAt(value, tokens.slice(0, -1))
-    const last = tokens[tokens.length - 1]!
-    if (isPlainObject(parent) && Object.hasOwn(parent, last)) {
-      delete parent[last]
-      changed = true
-    }
-  }
-  return changed
-}
-
 function compareLast(a: string[], b: string[]): number {
   return Number(a[a.length - 1]) - Number(b[b.length - 1]) || 0
-}
-
-function valueAt(root: unknown, tokens: string[]): unknown {
-  let node = root
-  for (const token of tokens) {
-    if (node === null || typeof node !== 'object') return undefined
-    node = (node as Record<string, unknown>)[token]
-  }
-  return node
 }
 
 function setAt(root: unknown, tokens: string[], value: unknown): void {

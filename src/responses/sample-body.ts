@@ -1,5 +1,5 @@
 import { sample } from '@stoplight/json-schema-sampler'
-import { copyWithinBudget } from './fake.js'
+import { copyWithinBudget } from './prepare-for-generation.js'
 import type { GenerationBudget } from './generation-budget.js'
 
 /**

@@ -1,0 +1,14 @@
+/**
+ * Numbers in [0, 1) that a seed fixes (mulberry32): json-schema-faker keeps its own generator to
+ * itself, and mending needs one where Math.random would make bodies differ from run to run.
+ */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
