@@ -1,5 +1,6 @@
 import { errors, startupErrors } from '../errors.js'
-import { type Journal, type Redaction, createJournal } from '../journal/journal.js'
+import type { Redaction } from '../journal/journal-entry.js'
+import { type Journal, createJournal } from '../journal/journal.js'
 import type { Scenario } from './scenarios.js'
 
 /** Runtime state a test steers: the active scenario (globally or per session) and the journal. */
