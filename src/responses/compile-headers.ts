@@ -1,17 +1,13 @@
 import type { Violation } from '../errors.js'
-import { toHeaderValue } from '../http/header-value.js'
-import type { Logger } from '../log.js'
 import { isPlainObject } from '../plain-object.js'
-import type { RequestData } from '../request.js'
-import type { HeaderDescription, ParameterDescription } from '../openapi/operations.js'
+import type { HeaderDescription } from '../openapi/operations.js'
 import { derefSchema, nodeAt } from '../openapi/resolve-ref.js'
-import { type Ajv, addDescriptionSchema, compileAt, createAjv } from '../validation/create-ajv.js'
-import { fieldPath, toViolations } from '../validation/violations.js'
-import { compileParameters, validateParameters } from '../validation/validate-params.js'
-import { seededRandom } from './seeded-random.js'
-import { stringMatching } from './schema-strings.js'
+import { type HeaderContext, warnOnce } from './header-context.js'
+import { type HeaderCheck, checkOf } from './header-checks.js'
 import { sampleSchema } from './sample-body.js'
-import { kindOf } from './serialize-body.js'
+import { stringMatching } from './schema-strings.js'
+import { seededRandom } from './seeded-random.js'
+import { toHeaderText, writeHeaderValue } from './write-header-value.js'
 
 /**
  * Response headers no description sets: `Content-Type` (OpenAPI: "it SHALL be ignored", the negotiated
@@ -42,20 +38,6 @@ export interface CompiledHeaders {
   generateHeaders?: (fake: (schema: object) => unknown) => Record<string, string>
 }
 
-export interface HeaderContext {
-  /** The response view of the description. */
-  document: unknown
-  /** Validates without coercion: the values of headers declared with `content`. */
-  ajv: Ajv
-  /**
-   * Validates with coercion, as header parameters are: the engine's (it holds the request view, which
-   * differs only in readOnly/writeOnly properties, that a header schema does not have). Where not
-   * given, one is made on a first header with a schema: adding GitHub's description to an Ajv costs 75 ms.
-   */
-  coercingAjv?: Ajv
-  logger: Logger
-}
-
 /** One declared header, settled at start-up. */
 interface HeaderPlan {
   name: string
@@ -67,8 +49,6 @@ interface HeaderPlan {
   /** Checks a value as a client would read it back: split and coerced as a header parameter is. */
   check: HeaderCheck
 }
-
-type HeaderCheck = (value: string) => Violation[]
 
 /**
  * Every header a response declares, sent with each answer: the value the description writes for it,
@@ -194,40 +174,6 @@ function headerText(context: HeaderContext, label: string, declared: HeaderDescr
   return text
 }
 
-/**
- * A value in the `simple` style, the one style of headers (OpenAPI "Style Examples"): an array
- * `3,4,5`; an object `role,admin,x,1`, or exploded `role=admin,x=1`; a header declared with `content`
- * is a document of its media type (JSON text for JSON).
- */
-export function writeHeaderValue(
-  value: unknown,
-  { explode, mediaType }: Pick<HeaderDescription, 'explode' | 'mediaType'>,
-): string {
-  if (mediaType !== undefined) return kindOf(mediaType) === 'json' ? (JSON.stringify(value) ?? '') : writeItem(value)
-  if (Array.isArray(value)) return value.map(writeItem).join(',')
-  if (isPlainObject(value))
-    return Object.entries(value)
-      .map(([k, v]) => `${k}${explode ? '=' : ','}${writeItem(v)}`)
-      .join(',')
-  return writeItem(value)
-}
-
-/** A scalar as text; `null` as nothing; a nested array or object as JSON (the style table stops at one level). */
-function writeItem(value: unknown): string {
-  if (value === null || value === undefined) return ''
-  if (typeof value === 'object') return JSON.stringify(value)
-  return String(value)
-}
-
-/**
- * Text a header can carry as it is: line breaks become one space (as a folded header line is read,
- * RFC 9112 §5.2), other controls are dropped, what is not ASCII is percent-encoded (`toHeaderValue`),
- * and the ends are trimmed, as every client trims them.
- */
-export function toHeaderText(text: string): string {
-  return toHeaderValue(text.replace(/[ \t]*[\r\n]+[ \t]*/g, ' ')).trim()
-}
-
 /** How a sent value breaks its schema, each told once at start-up. */
 function violationsOf(context: HeaderContext, label: string, plan: HeaderPlan): Violation[] {
   const violations = plan.check(plan.value!)
@@ -276,151 +222,6 @@ function generatedValue(document: unknown, plan: HeaderPlan, fake: (schema: obje
   }
 }
 
-/**
- * How a value of a header breaks its schema, as a client reads it back: a header declared with a
- * schema is split and coerced exactly as a request's header parameter is (`validateParameters`);
- * one declared with JSON `content` is parsed. Compiled once per header declaration: a header shared
- * by a thousand responses (GitHub's `Link`) is one check.
- */
-export function checkOf(context: HeaderContext, declared: HeaderDescription): HeaderCheck {
-  if (!declared.schemaPointer) return () => []
-  const memo = memoOf(checks, context.document, () => new Map<string, HeaderCheck>())
-  const key = `${declared.name.toLowerCase()}\0${declared.explode}\0${declared.shape}\0${declared.mediaType}\0${schemaKeyOf(context.document, declared.schemaPointer)}`
-  let check = memo.get(key)
-  if (!check)
-    memo.set(
-      key,
-      (check = declared.mediaType === undefined ? parameterCheck(context, declared) : contentCheck(context, declared)),
-    )
-  return check
-}
-
-const checks = new WeakMap<object, Map<string, HeaderCheck>>()
-
-/**
- * Header schemas are small and often written inline the same way (GitHub's hundred `Location: {type:
- * string}`): one written the same, `$ref`s included, is one check, whatever its place.
- */
-function schemaKeyOf(document: unknown, pointer: string): string {
-  const text = JSON.stringify(nodeAt(document, pointer)) ?? ''
-  return text.length <= 1024 ? text : pointer
-}
-
-function parameterCheck(context: HeaderContext, declared: HeaderDescription): HeaderCheck {
-  const ajv = context.coercingAjv ?? coercingAjvOf(context.document)
-  if (!ajv) return () => []
-  const name = declared.name.toLowerCase()
-  const validator = compileParameters(ajv, [headerParameterOf(declared)])!
-  const check: HeaderCheck = (value) => validateParameters(validator, requestWithHeader(name, value), {})
-  return unjudgedIfUncompilable(check)
-}
-
-/** A JSON `content` header is its JSON text; a text one its text. */
-function contentCheck(context: HeaderContext, declared: HeaderDescription): HeaderCheck {
-  const path = fieldPath('header', declared.name.toLowerCase())
-  const json = kindOf(declared.mediaType!) === 'json'
-  const check: HeaderCheck = (value) => {
-    const validate = compileAt(context.ajv, declared.schemaPointer!)
-    let data: unknown = value
-    try {
-      if (json) data = JSON.parse(value)
-    } catch {
-      return [{ path, message: 'is not valid JSON' }]
-    }
-    return validate(data) ? [] : toViolations(path, validate.errors)
-  }
-  return unjudgedIfUncompilable(check)
-}
-
-/** A header schema Ajv cannot compile judges nothing: such headers were sent unjudged before, and must not stop start-up. */
-function unjudgedIfUncompilable(check: HeaderCheck): HeaderCheck {
-  try {
-    check('')
-    return check
-  } catch {
-    return () => []
-  }
-}
-
-/** The header as a request's header parameter of the same schema: read back with the same reader and coercion. */
-function headerParameterOf(declared: HeaderDescription): ParameterDescription {
-  return {
-    name: declared.name,
-    in: 'header',
-    required: true,
-    schemaPointer: declared.schemaPointer,
-    style: 'simple',
-    explode: declared.explode,
-    shape: declared.shape,
-    properties: [],
-    openObject: true,
-    allowEmptyValue: false,
-    allowReserved: false,
-  }
-}
-
-function requestWithHeader(name: string, value: string): RequestData {
-  return {
-    method: 'GET',
-    path: '/',
-    header: (wanted) => (wanted === name ? value : undefined),
-    headerSource: { [name]: value },
-    query: () => new URLSearchParams(),
-    rawQuery: '',
-    cookie: () => undefined,
-  }
-}
-
-/**
- * Header text is coerced as parameters are (`"5"` is 5): where the context has no coercing Ajv, one of
- * its own over the description, made on a first header with a schema; `undefined` if the description
- * cannot be added (headers then go unjudged).
- */
-function coercingAjvOf(document: unknown): Ajv | undefined {
-  return memoOf(coercingAjvs, document, () => {
-    try {
-      return addDescriptionSchema(createAjv({ coerceTypes: true }), document)
-    } catch {
-      return undefined
-    }
-  })
-}
-
-const coercingAjvs = new WeakMap<object, Ajv | undefined>()
-
-/** Warnings about a header shared by many responses are told once per description. */
-function warnOnce(context: HeaderContext, key: string, message: string): void {
-  const told = memoOf(warned, context.document, () => new Set<string>())
-  if (told.has(key)) return
-  told.add(key)
-  context.logger.warn(message)
-}
-
-const warned = new WeakMap<object, Set<string>>()
-
-function memoOf<T>(memos: WeakMap<object, T>, document: unknown, create: () => T): T {
-  const key = document as object
-  if (!memos.has(key)) memos.set(key, create())
-  return memos.get(key) as T
-}
-
 function listed(violations: readonly Violation[]): string {
   return violations.map((v) => `${v.path} ${v.message}`).join('; ')
-}
-
-/**
- * How a fixture's headers (a `.headers.json` sidecar) break the schemas of the headers the response
- * declares, as sentences; headers it does not declare are the fixture's own, and not judged.
- */
-export function fixtureHeaderProblems(
-  context: HeaderContext,
-  declared: readonly HeaderDescription[],
-  headers: Record<string, string>,
-): string[] {
-  const problems: string[] = []
-  for (const header of declared) {
-    const value = headers[header.name.toLowerCase()]
-    if (value !== undefined) problems.push(...checkOf(context, header)(value).map((v) => `${v.path} ${v.message}`))
-  }
-  return problems
 }

@@ -15,7 +15,8 @@ import {
   mediaOf,
   statusOf,
 } from './declared-responses.js'
-import { compileHeaders, fixtureHeaderProblems } from './compile-headers.js'
+import { compileHeaders } from './compile-headers.js'
+import { fixtureHeaderProblems } from './fixture-header-problems.js'
 import { type XmlNames, contentTypeFor, kindOf } from './serialize-body.js'
 
 export interface ResponseCompileContext {

@@ -1,9 +1,10 @@
 /**
- * Response headers at start-up (`src/responses/compile-headers.ts`, #13): how a value is written in
- * the `simple` style, made fit to send, and which declared headers are sent.
+ * Response headers at start-up (`src/responses/compile-headers.ts` and `write-header-value.ts`, #13):
+ * how a value is written in the `simple` style, made fit to send, and which declared headers are sent.
  */
 import { describe, expect, it } from 'vitest'
-import { compileHeaders, toHeaderText, writeHeaderValue } from '../../src/responses/compile-headers.js'
+import { compileHeaders } from '../../src/responses/compile-headers.js'
+import { toHeaderText, writeHeaderValue } from '../../src/responses/write-header-value.js'
 import { ajvFor, documentWithResponses, operationsOf } from '../support/builders.js'
 import { silentLogger } from '../../src/log.js'
 

@@ -1,0 +1,20 @@
+import type { HeaderDescription } from '../openapi/operations.js'
+import type { HeaderContext } from './header-context.js'
+import { checkOf } from './header-checks.js'
+
+/**
+ * How a fixture's headers (a `.headers.json` sidecar) break the schemas of the headers the response
+ * declares, as sentences; headers it does not declare are the fixture's own, and not judged.
+ */
+export function fixtureHeaderProblems(
+  context: HeaderContext,
+  declared: readonly HeaderDescription[],
+  headers: Record<string, string>,
+): string[] {
+  const problems: string[] = []
+  for (const header of declared) {
+    const value = headers[header.name.toLowerCase()]
+    if (value !== undefined) problems.push(...checkOf(context, header)(value).map((v) => `${v.path} ${v.message}`))
+  }
+  return problems
+}
