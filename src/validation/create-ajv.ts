@@ -13,7 +13,7 @@ export const EXACT_INT64_KEYWORD = 'x-mock-exact-int64'
 
 /**
  * One Ajv for a description. OpenAPI 3.1 schemas are JSON Schema 2020-12; 3.0 schemas are
- * rewritten to it at load time (see `load-spec.ts`).
+ * rewritten to it at load time (see `normalize-schemas.ts`).
  */
 export function createAjv({
   coerceTypes = false,
