@@ -1,21 +1,7 @@
-import { editDistance } from '../closest-word.js'
 import { MockError, errors } from '../errors.js'
-
-export interface Routable {
-  method: string
-  path: string
-  /**
-   * What a path parameter's value can be, as a regular expression source, where its schema says
-   * (enum, const, integer): it splits a segment that holds several parameters (`{name}{ext}`).
-   */
-  pathValuePatterns?: Record<string, string>
-  /**
-   * Where each parameter is declared (`name` → `query`, `header`...): set only for path keys with a
-   * query or fragment part, whose names it places (`/#Action=List` is a query parameter in one
-   * description, `/#X-Amz-Target=X` a header in another).
-   */
-  parameterLocations?: Record<string, string>
-}
+import { chooseByConditions, unmetConditions } from './choose-by-conditions.js'
+import type { Alternative, Choice, Endpoint, Router, SegmentNode } from './create-router.js'
+import { nearPaths } from './near-paths.js'
 
 export interface RouteMatch<T> {
   operation: T
@@ -36,105 +22,8 @@ export interface RouteRequest {
  */
 export type AcceptsMatch<T, R> = (operation: T, params: Record<string, string>, request: R) => boolean
 
-/**
- * One requirement written in a path key after `?` or `#`: a query parameter or a header, present
- * (`#tagKeys`) or equal to a value (`#X-Amz-Target=AWSGlue.CreateJob`, `?Action=DescribeInstances`).
- */
-interface Condition {
-  in: 'query' | 'header'
-  /** The query parameter's name, or the header's in lower case, as the request is read. */
-  key: string
-  value?: string
-  /**
-   * The path parameter this query parameter carries: `/alerts?lat={lat}` (weatherbit, clicksend)
-   * declares `lat` in the path, and the request sends it as `?lat=…`.
-   */
-  param?: string
-  /** For the 404 that names what was expected, in the description's own spelling. */
-  label: string
-}
-
-/** An operation whose path key carries conditions. */
-interface Guarded<T> {
-  operation: T
-  conditions: Condition[]
-}
-
-/**
- * The operations of one path and method whose path keys carry conditions, most conditions first.
- * AWS descriptions put hundreds at `POST /`, each asking one header (or query parameter) to hold
- * its own value: they are also indexed by that value, so a request reads it once.
- */
-interface Choice<T> {
-  candidates: Array<Guarded<T>>
-  byValue?: { in: Condition['in']; key: string; candidates: Map<string, Array<Guarded<T>>> }
-}
-
-/** Where a path ends: its operations by method. */
-interface Endpoint<T> {
-  /** Operations whose path key is a plain path. */
-  byMethod?: Map<string, T>
-  /** Operations whose path key has a query or fragment part; absent for most descriptions. */
-  guarded?: Map<string, Choice<T>>
-}
-
-/**
- * How a segment can be taken by a parameter: whole (`{id}`, no regex), or by a pattern mixing
- * text and parameters (`{name}.{ext}`), a regular expression compiled at start-up.
- */
-interface Alternative<T> {
-  regex?: RegExp
-  names: string[]
-  node: SegmentNode<T>
-}
-
-/** One path segment of the tree: literal children, then parameter alternatives. */
-interface SegmentNode<T> extends Endpoint<T> {
-  literal: Map<string, SegmentNode<T>>
-  /**
-   * Patterns first, then whole parameters, each in declaration order. Usually at most one; two
-   * templates may name the same position differently (`/a/{id}`, `/a/{key}/b`).
-   */
-  alternatives: Array<Alternative<T>>
-}
-
-/** Operations indexed by path: a map for literal paths, a segment tree for templated ones. */
-export interface Router<T> {
-  literal: Map<string, Endpoint<T>>
-  tree: SegmentNode<T>
-  /** Server URL paths (`/api/v3`) the operations are also served under, longest first; tried only on a miss. */
-  prefixes: readonly string[]
-  /** Every path served, as declared (`/plants/{id}`), once each: a 404 names those near the path sent. */
-  paths: readonly string[]
-}
-
 /** The parameters of a literal path: one shared empty object. */
 export const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>
-
-const NO_CONDITIONS: Condition[] = []
-
-export function createRouter<T extends Routable>(
-  operations: readonly T[],
-  prefixes: readonly string[] = [],
-): Router<T> {
-  const literal = new Map<string, Endpoint<T>>()
-  const tree = createNode<T>()
-  for (const operation of operations) {
-    const { route, conditions } = splitPathKey(operation)
-    let endpoint: Endpoint<T>
-    if (!route.includes('{')) {
-      endpoint = literal.get(route) ?? {}
-      literal.set(route, endpoint)
-    } else {
-      endpoint = route
-        .split('/')
-        .slice(1)
-        .reduce((parent, segment) => childFor(parent, segment, operation.pathValuePatterns), tree)
-    }
-    addOperation(endpoint, operation, conditions)
-  }
-  return { literal, tree, prefixes, paths: [...new Set(operations.map((o) => splitPathKey(o).route))] }
-}
 
 /**
  * (method, path) → operation. Literal paths win over templated ones, and at each segment a
@@ -165,28 +54,6 @@ export function matchOperation<T, R extends RouteRequest>(
     miss ??= found
   }
   throw miss ?? errors.notFound(method, path, router.prefixes, nearPaths(router, path), router.paths.length)
-}
-
-/** Paths shown near a missed one, at most. */
-const NEAR_PATHS = 3
-
-/**
- * The declared paths closest to one that matched nothing (`/plant` → `/plants`), by edit distance
- * over those that share its first segment, or all where none does: work done on a miss only.
- */
-function nearPaths(router: Router<unknown>, path: string): string[] {
-  const stripped = router.prefixes.find((p) => path.startsWith(`${p}/`))
-  const sent = stripped ? path.slice(stripped.length) : path
-  const first = sent.split('/', 2)[1] ?? ''
-  const sameStart = router.paths.filter((p) => p.split('/', 2)[1] === first)
-  const candidates = sameStart.length ? sameStart : router.paths
-  // A description of thousands of paths is not measured whole for each miss.
-  if (candidates.length > 2000) return []
-  return candidates
-    .map((candidate) => ({ candidate, distance: editDistance(sent, candidate) }))
-    .sort((a, b) => a.distance - b.distance || a.candidate.localeCompare(b.candidate))
-    .slice(0, NEAR_PATHS)
-    .map((c) => c.candidate)
 }
 
 /**
@@ -324,40 +191,6 @@ function operationAt<T>(
   return chooseByConditions(choice, request, params ?? {}) ?? plain
 }
 
-/** The first candidate, most conditions first, whose conditions the request meets; the path parameters it carries go into `params`. */
-function chooseByConditions<T>(
-  choice: Choice<T>,
-  request: RouteRequest,
-  params: Record<string, string>,
-): T | undefined {
-  const { byValue } = choice
-  const candidates = byValue
-    ? byValue.candidates.get(readCondition(byValue.in, byValue.key, request) ?? '')
-    : choice.candidates
-  if (candidates === undefined) return undefined
-  for (const candidate of candidates) {
-    if (!meetsAll(candidate.conditions, request)) continue
-    for (const { param, in: location, key } of candidate.conditions) {
-      // Path parameters are read percent-encoded, as they come in a path.
-      if (param !== undefined) params[param] = encodeURIComponent(readCondition(location, key, request)!)
-    }
-    return candidate.operation
-  }
-  return undefined
-}
-
-function meetsAll(conditions: Condition[], request: RouteRequest): boolean {
-  for (const condition of conditions) {
-    const actual = readCondition(condition.in, condition.key, request)
-    if (actual === undefined || (condition.value !== undefined && actual !== condition.value)) return false
-  }
-  return true
-}
-
-function readCondition(location: Condition['in'], key: string, request: RouteRequest): string | undefined {
-  return location === 'header' ? request.header(key) : (request.query().get(key) ?? undefined)
-}
-
 /** Why an endpoint of a matching path did not serve the request: the methods it declares, and conditions not met. */
 function noteMiss<T, R>(endpoint: Endpoint<T>, search: Search<T, R>): void {
   const allowed = (search.allowed ??= new Set())
@@ -367,171 +200,7 @@ function noteMiss<T, R>(endpoint: Endpoint<T>, search: Search<T, R>): void {
   search.unmet ??= endpoint.guarded.get(search.method) ?? headAsGet(endpoint.guarded, search.method)
 }
 
-/** 404 naming what the operations of the path and method expect of the request (a few, for AWS's hundreds). */
-function unmetConditions<T>(method: string, path: string, choice: Choice<T>): MockError {
-  const shown = 5
-  const expected = choice.candidates
-    .slice(0, shown)
-    .map((candidate) => candidate.conditions.map((c) => c.label).join(' and '))
-  return errors.unmetConditions(method, path, expected, choice.candidates.length - shown)
-}
-
 /** HEAD is answered by the GET operation where the description declares no HEAD of its own; `Allow` still lists only declared methods. */
 function headAsGet<V>(byMethod: Map<string, V>, method: string): V | undefined {
   return method === 'HEAD' ? byMethod.get('GET') : undefined
-}
-
-function addOperation<T>(endpoint: Endpoint<T>, operation: T & Routable, conditions: Condition[]): void {
-  const { method } = operation
-  if (conditions.length === 0) {
-    endpoint.byMethod ??= new Map()
-    if (!endpoint.byMethod.has(method)) endpoint.byMethod.set(method, operation)
-    return
-  }
-  endpoint.guarded ??= new Map()
-  const candidates = endpoint.guarded.get(method)?.candidates ?? []
-  // After those with as many conditions or more: among equals, the first declared wins.
-  const before = candidates.findIndex((other) => other.conditions.length < conditions.length)
-  candidates.splice(before === -1 ? candidates.length : before, 0, { operation, conditions })
-  endpoint.guarded.set(method, { candidates, byValue: indexByValue(candidates) })
-}
-
-/** When every candidate asks one same header or query parameter for a value, the candidates by that value. */
-function indexByValue<T>(candidates: Array<Guarded<T>>): Choice<T>['byValue'] {
-  if (candidates.length < 2) return undefined
-  const shared = candidates[0]!.conditions.find(
-    (c) =>
-      c.value !== undefined &&
-      candidates.every((other) => other.conditions.some((o) => sameKey(o, c) && o.value !== undefined)),
-  )
-  if (!shared) return undefined
-  const byValue = new Map<string, Array<Guarded<T>>>()
-  for (const candidate of candidates) {
-    const value = candidate.conditions.find((c) => sameKey(c, shared))!.value!
-    byValue.set(value, [...(byValue.get(value) ?? []), candidate])
-  }
-  return { in: shared.in, key: shared.key, candidates: byValue }
-}
-
-function sameKey(a: Condition, b: Condition): boolean {
-  return a.in === b.in && a.key === b.key
-}
-
-/**
- * `/tags/{arn}#tagKeys` → the route `/tags/{arn}` and its conditions. Descriptions converted from
- * AWS's models write in the path key what tells operations of one path apart: after `?`, query
- * parameters (`?acl`, `?Action=DescribeInstances&Version=2016-11-15`); after `#`, the parameters
- * the request must carry, placed where the operation declares them, else a `Name=Value` as a header
- * (AWS's JSON protocol: `#X-Amz-Target=AWSGlue.CreateJob`) and a bare name as a query parameter.
- */
-function splitPathKey(operation: Routable): { route: string; conditions: Condition[] } {
-  const { path } = operation
-  const cut = path.search(/[?#]/)
-  if (cut === -1) return { route: path, conditions: NO_CONDITIONS }
-  const hash = path.indexOf('#', cut)
-  const query = path[cut] === '?' ? path.slice(cut + 1, hash === -1 ? undefined : hash) : ''
-  const fragment = hash === -1 ? '' : path.slice(hash + 1)
-  const conditions = [
-    ...itemsOf(query).map(([name, value]) => conditionOf('query', name, value)),
-    ...itemsOf(fragment).map(([name, value]) =>
-      conditionOf(fragmentLocation(name, value, operation.parameterLocations), name, value),
-    ),
-  ]
-  return { route: path.slice(0, cut), conditions }
-}
-
-/** `a=1&b` → `[['a', '1'], ['b', undefined]]`, percent-decoded. */
-function itemsOf(text: string): Array<[string, string | undefined]> {
-  return text
-    .split('&')
-    .filter((item) => item !== '')
-    .map((item) => {
-      const equals = item.indexOf('=')
-      return equals === -1 ? [decode(item), undefined] : [decode(item.slice(0, equals)), decode(item.slice(equals + 1))]
-    })
-}
-
-/** Headers OpenAPI describes elsewhere than in parameters (a parameter of one of these names is ignored). */
-const HTTP_HEADERS = new Set(['accept', 'content-type', 'authorization'])
-
-function fragmentLocation(
-  name: string,
-  value: string | undefined,
-  declared: Record<string, string> = {},
-): Condition['in'] {
-  const lower = name.toLowerCase()
-  const location =
-    declared[name] ??
-    Object.entries(declared).find(([other, at]) => at === 'header' && other.toLowerCase() === lower)?.[1]
-  if (location === 'query' || location === 'header') return location
-  return value === undefined && !HTTP_HEADERS.has(lower) ? 'query' : 'header'
-}
-
-function conditionOf(location: Condition['in'], name: string, value: string | undefined): Condition {
-  const label =
-    location === 'header'
-      ? `header ${name}${value === undefined ? '' : `: ${value}`}`
-      : `query parameter ${name}${value === undefined ? '' : `=${value}`}`
-  const key = location === 'header' ? name.toLowerCase() : name
-  // `?lat={lat}`: any value, which is the path parameter's.
-  const param = location === 'query' ? /^\{([^{}]+)\}$/.exec(value ?? '')?.[1] : undefined
-  return param === undefined ? { in: location, key, value, label } : { in: location, key, param, label }
-}
-
-function decode(text: string): string {
-  try {
-    return decodeURIComponent(text)
-  } catch {
-    return text
-  }
-}
-
-function createNode<T>(): SegmentNode<T> {
-  return { literal: new Map(), alternatives: [] }
-}
-
-function childFor<T>(
-  parent: SegmentNode<T>,
-  segment: string,
-  valuePatterns: Record<string, string> = {},
-): SegmentNode<T> {
-  const { alternatives } = parent
-  const whole = /^\{([^{}]+)\}$/.exec(segment)
-  if (whole) {
-    const name = whole[1]!
-    const existing = alternatives.find((a) => a.regex === undefined && a.names[0] === name)
-    if (existing) return existing.node
-    const param = { names: [name], node: createNode<T>() }
-    alternatives.push(param)
-    return param.node
-  }
-  if (!segment.includes('{')) {
-    const child = parent.literal.get(segment) ?? createNode<T>()
-    parent.literal.set(segment, child)
-    return child
-  }
-  const source = patternSource(segment, valuePatterns)
-  const existing = alternatives.find((a) => a.regex?.source === source)
-  if (existing) return existing.node
-  const names = [...segment.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!)
-  const pattern = { regex: new RegExp(source), names, node: createNode<T>() }
-  // Patterns come before whole parameters: the more literal text, the more specific.
-  const firstWhole = alternatives.findIndex((a) => a.regex === undefined)
-  alternatives.splice(firstWhole === -1 ? alternatives.length : firstWhole, 0, pattern)
-  return pattern.node
-}
-
-/**
- * A segment mixing text and parameters (`{name}.{ext}`, `{pageName}{mediaTypeExtension}`) as a
- * regular expression: a parameter whose schema says what it can be (enum, const, integer) matches
- * only that; any other takes as few characters as it can. So `/question/{page}{ext}` with `ext`
- * an enum of `.json` matches `/question/abc.json` as `abc` and `.json`.
- */
-function patternSource(segment: string, valuePatterns: Record<string, string>): string {
-  const parts = segment.split(/(\{[^{}]+\})/).map((part) => {
-    const name = /^\{([^{}]+)\}$/.exec(part)?.[1]
-    if (name === undefined) return part.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&')
-    return `(${valuePatterns[name] ?? '[^/]+?'})`
-  })
-  return `^${parts.join('')}$`
 }

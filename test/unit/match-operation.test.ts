@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { MockError } from '../../src/errors.js'
-import { createRouter, matchOperation } from '../../src/routing/match-operation.js'
+import { createRouter } from '../../src/routing/create-router.js'
+import { matchOperation } from '../../src/routing/match-operation.js'
 
 interface Op {
   id: string
