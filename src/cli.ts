@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs'
 import { type MockServer, StartupError, startMockServer } from './index.js'
 import { CLI_HELP } from './cli-help.js'
 import { type ConsoleLogger, type Logger, consoleLogger, createConsoleLogger } from './log.js'
-import { type EnvironmentSetting, parseCommandLine } from './parse-command-line.js'
+import type { EnvironmentSetting } from './environment-reader.js'
+import { parseCommandLine } from './parse-command-line.js'
 import { filterByLevel } from './verbose-level.js'
 
 function main(argv: string[]): void {
