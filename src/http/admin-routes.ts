@@ -3,10 +3,18 @@ import { createTokenMatcher } from '../auth/check-security.js'
 import { ADMIN_PREFIX } from '../config.js'
 import type { MockControls } from '../scenarios/controls.js'
 import { type MockError, errors } from '../errors.js'
-import type { JournalFilter, StatusClass } from '../journal/journal-filter.js'
-import { isPlainObject } from '../plain-object.js'
 import type { Scenario } from '../scenarios/scenarios.js'
+import { hostNameOf, isLoopbackName, isTrustedOrigin, requestHost } from './admin-hosts.js'
 import { corsForAdmin } from './cors.js'
+import {
+  ADMIN_BODY_LIMIT,
+  JOURNAL_FILTERS,
+  LISTING_PARAMETERS,
+  journalFilterOf,
+  parseJsonObject,
+  readPage,
+  sessionOf,
+} from './read-admin-input.js'
 import { incomingOf } from './request-data.js'
 import { readBody } from './read-body.js'
 
@@ -171,33 +179,6 @@ function missedAdminRoute(method: string, path: string): MockError {
   )
 }
 
-/** The request's `Host`; in process (app.request()) a request has none, and its URL says the same. */
-function requestHost(c: Context): string {
-  return c.req.header('host') ?? new URL(c.req.url).host
-}
-
-/**
- * A page the developer's own tools serve: of the host the mock is reached by, of a loopback name,
- * or of a host given with `--allowed-hosts`. Such a page may change the admin API's state, and
- * read its answers through CORS; a page of any other site may do neither.
- */
-function isTrustedOrigin(origin: string, hostName: string, allowed: ReadonlySet<string>): boolean {
-  const originHost = origin === 'null' ? origin : hostNameOf(origin.replace(/^[a-z][a-z0-9+.-]*:\/\//i, ''))
-  return originHost === hostName || isLoopbackName(originHost) || allowed.has(originHost)
-}
-
-/** `localhost`, `*.localhost`, 127.0.0.0/8 and ::1: names that only this machine answers to. */
-function isLoopbackName(name: string): boolean {
-  const bare = name.toLowerCase().replace(/^\[|\]$/g, '')
-  return bare === 'localhost' || bare.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(bare) || bare === '::1'
-}
-
-/** The host name of a `Host` header or of an origin without its scheme: `[::1]:4010` → `[::1]`, `example.com:80` → `example.com`. */
-function hostNameOf(authority: string): string {
-  const host = authority.trim().toLowerCase().split('/')[0]!
-  return host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:\d*$/, '')
-}
-
 function describeScenarios(controls: MockControls, session: string | undefined) {
   const describe = ({ name, description, builtIn }: Scenario) => ({ name, description, builtIn })
   return {
@@ -205,72 +186,6 @@ function describeScenarios(controls: MockControls, session: string | undefined) 
     ...(session === undefined ? {} : { session }),
     scenarios: controls.listScenarios().map(describe),
   }
-}
-
-/** The journal's filters, as the listing and the count take them. */
-const JOURNAL_FILTERS: readonly string[] = ['method', 'path', 'operation', 'status', 'valid', 'since', 'session']
-/** The listing takes the filters and its paging. */
-const LISTING_PARAMETERS: readonly string[] = [...JOURNAL_FILTERS, 'limit', 'cursor']
-
-/** The journal filter of a query; X-Mock-Session scopes it as it scopes DELETE and reset, and ?session= wins over it. */
-function journalFilterOf(
-  query: Record<string, string>,
-  sessionHeader: string | undefined,
-  known: readonly string[],
-): JournalFilter {
-  const filter = readFilter(query, known)
-  filter.session = sessionOf(filter.session, sessionHeader)
-  return filter
-}
-
-/** The query's filters; 400 for a parameter not in `known` or a value the filter does not take. */
-function readFilter(query: Record<string, string>, known: readonly string[]): JournalFilter {
-  for (const name of Object.keys(query)) {
-    if (!known.includes(name)) throw errors.unknownJournalFilter(name, known)
-  }
-  const filter: JournalFilter = {}
-  if (query.method) filter.method = query.method
-  if (query.path) filter.path = query.path
-  if (query.operation) filter.operation = query.operation
-  if (query.session) filter.session = query.session
-  if (query.status !== undefined) filter.status = readStatus(query.status)
-  if (query.valid !== undefined) filter.valid = readValid(query.valid)
-  if (query.since !== undefined) filter.since = readSince(query.since)
-  return filter
-}
-
-/** `404`, or a class: `4xx`, `4XX`. */
-function readStatus(text: string): number | StatusClass {
-  if (/^[1-5]\d\d$/.test(text)) return Number(text)
-  if (/^[1-5]xx$/i.test(text)) return text as StatusClass
-  throw errors.badStatusFilter(text)
-}
-
-function readValid(text: string): boolean {
-  if (text === 'true' || text === 'false') return text === 'true'
-  throw errors.badValidFilter(text)
-}
-
-/** An ISO 8601 time (`2025-01-01`, `2025-01-01T12:00:00Z`) or milliseconds since the epoch. */
-function readSince(text: string): number {
-  if (/^\d{1,15}$/.test(text)) return Number(text)
-  const time = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i.test(text)
-    ? Date.parse(text)
-    : Number.NaN
-  if (Number.isNaN(time)) throw errors.badSinceFilter(text)
-  return time
-}
-
-/** Entries of one page of the journal listing, at most; `limit` asks for fewer. */
-const MAX_PAGE = 1000
-const DEFAULT_PAGE = 100
-
-function readPage(query: Record<string, string>): { limit: number; after?: number } {
-  const limit = query.limit === undefined ? DEFAULT_PAGE : Number(query.limit)
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) throw errors.badPageLimit(MAX_PAGE, query.limit)
-  if (query.cursor === undefined) return { limit }
-  if (!/^\d{1,15}$/.test(query.cursor)) throw errors.badPageCursor(query.cursor)
-  return { limit, after: Number(query.cursor) }
 }
 
 /**
@@ -293,21 +208,4 @@ function streamPage(entries: readonly unknown[], next: number | undefined): Read
       controller.close()
     },
   })
-}
-
-function sessionOf(...candidates: Array<string | undefined>): string | undefined {
-  return candidates.find((value) => value !== undefined && value !== '')
-}
-
-const ADMIN_BODY_LIMIT = 64 * 1024
-
-function parseJsonObject(bytes: Uint8Array): Record<string, unknown> {
-  let value: unknown
-  try {
-    value = JSON.parse(new TextDecoder().decode(bytes))
-  } catch {
-    throw errors.adminBodyNotObject()
-  }
-  if (!isPlainObject(value)) throw errors.adminBodyNotObject()
-  return value as Record<string, unknown>
 }
