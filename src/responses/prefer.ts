@@ -1,4 +1,5 @@
-import { MAX_DELAY_MS, type ValidationMode } from '../config.js'
+import type { ValidationMode } from '../config.js'
+import { MAX_DELAY_MS } from '../resolve-options.js'
 
 /** What a client asked for with `Prefer` (Prism's syntax: `Prefer: code=400, example=duplicate-id`). */
 export interface Preferences {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parse as parseYaml } from 'yaml'
-import { parseDelay } from '../config.js'
+import { parseDelay } from '../resolve-options.js'
 import { startupErrors } from '../errors.js'
 import { findResponse, settleExamples } from '../responses/declared-responses.js'
 import { FAULTS, type Fault, type Scenario, type ScenarioRule, type ScenarioTarget } from './scenarios.js'

@@ -1,0 +1,167 @@
+import { existsSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { startupErrors } from './errors.js'
+import { DEFAULT_JOURNAL_BYTES } from './journal/journal.js'
+import { GENERATION_BUDGET } from './responses/generation-budget.js'
+import type { Delay, MockOptions, ResolvedOptions, ValidationMode } from './config.js'
+import type { LogFormat } from './log.js'
+
+/** The package root: where the embedded `openapi.yaml` and `fixtures/` live (one level above `src/` or `dist/`). */
+const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+
+export const defaults = {
+  spec: resolve(packageRoot, 'openapi.yaml'),
+  fixtures: resolve(packageRoot, 'fixtures'),
+  port: 4010,
+  host: '127.0.0.1',
+  maxBodyBytes: 1024 * 1024,
+} as const
+
+/** Fills in defaults and checks every option once, so that nothing downstream has to. */
+export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
+  const {
+    spec = defaults.spec,
+    port = defaults.port,
+    host = defaults.host,
+    dynamic = false,
+    seed = Math.floor(Math.random() * 2 ** 31),
+    tokens = [],
+    maxBodyBytes = defaults.maxBodyBytes,
+    debug = false,
+    scenario = 'default',
+    delay = 0,
+    journalSize = 1000,
+    maxDepth = 256,
+    validate = 'strict',
+    journalBytes = DEFAULT_JOURNAL_BYTES,
+    generationBytes = GENERATION_BUDGET.bytes,
+    generationMs = GENERATION_BUDGET.ms,
+    fillProperties = true,
+    ignoreExamples = false,
+    admin = true,
+    adminToken,
+    cors = true,
+    logFormat = 'text',
+    quiet = false,
+    watch = false,
+    allowRefOutside = [],
+    allowedHosts = [],
+    errors = false,
+  } = options
+  const specPath = resolve(spec)
+  const fixtures = options.fixtures ? resolve(options.fixtures) : defaultFixtures(specPath)
+
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw startupErrors.optionBadPort(port)
+  }
+  if (!Number.isSafeInteger(seed)) throw startupErrors.optionBadSeed(seed)
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) {
+    throw startupErrors.optionBadMaxBody(maxBodyBytes)
+  }
+  if (tokens.some((token) => token.length === 0 || /\s/.test(token))) {
+    throw startupErrors.optionBadToken()
+  }
+  if (!Number.isSafeInteger(journalSize) || journalSize < 0) {
+    throw startupErrors.optionBadJournalSize(journalSize)
+  }
+  if (!Number.isSafeInteger(maxDepth) || maxDepth < 1 || maxDepth > 10_000) {
+    throw startupErrors.optionBadMaxDepth(maxDepth)
+  }
+  if (!Number.isSafeInteger(journalBytes) || journalBytes < 1) {
+    throw startupErrors.optionBadJournalBytes(journalBytes)
+  }
+  if (!Number.isSafeInteger(generationBytes) || generationBytes < 1) {
+    throw startupErrors.optionBadGenerationBytes(generationBytes)
+  }
+  if (!Number.isSafeInteger(generationMs) || generationMs < 1) {
+    throw startupErrors.optionBadGenerationMs(generationMs)
+  }
+  if (adminToken !== undefined && (adminToken.length === 0 || /\s/.test(adminToken))) {
+    throw startupErrors.optionBadAdminToken()
+  }
+  return {
+    spec: specPath,
+    fixtures,
+    fixturesRequired: options.fixtures !== undefined,
+    port,
+    host,
+    dynamic,
+    seed,
+    tokens,
+    maxBodyBytes,
+    debug,
+    scenario,
+    delay: parseDelay(delay),
+    journalSize,
+    journalBytes,
+    generationBytes,
+    generationMs,
+    fillProperties,
+    ignoreExamples,
+    maxDepth,
+    admin,
+    adminToken,
+    cors,
+    validate: checkValidationMode(validate),
+    logFormat: checkLogFormat(logFormat),
+    quiet,
+    watch,
+    allowRefOutside: allowRefOutside.map((folder) => resolve(folder)),
+    allowedHosts: allowedHosts.map((name) => name.trim().toLowerCase()).filter(Boolean),
+    errors,
+  }
+}
+
+/** `--validate` and `validate` take these three words only. */
+export function checkValidationMode(mode: string): ValidationMode {
+  if (mode !== 'strict' && mode !== 'report' && mode !== 'off') throw startupErrors.optionBadValidate(mode)
+  return mode
+}
+
+/** `--log-format` and `logFormat` take these two words only. */
+export function checkLogFormat(format: string): LogFormat {
+  if (format !== 'text' && format !== 'json') throw startupErrors.optionBadLogFormat(format)
+  return format
+}
+
+/** Longest delay accepted anywhere (option, scenario rule, `Prefer: delay=`): ten minutes. */
+export const MAX_DELAY_MS = 600_000
+
+/** `250` or `'100-500'` → `{ min, max }` in milliseconds. */
+export function parseDelay(value: number | string): Delay {
+  const text = String(value).trim()
+  const match = /^(\d+)(?:\s*-\s*(\d+))?$/.exec(text)
+  const min = Number(match?.[1])
+  const max = match?.[2] === undefined ? min : Number(match[2])
+  if (!match || max < min || max > MAX_DELAY_MS) {
+    throw startupErrors.optionBadDelay(text, MAX_DELAY_MS)
+  }
+  return { min, max }
+}
+
+/** The embedded description comes with the embedded fixtures; any other looks for `fixtures/` beside it. */
+function defaultFixtures(specPath: string): string {
+  if (specPath === defaults.spec) return defaults.fixtures
+  const besideSpec = resolve(dirname(specPath), 'fixtures')
+  return existsSync(besideSpec) ? besideSpec : ''
+}
+
+/** Reads sizes such as `1048576`, `512kb`, `1mb`, `2MiB`. */
+export function parseByteSize(text: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*(b|kb|kib|k|mb|mib|m|gb|gib|g)?$/i.exec(text.trim())
+  if (!match) throw startupErrors.optionBadSize(text)
+  const units: Record<string, number> = {
+    b: 1,
+    k: 1024,
+    kb: 1024,
+    kib: 1024,
+    m: 1024 ** 2,
+    mb: 1024 ** 2,
+    mib: 1024 ** 2,
+    g: 1024 ** 3,
+    gb: 1024 ** 3,
+    gib: 1024 ** 3,
+  }
+  return Math.floor(Number(match[1]) * (units[(match[2] ?? 'b').toLowerCase()] ?? 1))
+}
