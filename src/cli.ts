@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs'
 import { type MockServer, StartupError, startMockServer } from './index.js'
-import { CLI_HELP } from './cli-help.js'
+import { CLI_HELP } from './command-line/cli-help.js'
 import { type ConsoleLogger, type Logger, consoleLogger, createConsoleLogger } from './log.js'
-import type { EnvironmentSetting } from './environment-reader.js'
-import { parseCommandLine } from './parse-command-line.js'
-import { filterByLevel } from './verbose-level.js'
+import type { EnvironmentSetting } from './command-line/environment-reader.js'
+import { parseCommandLine } from './command-line/parse-command-line.js'
+import { filterByLevel } from './command-line/verbose-level.js'
 
 function main(argv: string[]): void {
   let command: ReturnType<typeof parseCommandLine>

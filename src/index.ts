@@ -10,7 +10,8 @@ import { listen } from './server.js'
 import { watchSources } from './watch.js'
 
 export type { MockOptions } from './config.js'
-export { StartupError } from './errors.js'
+/** What start-up rejects with: `code` names the problem (one of `startupErrorCodes`), `message` explains it. */
+export { StartupError, type StartupErrorCode, startupErrorCodes } from './errors.js'
 /** What `app.request()` rejects with when a scenario's fault (`reset`, `empty`, `hang`) sends no response; see its class. */
 export { NetworkFault } from './http/faults.js'
 export type { JournalEntry, JournalResponse } from './journal/journal-entry.js'

@@ -1,6 +1,6 @@
 import { errors } from '../errors.js'
 import type { JournalFilter, StatusClass } from '../journal/journal-filter.js'
-import { isPlainObject } from '../plain-object.js'
+import { isPlainObject } from '../internal/plain-object.js'
 
 /** The journal's filters, as the listing and the count take them. */
 export const JOURNAL_FILTERS: readonly string[] = ['method', 'path', 'operation', 'status', 'valid', 'since', 'session']

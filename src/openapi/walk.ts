@@ -1,4 +1,4 @@
-import { isPlainObject } from '../plain-object.js'
+import { isPlainObject } from '../internal/plain-object.js'
 import { HTTP_METHODS } from './operations.js'
 import { pointerOf } from './resolve-ref.js'
 

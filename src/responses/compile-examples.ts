@@ -1,6 +1,6 @@
 import type { MediaTypeDescription } from '../openapi/operations.js'
 import { derefSchema } from '../openapi/resolve-ref.js'
-import { isPlainObject } from '../plain-object.js'
+import { isPlainObject } from '../internal/plain-object.js'
 import { bodyProblems, schemaProblems } from '../validation/check-response-body.js'
 import { schemaRootOf } from '../validation/create-ajv.js'
 import type { ResponseCompileContext } from './compile-responses.js'

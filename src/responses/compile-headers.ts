@@ -1,5 +1,5 @@
 import type { Violation } from '../errors.js'
-import { isPlainObject } from '../plain-object.js'
+import { isPlainObject } from '../internal/plain-object.js'
 import type { HeaderDescription } from '../openapi/operations.js'
 import { derefSchema, nodeAt } from '../openapi/resolve-ref.js'
 import { type HeaderContext, warnOnce } from './header-context.js'

@@ -2,7 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { startupErrors } from '../errors.js'
 import { isHeaderName } from '../http/header-value.js'
-import { isPlainObject } from '../plain-object.js'
+import { isPlainObject } from '../internal/plain-object.js'
 
 /** One fixture file: a named response body for one operation and status. */
 export interface Fixture {

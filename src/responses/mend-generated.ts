@@ -1,7 +1,7 @@
 import type { ErrorObject } from 'ajv'
 import { pointerTokens } from '../openapi/resolve-ref.js'
 import { type GenerationBudget, GENERATION_BUDGET, exceedsBudget } from './generation-budget.js'
-import { isPlainObject } from '../plain-object.js'
+import { isPlainObject } from '../internal/plain-object.js'
 import { valueAt } from '../internal/value-at.js'
 import { stringFor } from './schema-strings.js'
 

@@ -2,7 +2,7 @@ import type { ErrorObject } from 'ajv'
 import { createRequire } from 'node:module'
 import { compilePattern } from '../validation/compile-pattern.js'
 import { type GenerationBudget, exceedsBudget } from './generation-budget.js'
-import { isPlainObject } from '../plain-object.js'
+import { isPlainObject } from '../internal/plain-object.js'
 
 /**
  * Values that satisfy a format (as ajv-formats checks it), for formats json-schema-faker leaves

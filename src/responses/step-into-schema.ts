@@ -1,4 +1,4 @@
-import { isPlainObject } from '../plain-object.js'
+import { isPlainObject } from '../internal/plain-object.js'
 import { derefSchema } from '../openapi/resolve-ref.js'
 
 /** The schema merged from `$ref`s, `allOf` parts and `oneOf`/`anyOf` branches: lenient, as a field of any branch counts. */

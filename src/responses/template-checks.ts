@@ -1,6 +1,6 @@
-import { closestWord } from '../closest-word.js'
+import { closestWord } from '../internal/closest-word.js'
 import { startupErrors } from '../errors.js'
-import { isPlainObject } from '../plain-object.js'
+import { isPlainObject } from '../internal/plain-object.js'
 import type { OperationDescription } from '../openapi/operations.js'
 import { nodeAt } from '../openapi/resolve-ref.js'
 import { ANYTHING, kindsOf, shapeOf, stepInto } from './step-into-schema.js'

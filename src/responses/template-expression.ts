@@ -1,4 +1,4 @@
-import { closestWord } from '../closest-word.js'
+import { closestWord } from '../internal/closest-word.js'
 
 /** A placeholder's expression, parsed: where it reads, and the name or body path it reads there. */
 export type Expression =

@@ -1,6 +1,6 @@
 import { toHeaderValue } from '../http/header-value.js'
 import type { HeaderDescription } from '../openapi/operations.js'
-import { isPlainObject } from '../plain-object.js'
+import { isPlainObject } from '../internal/plain-object.js'
 import { kindOf } from './serialize-body.js'
 
 /**

@@ -1,4 +1,4 @@
-import { editDistance } from '../closest-word.js'
+import { editDistance } from '../internal/closest-word.js'
 import type { Router } from './create-router.js'
 
 /** Paths shown near a missed one, at most. */

@@ -5,7 +5,7 @@ import { parseDelay } from '../resolve-options.js'
 import { startupErrors } from '../errors.js'
 import { findResponse, settleExamples } from '../responses/declared-responses.js'
 import { FAULTS, type Fault, type Scenario, type ScenarioRule, type ScenarioTarget } from './scenarios.js'
-import { isPlainObject } from '../plain-object.js'
+import { isPlainObject } from '../internal/plain-object.js'
 
 const FILE_NAMES = ['scenarios.yaml', 'scenarios.yml', 'scenarios.json']
 const RULE_KEYS = new Set(['status', 'example', 'fixture', 'dynamic', 'delay', 'fault'])

@@ -1,6 +1,6 @@
 import { RE2JS } from 're2js'
 import { walkSchemas } from '../openapi/walk.js'
-import { isPlainObject } from '../plain-object.js'
+import { isPlainObject } from '../internal/plain-object.js'
 
 /** What Ajv needs of a compiled pattern. */
 export interface PatternTester {

@@ -3,7 +3,7 @@
  * which Node resolves through "exports" to the built `dist/index.js` (`npm test` builds first).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type MockServer, StartupError, createApp, startMockServer } from 'plant-store-mock'
+import { type MockServer, StartupError, createApp, startMockServer, startupErrorCodes } from 'plant-store-mock'
 import { silentLogger } from '../../src/log.js'
 
 const auth = { authorization: 'Bearer t', 'content-type': 'application/json' }
@@ -182,7 +182,10 @@ describe('createApp from plant-store-mock', () => {
     expect(a.mock.requests()).toEqual([])
   })
 
-  it('rejects with a StartupError for a bad option', async () => {
+  it('rejects with a StartupError for a bad option, its code one of the exported startupErrorCodes', async () => {
     await expect(createApp({ delay: 'soon' })).rejects.toBeInstanceOf(StartupError)
+    const error = await createApp({ delay: 'soon' }).catch((e: StartupError) => e)
+    expect((error as StartupError).code).toBe('option_bad_delay')
+    expect(startupErrorCodes).toContain('option_bad_delay')
   })
 })

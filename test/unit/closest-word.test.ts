@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { closestWord, editDistance } from '../../src/closest-word.js'
+import { closestWord, editDistance } from '../../src/internal/closest-word.js'
 
 describe('editDistance', () => {
   it.each([

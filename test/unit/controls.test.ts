@@ -1,4 +1,4 @@
-/** Runtime controls (`src/controls.ts`, issue #3 §1, §3): the scenario switch, sessions, reset. */
+/** Runtime controls (`src/scenarios/controls.ts`, issue #3 §1, §3): the scenario switch, sessions, reset. */
 import { describe, expect, it } from 'vitest'
 import { createControls } from '../../src/scenarios/controls.js'
 import { MockError, StartupError } from '../../src/errors.js'

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { CLI_HELP } from '../../src/cli-help.js'
-import { CommandLineError } from '../../src/command-line-error.js'
-import { parseCommandLine, seedOf } from '../../src/parse-command-line.js'
+import { CLI_HELP } from '../../src/command-line/cli-help.js'
+import { CommandLineError } from '../../src/command-line/command-line-error.js'
+import { parseCommandLine, seedOf } from '../../src/command-line/parse-command-line.js'
 
 /** The command line read into options (#13): no process, an environment given per test. */
 function optionsOf(argv: string[], env: NodeJS.ProcessEnv = {}) {

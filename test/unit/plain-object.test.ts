@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isPlainObject } from '../../src/plain-object.js'
+import { isPlainObject } from '../../src/internal/plain-object.js'
 
 describe('isPlainObject', () => {
   it('takes a JSON object, empty or not, and one without a prototype', () => {

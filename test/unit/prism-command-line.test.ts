@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
-import { parseCommandLine, seedOf } from '../../src/parse-command-line.js'
+import { parseCommandLine, seedOf } from '../../src/command-line/parse-command-line.js'
 
 /**
  * Prism's command line, judged by Prism itself (#13): the `mock` command of @stoplight/prism-cli

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { StartupError, startupErrorCodes, startupErrors } from '../../src/errors.js'
 import { createApp } from '../../src/index.js'
-import { CommandLineError } from '../../src/command-line-error.js'
-import { parseCommandLine } from '../../src/parse-command-line.js'
+import { CommandLineError } from '../../src/command-line/command-line-error.js'
+import { parseCommandLine } from '../../src/command-line/parse-command-line.js'
 import { startupErrorOf } from '../support/startup-error.js'
 
 type Template = (...args: unknown[]) => StartupError

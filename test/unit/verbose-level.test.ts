@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { type ConsoleLogger } from '../../src/log.js'
-import { type VerboseLevel, filterByLevel, optionsForLevel } from '../../src/verbose-level.js'
+import { type VerboseLevel, filterByLevel, optionsForLevel } from '../../src/command-line/verbose-level.js'
 
 /** A console logger that records what reaches it, by kind. */
 function recordingLogger() {

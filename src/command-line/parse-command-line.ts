@@ -1,10 +1,10 @@
 import { resolve } from 'node:path'
-import { closestWord } from './closest-word.js'
+import { closestWord } from '../internal/closest-word.js'
 import { CommandLineError } from './command-line-error.js'
 import { readArguments } from './command-line-flags.js'
-import type { MockOptions, ValidationMode } from './config.js'
+import type { MockOptions, ValidationMode } from '../config.js'
 import { type EnvironmentSetting, EnvironmentReader } from './environment-reader.js'
-import { parseByteSize } from './resolve-options.js'
+import { parseByteSize } from '../resolve-options.js'
 import { VERBOSE_LEVELS, type VerboseLevel, isVerboseLevel, optionsForLevel } from './verbose-level.js'
 
 /** What the command line asks for. `serve` carries everything the CLI needs to start and to explain a failure. */

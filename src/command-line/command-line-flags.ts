@@ -1,5 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util'
-import { closestWord } from './closest-word.js'
+import { closestWord } from '../internal/closest-word.js'
 import { CommandLineError } from './command-line-error.js'
 
 /**
