@@ -11,13 +11,15 @@ export const MAX_HELD_ANSWERS = 128
 /**
  * 7. Deliver: the delay (Prefer's, once the request got to step 5; else the scenario's, else
  * `--delay`), then the scenario's fault; held answers are capped. Then 8, the journal.
+ * @note Not async: an answer that is neither delayed nor faulted (nearly all) is returned as it is,
+ * without the extra promise an async function adds to every request.
  */
-export async function deliverStep(
+export function deliverStep(
   c: Context,
   exchange: Exchange,
   deps: PipelineDeps,
   response: Response,
-): Promise<Response> {
+): Response | Promise<Response> {
   const { decision } = exchange
   const delay = exchange.prefer?.delay ?? drawDelay(decision?.delay ?? deps.engine.options.delay)
   const fault = decision?.fault
@@ -27,17 +29,28 @@ export async function deliverStep(
     exchange.error = errors.tooManyHeld(MAX_HELD_ANSWERS)
     response = renderFailure(exchange.error, exchange, deps)
   } else if (holds) {
-    deps.held.count++
-    try {
-      return await holdThenAnswer(c, exchange, deps, response, delay)
-    } finally {
-      deps.held.count--
-    }
+    return holdCounted(c, exchange, deps, response, delay)
   } else if (fault) {
     return holdThenAnswer(c, exchange, deps, response, 0)
   }
   recordExchange(exchange, deps, response.status)
   return response
+}
+
+/** An answer held (a delay, a hang), counted against `MAX_HELD_ANSWERS` while it waits. */
+async function holdCounted(
+  c: Context,
+  exchange: Exchange,
+  deps: PipelineDeps,
+  response: Response,
+  delay: number,
+): Promise<Response> {
+  deps.held.count++
+  try {
+    return await holdThenAnswer(c, exchange, deps, response, delay)
+  } finally {
+    deps.held.count--
+  }
 }
 
 async function holdThenAnswer(
