@@ -29,49 +29,40 @@ export function deliverStep(
     exchange.error = errors.tooManyHeld(MAX_HELD_ANSWERS)
     response = renderFailure(exchange.error, exchange, deps)
   } else if (holds) {
-    return holdCounted(c, exchange, deps, response, delay)
+    return holdThenAnswer(c, exchange, deps, response, delay, true)
   } else if (fault) {
-    return holdThenAnswer(c, exchange, deps, response, 0)
+    return holdThenAnswer(c, exchange, deps, response, 0, false)
   }
   recordExchange(exchange, deps, response.status)
   return response
 }
 
-/** An answer held (a delay, a hang), counted against `MAX_HELD_ANSWERS` while it waits. */
-async function holdCounted(
-  c: Context,
-  exchange: Exchange,
-  deps: PipelineDeps,
-  response: Response,
-  delay: number,
-): Promise<Response> {
-  deps.held.count++
-  try {
-    return await holdThenAnswer(c, exchange, deps, response, delay)
-  } finally {
-    deps.held.count--
-  }
-}
-
+/** The delay, then the fault; a held answer (`counted`: a delay or a hang) counts against `MAX_HELD_ANSWERS` while it waits. */
 async function holdThenAnswer(
   c: Context,
   exchange: Exchange,
   deps: PipelineDeps,
   response: Response,
   delay: number,
+  counted: boolean,
 ): Promise<Response> {
-  if (delay > 0) await waitBeforeAnswering(delay, c, deps.closing)
-  const fault = exchange.decision?.fault
-  if (fault) {
-    try {
-      response = await answerWithFault(fault, response, c, deps.closing)
-      if (fault === 'malformed') exchange.answer = await answerSent(response)
-    } catch (error) {
-      // A network fault sent no response: it is journaled as status 0, then goes on out of the app.
-      recordExchange(exchange, deps, 0)
-      throw error
+  if (counted) deps.held.count++
+  try {
+    if (delay > 0) await waitBeforeAnswering(delay, c, deps.closing)
+    const fault = exchange.decision?.fault
+    if (fault) {
+      try {
+        response = await answerWithFault(fault, response, c, deps.closing)
+        if (fault === 'malformed') exchange.answer = await answerSent(response)
+      } catch (error) {
+        // A network fault sent no response: it is journaled as status 0, then goes on out of the app.
+        recordExchange(exchange, deps, 0)
+        throw error
+      }
     }
+    recordExchange(exchange, deps, response.status)
+    return response
+  } finally {
+    if (counted) deps.held.count--
   }
-  recordExchange(exchange, deps, response.status)
-  return response
 }
