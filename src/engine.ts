@@ -41,7 +41,7 @@ export interface Engine {
   source: { text: string; mediaType: string }
   /**
    * Responses whose examples are still to be checked (`deferExampleChecks`); each is checked on its
-   * first use anyway (`settleExamples`), and `checkDeferredExamples` works through the rest.
+   * first use anyway (`settleExamples`), and `settleDeferredExamples` works through the rest.
    */
   deferredExamples: DeclaredResponse[]
 }
@@ -164,7 +164,7 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
  * Checks the deferred examples a slice of time at a time, between requests (each slice ≤ 10 ms), so
  * that their warnings come soon after the start line while the server answers. Stops with `signal`.
  */
-export function checkDeferredExamples(engine: Engine, signal: AbortSignal): void {
+export function settleDeferredExamples(engine: Engine, signal: AbortSignal): void {
   const pending = engine.deferredExamples
   let next = 0
   const slice = () => {

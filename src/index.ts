@@ -1,7 +1,7 @@
 import type { Hono } from 'hono'
 import { ADMIN_PREFIX, type MockOptions } from './config.js'
 import { type MockControls, createControls } from './scenarios/controls.js'
-import { type Engine, checkDeferredExamples, createEngine } from './engine.js'
+import { type Engine, settleDeferredExamples, createEngine } from './engine.js'
 import { createHonoApp } from './http/app.js'
 import type { JournalEntry } from './journal/journal-entry.js'
 import type { JournalFilter } from './journal/journal-filter.js'
@@ -93,7 +93,7 @@ export async function startMockServer(options: AppOptions = {}): Promise<MockSer
   // One socket for the server's life; with --watch the app behind it is swapped, connections stay.
   const server = await listen({ fetch: (request, env) => live.app.fetch(request, env) }, live.engine.options)
   warnOfOpenAdmin(live.engine)
-  checkDeferredExamples(live.engine, closing.signal)
+  settleDeferredExamples(live.engine, closing.signal)
   let reloading = Promise.resolve()
   const reload = () => {
     reloading = reloading.then(async () => {
@@ -103,7 +103,7 @@ export async function startMockServer(options: AppOptions = {}): Promise<MockSer
           closing.signal,
           live.controls,
         )
-        checkDeferredExamples(live.engine, closing.signal)
+        settleDeferredExamples(live.engine, closing.signal)
         logger.info(`reloaded ${describe(live.engine).title}: ${live.engine.operations.length} operation(s)`)
       } catch (error) {
         logger.error(`${(error as Error).message} Still serving the last good version.`)

@@ -3,7 +3,7 @@ import { isPlainObject } from '../internal/plain-object.js'
 import type { HeaderDescription } from '../openapi/operations.js'
 import { derefSchema, nodeAt } from '../openapi/resolve-ref.js'
 import { type HeaderContext, warnOnce } from './header-context.js'
-import { type HeaderCheck, checkOf } from './header-checks.js'
+import { type HeaderValidator, headerValidatorOf } from './header-validators.js'
 import { sampleSchema } from './sample-body.js'
 import { stringMatching } from './schema-strings.js'
 import { seededRandom } from './seeded-random.js'
@@ -47,7 +47,7 @@ interface HeaderPlan {
   /** A value the description wrote (kept even if it breaks its schema), or one the mock made up. */
   origin: 'described' | 'made-up'
   /** Checks a value as a client would read it back: split and coerced as a header parameter is. */
-  check: HeaderCheck
+  check: HeaderValidator
 }
 
 /**
@@ -87,7 +87,7 @@ function isSendable(context: HeaderContext, label: string, header: HeaderDescrip
 
 function planHeader(context: HeaderContext, label: string, declared: HeaderDescription): HeaderPlan {
   const name = declared.name.toLowerCase()
-  const check = checkOf(context, declared)
+  const check = headerValidatorOf(context, declared)
   const described = describedValueOf(context.document, declared)
   if (described !== undefined)
     return { name, declared, value: headerText(context, label, declared, described), origin: 'described', check }

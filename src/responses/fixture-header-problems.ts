@@ -1,6 +1,6 @@
 import type { HeaderDescription } from '../openapi/operations.js'
 import type { HeaderContext } from './header-context.js'
-import { checkOf } from './header-checks.js'
+import { headerValidatorOf } from './header-validators.js'
 
 /**
  * How a fixture's headers (a `.headers.json` sidecar) break the schemas of the headers the response
@@ -14,7 +14,8 @@ export function fixtureHeaderProblems(
   const problems: string[] = []
   for (const header of declared) {
     const value = headers[header.name.toLowerCase()]
-    if (value !== undefined) problems.push(...checkOf(context, header)(value).map((v) => `${v.path} ${v.message}`))
+    if (value !== undefined)
+      problems.push(...headerValidatorOf(context, header)(value).map((v) => `${v.path} ${v.message}`))
   }
   return problems
 }

@@ -4,6 +4,7 @@ import { startupErrors } from '../errors.js'
 import { nodeAt, pointerTokens } from '../openapi/resolve-ref.js'
 import { compilePattern } from './compile-pattern.js'
 import { type ExactLiterals, isAmbiguousInt64, isExactInt64Literal, isInt64Number } from './exact-integers.js'
+import { BASE64 } from '../internal/base64.js'
 
 export type { ErrorObject }
 export type Ajv = Ajv2020
@@ -48,7 +49,7 @@ export function createAjv({
   ajv.addFormat('int64', { type: 'number', validate: isInt64Number })
   for (const name of ['float', 'double']) ajv.addFormat(name, { type: 'number', validate: Number.isFinite })
   for (const name of ['binary', 'password']) ajv.addFormat(name, true)
-  ajv.addFormat('byte', /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/)
+  ajv.addFormat('byte', BASE64)
   ajv.addKeyword({
     keyword: EXACT_INT64_KEYWORD,
     type: 'number',

@@ -16,7 +16,6 @@ type BodyKind = 'json' | 'form' | 'multipart' | 'other'
 interface AcceptedMediaType {
   /** `application/json`, `application/*`, `*\/*`... lower-cased, parameters dropped. */
   range: string
-  isJson: boolean
   kind: BodyKind
   /** Form fields arrive as text: their validator coerces them to the schema's types, as for parameters. */
   validate?: ValidateFunction
@@ -51,7 +50,7 @@ export function compileBody(
       const validate = schemaPointer ? compileAt(fields ? coercingAjv : ajv, schemaPointer) : undefined
       const plan =
         fields && schemaPointer ? planForm(descriptionOf(coercingAjv), schemaPointer, kind === 'multipart') : undefined
-      return { range, isJson: kind === 'json', kind, validate, plan, maxDepth }
+      return { range, kind, validate, plan, maxDepth }
     }),
   }
 }
@@ -168,7 +167,7 @@ function decode(bytes: Uint8Array): string | Violation {
   }
 }
 
-function checkValue(media: AcceptedMediaType, value: unknown): BodyOutcome {
+function validateValue(media: AcceptedMediaType, value: unknown): BodyOutcome {
   if (!media.validate || media.validate(value)) return { violations: [], value }
   return { violations: toViolations('body', media.validate.errors), value }
 }
@@ -183,7 +182,7 @@ function validateForm(media: AcceptedMediaType, bytes: Uint8Array): BodyOutcome 
     for (const entry of entries)
       if (media.plan.json.has(entry[0])) entry[1] = parsedField(entry[0], entry[1] as string, unparsable)
   }
-  return checkFields(media, entries, unparsable)
+  return validateFields(media, entries, unparsable)
 }
 
 async function validateMultipart(
@@ -200,7 +199,7 @@ async function validateMultipart(
     const text = part.text ?? part.bytes!.toString(json ? 'utf8' : 'latin1')
     return [part.name, json ? parsedField(part.name, text, unparsable) : text]
   })
-  return checkFields(media, entries, unparsable)
+  return validateFields(media, entries, unparsable)
 }
 
 /** A JSON field's value; one that is not JSON stays text and is reported by name in `unparsable`. */
@@ -215,14 +214,14 @@ function parsedField(name: string, text: string, unparsable: Violation[]): unkno
  * Fields (form pairs or multipart parts) as the object the schema judges, nested names decoded.
  * The schema's complaints about a field already reported as not JSON are left out.
  */
-function checkFields(
+function validateFields(
   media: AcceptedMediaType,
   entries: Array<[string, unknown]>,
   unparsable: Violation[],
 ): BodyOutcome {
   const fields = fieldsOf(entries, media.plan)
   wrapLoneItems(fields, media.plan)
-  const outcome = checkValue(media, fields)
+  const outcome = validateValue(media, fields)
   return { ...outcome, violations: withoutFieldsReported(outcome.violations, unparsable) }
 }
 

@@ -58,13 +58,13 @@ describe('selectMediaType', () => {
 
   it('matches a declared media type written with parameters', () => {
     const body = bodyOf(documentWithContent({ 'application/json; charset=utf-8': { schema: newPlant } }))
-    expect(selectMediaType(body, 'application/json').isJson).toBe(true)
+    expect(selectMediaType(body, 'application/json').kind).toBe('json')
   })
 
   it('lets a +json type stand where application/json is declared', () => {
     const media = selectMediaType(plantBody, 'application/merge-patch+json')
     expect(media.range).toBe('application/json')
-    expect(media.isJson).toBe(true)
+    expect(media.kind).toBe('json')
   })
 
   it('prefers an exactly declared +json type over application/json', () => {

@@ -8,7 +8,7 @@ import { compileParameters, validateParameters } from '../validation/validate-pa
 import { type HeaderContext, memoOf } from './header-context.js'
 import { kindOf } from './serialize-body.js'
 
-export type HeaderCheck = (value: string) => Violation[]
+export type HeaderValidator = (value: string) => Violation[]
 
 /**
  * How a value of a header breaks its schema, as a client reads it back: a header declared with a
@@ -16,9 +16,9 @@ export type HeaderCheck = (value: string) => Violation[]
  * one declared with JSON `content` is parsed. Compiled once per header declaration: a header shared
  * by a thousand responses (GitHub's `Link`) is one check.
  */
-export function checkOf(context: HeaderContext, declared: HeaderDescription): HeaderCheck {
+export function headerValidatorOf(context: HeaderContext, declared: HeaderDescription): HeaderValidator {
   if (!declared.schemaPointer) return () => []
-  const memo = memoOf(checks, context.document, () => new Map<string, HeaderCheck>())
+  const memo = memoOf(checks, context.document, () => new Map<string, HeaderValidator>())
   const key = `${declared.name.toLowerCase()}\0${declared.explode}\0${declared.shape}\0${declared.mediaType}\0${schemaKeyOf(context.document, declared.schemaPointer)}`
   let check = memo.get(key)
   if (!check)
@@ -29,7 +29,7 @@ export function checkOf(context: HeaderContext, declared: HeaderDescription): He
   return check
 }
 
-const checks = new WeakMap<object, Map<string, HeaderCheck>>()
+const checks = new WeakMap<object, Map<string, HeaderValidator>>()
 
 /**
  * Header schemas are small and often written inline the same way (GitHub's hundred `Location: {type:
@@ -40,20 +40,20 @@ function schemaKeyOf(document: unknown, pointer: string): string {
   return text.length <= 1024 ? text : pointer
 }
 
-function parameterCheck(context: HeaderContext, declared: HeaderDescription): HeaderCheck {
+function parameterCheck(context: HeaderContext, declared: HeaderDescription): HeaderValidator {
   const ajv = context.coercingAjv ?? coercingAjvOf(context.document)
   if (!ajv) return () => []
   const name = declared.name.toLowerCase()
   const validator = compileParameters(ajv, [headerParameterOf(declared)])!
-  const check: HeaderCheck = (value) => validateParameters(validator, requestWithHeader(name, value), {})
+  const check: HeaderValidator = (value) => validateParameters(validator, requestWithHeader(name, value), {})
   return unjudgedIfUncompilable(check)
 }
 
 /** A JSON `content` header is its JSON text; a text one its text. */
-function contentCheck(context: HeaderContext, declared: HeaderDescription): HeaderCheck {
+function contentCheck(context: HeaderContext, declared: HeaderDescription): HeaderValidator {
   const path = fieldPath('header', declared.name.toLowerCase())
   const json = kindOf(declared.mediaType!) === 'json'
-  const check: HeaderCheck = (value) => {
+  const check: HeaderValidator = (value) => {
     const validate = compileAt(context.ajv, declared.schemaPointer!)
     let data: unknown = value
     try {
@@ -67,7 +67,7 @@ function contentCheck(context: HeaderContext, declared: HeaderDescription): Head
 }
 
 /** A header schema Ajv cannot compile judges nothing: such headers were sent unjudged before, and must not stop start-up. */
-function unjudgedIfUncompilable(check: HeaderCheck): HeaderCheck {
+function unjudgedIfUncompilable(check: HeaderValidator): HeaderValidator {
   try {
     check('')
     return check
