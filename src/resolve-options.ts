@@ -114,13 +114,13 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
 }
 
 /** `--validate` and `validate` take these three words only. */
-export function checkValidationMode(mode: string): ValidationMode {
+function checkValidationMode(mode: string): ValidationMode {
   if (mode !== 'strict' && mode !== 'report' && mode !== 'off') throw startupErrors.optionBadValidate(mode)
   return mode
 }
 
 /** `--log-format` and `logFormat` take these two words only. */
-export function checkLogFormat(format: string): LogFormat {
+function checkLogFormat(format: string): LogFormat {
   if (format !== 'text' && format !== 'json') throw startupErrors.optionBadLogFormat(format)
   return format
 }

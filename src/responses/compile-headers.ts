@@ -15,7 +15,7 @@ import { toHeaderText, writeHeaderValue } from './write-header-value.js'
  * and `Content-Encoding`, since the mock never encodes a body (a declared `gzip` made every client
  * fail to read it).
  */
-export const SERVER_HEADERS: ReadonlySet<string> = new Set([
+const SERVER_HEADERS: ReadonlySet<string> = new Set([
   'content-type',
   'content-length',
   'content-encoding',

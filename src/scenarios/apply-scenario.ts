@@ -45,7 +45,7 @@ export function applyScenario(
  * A scenario rule says what to answer; `Prefer` on the request says it more finely and wins.
  * Status and example go together: a `Prefer` naming either replaces the rule's pair.
  */
-export function withScenarioRule(prefer: Preferences, rule: ScenarioRule | undefined): Preferences {
+function withScenarioRule(prefer: Preferences, rule: ScenarioRule | undefined): Preferences {
   if (!rule) return prefer
   const pickedByPrefer = prefer.code !== undefined || prefer.example !== undefined
   return {

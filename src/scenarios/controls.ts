@@ -22,7 +22,7 @@ export interface MockControls {
 /** Sessions kept at most; the least recently switched are forgotten first. */
 const MAX_SESSIONS = 10_000
 /** Longest session name, in UTF-8 bytes: with the count above, sessions hold at most a few megabytes. */
-export const MAX_SESSION_BYTES = 256
+const MAX_SESSION_BYTES = 256
 
 /**
  * @param previous the controls of the version being replaced (`--watch`): its journal is kept, and its

@@ -29,7 +29,7 @@ const MAX_PATH_CHARS = 256
 const MAX_MESSAGE_CHARS = 512
 
 /** A violation cut to bounded size everywhere it goes (answer, journal, log line). */
-export function boundedViolation({ path, message }: Violation): Violation {
+function boundedViolation({ path, message }: Violation): Violation {
   return { path: cut(path, MAX_PATH_CHARS), message: cut(message, MAX_MESSAGE_CHARS) }
 }
 
