@@ -70,7 +70,13 @@ export function createAjv({
   return ajv
 }
 
-/** Marks every int64 schema for the exact check. Examples are data and stay as written. */
+/**
+ * Marks every int64 schema for the exact check. Examples are data and stay as written.
+ * @note Not `walkSchemas`, on purpose (as `collectRefs` is not): a `$ref` may point into an extension
+ * (`x-components`, `x-defs`, as some published descriptions keep shared schemas) that the walk over
+ * schema positions never enters, and Ajv compiles what it points at all the same. It also takes a bare
+ * schema or media type, as the tests give it.
+ */
 export function markExactIntegers(node: unknown): void {
   if (typeof node !== 'object' || node === null) return
   if (Array.isArray(node)) return node.forEach(markExactIntegers)
