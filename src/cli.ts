@@ -52,7 +52,12 @@ function serveUntilSignalled(server: MockServer, logger: ConsoleLogger): void {
 
 function fail(logger: Logger, error: unknown, environment: readonly EnvironmentSetting[] = []): void {
   const known = error instanceof StartupError
-  logger.error(known ? namingTheEnvironment(error.message, environment) : String((error as Error)?.stack ?? error))
+  // The code goes last, in brackets, so that scripts can match it and the sentence reads first.
+  logger.error(
+    known
+      ? `${namingTheEnvironment(error.message, environment)} [${error.code}]`
+      : String((error as Error)?.stack ?? error),
+  )
   process.exitCode = 1
 }
 

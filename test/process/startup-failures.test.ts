@@ -8,7 +8,7 @@ import net from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
-import { StartupError, startMockServer } from '../../src/index.js'
+import { StartupError, type StartupErrorCode, startMockServer } from '../../src/index.js'
 import { runCli, stopProcesses } from '../support/processes.js'
 import { removeTempDirs, tempDir as makeTempDir } from '../support/temp-dirs.js'
 import { silentLogger } from '../../src/log.js'
@@ -24,14 +24,16 @@ afterEach(async () => {
 
 const tempDir = () => makeTempDir('mock-startup-')
 
-/** Exit 1, one `[mock] error:` paragraph without a stack, and no start line. */
+/** Exit 1, one `[mock] error:` paragraph without a stack ending in its code, and no start line. */
 function expectCleanFailure(
   { code, stdout, stderr }: { code: number | string; stdout: string; stderr: string },
+  errorCode: StartupErrorCode,
   ...mentions: string[]
 ) {
   expect(code).toBe(1)
   expect(stdout).not.toContain('listening on')
   expect(stderr).toMatch(/^\[mock\] error: /)
+  expect(stderr.trim().endsWith(`[${errorCode}]`), stderr).toBe(true)
   expect(stderr).not.toMatch(STACK_LINE)
   expect(stderr.trim()).not.toContain('\n\n')
   for (const mention of mentions) expect(stderr).toContain(mention)
@@ -51,18 +53,28 @@ async function settledTcpServers(expected: number): Promise<number> {
 describe('start-up failures of the CLI', () => {
   it('exits 1 with one paragraph naming the file and the line for a description that is not valid YAML (#5)', async () => {
     const spec = specFile('invalid-yaml.yaml')
-    expectCleanFailure(await runCli(['--spec', spec, '--port', '0']), spec, 'line 4')
+    expectCleanFailure(await runCli(['--spec', spec, '--port', '0']), 'description_not_yaml', spec, 'line 4')
   })
 
   it('exits 1 naming the folder when --fixtures names a folder that does not exist (#5)', async () => {
     const missing = join(await tempDir(), 'no-such-fixtures')
-    expectCleanFailure(await runCli(['--fixtures', missing, '--port', '0']), missing, 'does not exist')
+    expectCleanFailure(
+      await runCli(['--fixtures', missing, '--port', '0']),
+      'fixture_folder_missing',
+      missing,
+      'does not exist',
+    )
   })
 
   it('exits 1 naming the folder when --fixtures names a file (#5)', async () => {
     const file = join(await tempDir(), 'fixtures.json')
     await writeFile(file, '{}')
-    expectCleanFailure(await runCli(['--fixtures', file, '--port', '0']), file, 'is not a folder')
+    expectCleanFailure(
+      await runCli(['--fixtures', file, '--port', '0']),
+      'fixture_folder_missing',
+      file,
+      'is not a folder',
+    )
   })
 
   it('exits 1 naming the file, the field and the rule for an invalid fixture (#5)', async () => {
@@ -71,6 +83,7 @@ describe('start-up failures of the CLI', () => {
     await writeFile(join(dir, 'addPlant', '200.json'), JSON.stringify({ name: 5 }))
     expectCleanFailure(
       await runCli(['--fixtures', dir, '--port', '0']),
+      'fixture_mismatch',
       join(dir, 'addPlant', '200.json'),
       'body.name must be a string',
     )
@@ -78,7 +91,12 @@ describe('start-up failures of the CLI', () => {
 
   it('exits 1 naming the path when the description is a directory, not a file (#5)', async () => {
     const dir = await tempDir()
-    expectCleanFailure(await runCli(['--spec', dir, '--port', '0']), dir, 'Cannot read the description')
+    expectCleanFailure(
+      await runCli(['--spec', dir, '--port', '0']),
+      'description_unreadable',
+      dir,
+      'Cannot read the description',
+    )
   })
 
   it('exits 1 naming the path when a fixture is a directory, not a file (#5)', async () => {
@@ -86,6 +104,7 @@ describe('start-up failures of the CLI', () => {
     await mkdir(join(dir, 'addPlant', '200.json'), { recursive: true })
     expectCleanFailure(
       await runCli(['--fixtures', dir, '--port', '0']),
+      'fixture_unreadable',
       join(dir, 'addPlant', '200.json'),
       'Cannot read the fixture',
     )
@@ -98,7 +117,12 @@ describe('start-up failures of the CLI', () => {
       const spec = join(await tempDir(), 'openapi.yaml')
       await writeFile(spec, 'openapi: 3.1.0\ninfo: {title: t, version: "1"}\npaths: {}\n')
       await chmod(spec, 0o000)
-      expectCleanFailure(await runCli(['--spec', spec, '--port', '0']), spec, 'Cannot read the description')
+      expectCleanFailure(
+        await runCli(['--spec', spec, '--port', '0']),
+        'description_unreadable',
+        spec,
+        'Cannot read the description',
+      )
     },
   )
 })
@@ -140,6 +164,7 @@ describe('fixture placeholders that can never be filled (#13)', () => {
     await writeFile(file, JSON.stringify({ name: '{{ request.body.name | upper }}' }))
     expectCleanFailure(
       await runCli(['--fixtures', dir, '--port', '0']),
+      'template_bad_expression',
       file,
       '"{{ request.body.name | upper }}" is not a template expression',
       'filters such as "| upper"',
@@ -147,6 +172,7 @@ describe('fixture placeholders that can never be filled (#13)', () => {
     await writeFile(file, JSON.stringify({ name: '{{request.params.id}}' }))
     expectCleanFailure(
       await runCli(['--fixtures', dir, '--port', '0']),
+      'template_never_matches',
       file,
       '"{{request.params.id}}" never matches a valid request',
       'the path /plants of addPlant has no parameters',
