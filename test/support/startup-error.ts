@@ -1,5 +1,5 @@
 import { expect } from 'vitest'
-import { StartupError, startupErrorCodes } from '../../src/errors.js'
+import { StartupError, startupErrorCodes, type StartupErrorCode } from '../../src/errors.js'
 
 /**
  * The StartupError a promise rejects with (fails the test if it resolves or rejects with anything
@@ -13,4 +13,27 @@ export async function startupErrorOf(promise: Promise<unknown>): Promise<Startup
   expect(error).toBeInstanceOf(StartupError)
   expect(startupErrorCodes).toContain((error as StartupError).code)
   return error as StartupError
+}
+
+/**
+ * The StartupError a promise rejects with, having asserted its code first (the code is what a test
+ * checks; the message is checked only for what a user needs from it: the file, the field, the hint).
+ */
+export async function expectStartupError(promise: Promise<unknown>, code: StartupErrorCode): Promise<StartupError> {
+  const error = await startupErrorOf(promise)
+  expect(error.code).toBe(code)
+  return error
+}
+
+/** The StartupError a function throws, having asserted its code first. */
+export function expectStartupErrorThrown(run: () => unknown, code: StartupErrorCode): StartupError {
+  let thrown: unknown
+  try {
+    run()
+  } catch (error) {
+    thrown = error
+  }
+  expect(thrown).toBeInstanceOf(StartupError)
+  expect((thrown as StartupError).code).toBe(code)
+  return thrown as StartupError
 }
