@@ -19,21 +19,25 @@ export async function startupErrorOf(promise: Promise<unknown>): Promise<Startup
  * The StartupError a promise rejects with, having asserted its code first (the code is what a test
  * checks; the message is checked only for what a user needs from it: the file, the field, the hint).
  */
-export async function expectStartupError(promise: Promise<unknown>, code: StartupErrorCode): Promise<StartupError> {
+export async function expectStartupError(
+  promise: Promise<unknown>,
+  code: StartupErrorCode,
+  label?: string,
+): Promise<StartupError> {
   const error = await startupErrorOf(promise)
-  expect(error.code).toBe(code)
+  expect(error.code, label).toBe(code)
   return error
 }
 
-/** The StartupError a function throws, having asserted its code first. */
-export function expectStartupErrorThrown(run: () => unknown, code: StartupErrorCode): StartupError {
+/** The StartupError a function throws, having asserted its code first (`label` names the case in a loop). */
+export function expectStartupErrorThrown(run: () => unknown, code: StartupErrorCode, label?: string): StartupError {
   let thrown: unknown
   try {
     run()
   } catch (error) {
     thrown = error
   }
-  expect(thrown).toBeInstanceOf(StartupError)
-  expect((thrown as StartupError).code).toBe(code)
+  expect(thrown, label).toBeInstanceOf(StartupError)
+  expect((thrown as StartupError).code, label).toBe(code)
   return thrown as StartupError
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { type SecurityCheck, checkSecurity, compileSecurity } from '../../src/auth/check-security.js'
-import { MockError, StartupError } from '../../src/errors.js'
+import { MockError } from '../../src/errors.js'
 import type { SecurityRequirement } from '../../src/openapi/operations.js'
 import { type FakeRequest, requestOf } from '../support/builders.js'
+import { expectStartupErrorThrown } from '../support/startup-error.js'
 
 const schemes = {
   bearerAuth: { type: 'http', scheme: 'bearer' },
@@ -44,16 +45,27 @@ describe('compileSecurity', () => {
   })
 
   it('refuses a requirement naming a scheme that components do not declare', () => {
-    expect(() => compileSecurity([{ missingAuth: [] }], schemes, { tokens: [] })).toThrow(StartupError)
-    expect(() => compileSecurity([{ missingAuth: [] }], schemes, { tokens: [] })).toThrow(/missingAuth/)
+    const error = expectStartupErrorThrown(
+      () => compileSecurity([{ missingAuth: [] }], schemes, { tokens: [] }),
+      'description_uncheckable_security',
+    )
+    expect(error.message).toContain('missingAuth')
   })
 
   it('refuses an undeclared scheme name even beside an empty requirement', () => {
-    expect(() => compileSecurity([{}, { missingAuth: [] }], schemes, { tokens: [] })).toThrow(StartupError)
+    const error = expectStartupErrorThrown(
+      () => compileSecurity([{}, { missingAuth: [] }], schemes, { tokens: [] }),
+      'description_uncheckable_security',
+    )
+    expect(error.message).toContain('missingAuth')
   })
 
   it('refuses a scheme type it cannot check', () => {
-    expect(() => compileSecurity([{ tls: [] }], { tls: { type: 'mutualTLS' } }, { tokens: [] })).toThrow(StartupError)
+    const error = expectStartupErrorThrown(
+      () => compileSecurity([{ tls: [] }], { tls: { type: 'mutualTLS' } }, { tokens: [] }),
+      'description_uncheckable_security',
+    )
+    expect(error.message).toContain('mutualTLS')
   })
 })
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join, relative, resolve } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { defaults, parseByteSize, resolveOptions } from '../../src/resolve-options.js'
-import { StartupError } from '../../src/errors.js'
+import { expectStartupErrorThrown } from '../support/startup-error.js'
 
 let dir: string
 
@@ -123,32 +123,38 @@ describe('resolveOptions: checks', () => {
 
   it('refuses ports outside 0 to 65535 and fractions', () => {
     for (const port of [-1, 65536, 80.5, Number.NaN]) {
-      expect(() => resolveOptions({ port }), String(port)).toThrow(StartupError)
+      expectStartupErrorThrown(() => resolveOptions({ port }), 'option_bad_port', String(port))
     }
   })
 
   it('refuses a seed that is not a safe whole number', () => {
     for (const seed of [1.5, 2 ** 53, Number.NaN]) {
-      expect(() => resolveOptions({ seed }), String(seed)).toThrow(StartupError)
+      expectStartupErrorThrown(() => resolveOptions({ seed }), 'option_bad_seed', String(seed))
     }
   })
 
   it('refuses a body limit below one byte or not whole', () => {
     for (const maxBodyBytes of [0, -1, 1.5, Number.POSITIVE_INFINITY]) {
-      expect(() => resolveOptions({ maxBodyBytes }), String(maxBodyBytes)).toThrow(StartupError)
+      expectStartupErrorThrown(() => resolveOptions({ maxBodyBytes }), 'option_bad_max_body', String(maxBodyBytes))
     }
   })
 
   it('refuses a generation budget below one byte or one millisecond, or not whole, naming the option (#12)', () => {
     for (const generationBytes of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
-      expect(() => resolveOptions({ generationBytes }), String(generationBytes)).toThrow(
-        `generation bytes must be a positive number of bytes, got ${generationBytes}.`,
+      const error = expectStartupErrorThrown(
+        () => resolveOptions({ generationBytes }),
+        'option_bad_generation_bytes',
+        String(generationBytes),
       )
+      expect(error.message).toContain(`got ${generationBytes}.`)
     }
     for (const generationMs of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
-      expect(() => resolveOptions({ generationMs }), String(generationMs)).toThrow(
-        `generation ms must be a positive whole number of milliseconds, got ${generationMs}.`,
+      const error = expectStartupErrorThrown(
+        () => resolveOptions({ generationMs }),
+        'option_bad_generation_ms',
+        String(generationMs),
       )
+      expect(error.message).toContain(`got ${generationMs}.`)
     }
   })
 
@@ -156,18 +162,20 @@ describe('resolveOptions: checks', () => {
     expect(resolveOptions().validate).toBe('strict')
     expect(resolveOptions({ validate: 'report' }).validate).toBe('report')
     expect(resolveOptions({ validate: 'off' }).validate).toBe('off')
-    expect(() => resolveOptions({ validate: 'lenient' as never })).toThrow(
-      'validate must be "strict", "report" or "off", got "lenient".',
+    const error = expectStartupErrorThrown(
+      () => resolveOptions({ validate: 'lenient' as never }),
+      'option_bad_validate',
     )
+    expect(error.message).toContain('"strict", "report" or "off", got "lenient"')
   })
 
   it('refuses an empty token', () => {
-    expect(() => resolveOptions({ tokens: ['ok', ''] })).toThrow(StartupError)
+    expectStartupErrorThrown(() => resolveOptions({ tokens: ['ok', ''] }), 'option_bad_token')
   })
 
   it('refuses a token with white space, which no Authorization header could carry', () => {
     for (const token of ['a b', 'a\tb', ' a', 'a\n']) {
-      expect(() => resolveOptions({ tokens: [token] }), JSON.stringify(token)).toThrow(StartupError)
+      expectStartupErrorThrown(() => resolveOptions({ tokens: [token] }), 'option_bad_token', JSON.stringify(token))
     }
   })
 })
@@ -197,7 +205,7 @@ describe('parseByteSize', () => {
 
   it('refuses text that is not a size', () => {
     for (const text of ['', 'abc', '-1', '1tb', '1 k b', '1e3', 'kb', '1,000']) {
-      expect(() => parseByteSize(text), text).toThrow(StartupError)
+      expectStartupErrorThrown(() => parseByteSize(text), 'option_bad_size', text)
     }
   })
 })

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { loadFixtures } from '../../src/responses/fixtures.js'
 import { removeTempDirs, tempDir, writeFiles } from '../support/temp-dirs.js'
-import { startupErrorOf } from '../support/startup-error.js'
+import { expectStartupError } from '../support/startup-error.js'
 
 let dir: string
 
@@ -88,36 +88,36 @@ describe('loadFixtures', () => {
     ]) {
       await rm(join(dir, 'op'), { recursive: true, force: true })
       await write({ [`op/${name}`]: '{}' })
-      const error = await startupErrorOf(loadFixtures(dir, true))
+      const error = await expectStartupError(loadFixtures(dir, true), 'fixture_bad_name', name)
       expect(error.message, name).toContain(join(dir, 'op', name))
     }
   })
 
   it('refuses a folder inside an operation folder', async () => {
     await write({ 'op/nested/200.json': '{}' })
-    await startupErrorOf(loadFixtures(dir, true))
+    const error = await expectStartupError(loadFixtures(dir, true), 'fixture_bad_name')
+    expect(error.message).toContain(join(dir, 'op', 'nested'))
   })
 
   it('refuses a fixture that is not valid JSON, naming the file', async () => {
     await write({ 'op/200.json': '{"name": ' })
-    const error = await startupErrorOf(loadFixtures(dir, true))
+    const error = await expectStartupError(loadFixtures(dir, true), 'fixture_not_json')
     expect(error.message).toContain(join(dir, 'op', '200.json'))
-    expect(error.message).toContain('not valid JSON')
   })
 
   it('refuses an empty fixture file', async () => {
     await write({ 'op/200.json': '' })
-    await startupErrorOf(loadFixtures(dir, true))
+    await expectStartupError(loadFixtures(dir, true), 'fixture_not_json')
   })
 
   it('refuses a missing folder that was asked for', async () => {
-    const error = await startupErrorOf(loadFixtures(join(dir, 'missing'), true))
+    const error = await expectStartupError(loadFixtures(join(dir, 'missing'), true), 'fixture_folder_missing')
     expect(error.message).toContain(join(dir, 'missing'))
   })
 
   it('refuses a file given where a folder was asked for', async () => {
     await write({ 'file.json': '{}' })
-    await startupErrorOf(loadFixtures(join(dir, 'file.json'), true))
+    await expectStartupError(loadFixtures(join(dir, 'file.json'), true), 'fixture_folder_missing')
   })
 
   it('gives no fixtures for a missing folder that was not asked for', async () => {
