@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { StartupError } from '../../src/errors.js'
+import { expectStartupErrorThrown } from '../support/startup-error.js'
 import { MAX_BACKTRACKING_INPUT, compilePattern, findUnusablePatterns } from '../../src/validation/compile-pattern.js'
 import {
   EXACT_INT64_KEYWORD,
@@ -258,8 +258,11 @@ describe('compileAt', () => {
 
   it('reports a pointer at nothing as a start-up error naming the place', () => {
     const ajv = createAjv().addSchema(structuredClone(document), 'mock:spec')
-    expect(() => compileAt(ajv, '/components/schemas/Missing')).toThrow(StartupError)
-    expect(() => compileAt(ajv, '/components/schemas/Missing')).toThrow('components > schemas > Missing')
+    const error = expectStartupErrorThrown(
+      () => compileAt(ajv, '/components/schemas/Missing'),
+      'description_bad_schema',
+    )
+    expect(error.message).toContain('components > schemas > Missing')
   })
 
   it('decodes pointers for messages', () => {

@@ -1,6 +1,6 @@
 /** The built-in scenarios and the scenario index (#3 §1). */
 import { describe, expect, it } from 'vitest'
-import { StartupError } from '../../src/errors.js'
+import { expectStartupErrorThrown } from '../support/startup-error.js'
 import type { DeclaredResponse } from '../../src/responses/declared-responses.js'
 import {
   DEFAULT_SCENARIO,
@@ -115,14 +115,17 @@ describe('indexScenarios', () => {
   })
 
   it('stops start-up on a user scenario named like a built-in one', () => {
-    expect(() => indexScenarios([...builtInScenarios(operations), user('error')])).toThrow(StartupError)
-    expect(() => indexScenarios([...builtInScenarios(operations), user('error')])).toThrow(
-      /"error" is defined twice \(built-in names: default, error, unauthorized, dynamic\)/,
+    const error = expectStartupErrorThrown(
+      () => indexScenarios([...builtInScenarios(operations), user('error')]),
+      'scenario_defined_twice',
     )
+    expect(error.message).toContain('"error"')
+    expect(error.message).toContain('(built-in names: default, error, unauthorized, dynamic)')
   })
 
   it('stops start-up on two user scenarios of the same name', () => {
-    expect(() => indexScenarios([user('slow'), user('slow')])).toThrow(/"slow" is defined twice/)
+    const error = expectStartupErrorThrown(() => indexScenarios([user('slow'), user('slow')]), 'scenario_defined_twice')
+    expect(error.message).toContain('"slow"')
   })
 
   it('tells names apart by case', () => {

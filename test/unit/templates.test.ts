@@ -1,7 +1,8 @@
 /** Templated fixtures: placeholders filled from the request, and templates that stay data (#3 §2). */
 import { existsSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { StartupError } from '../../src/errors.js'
+import { StartupError, type StartupErrorCode } from '../../src/errors.js'
+import { expectStartupErrorThrown } from '../support/startup-error.js'
 import { type TemplateRequest, compileTemplate } from '../../src/responses/templates.js'
 
 const WHERE = 'The fixture fixtures/addPlant/200.json'
@@ -28,14 +29,9 @@ function render(fixture: unknown, req: TemplateRequest = request()): unknown {
   return template.render(req)
 }
 
-function compileError(fixture: unknown): StartupError {
-  try {
-    compileTemplate(fixture, WHERE)
-  } catch (error) {
-    expect(error).toBeInstanceOf(StartupError)
-    return error as StartupError
-  }
-  throw new Error('compileTemplate did not throw')
+/** The StartupError compiling the fixture stops start-up with, having asserted its code. */
+function compileError(fixture: unknown, code: StartupErrorCode): StartupError {
+  return expectStartupErrorThrown(() => compileTemplate(fixture, WHERE), code)
 }
 
 describe('compileTemplate: what is a template', () => {
@@ -249,23 +245,26 @@ describe('compileTemplate: unknown expressions stop start-up', () => {
     ['a field of the method', '{{request.method.length}}'],
     ['an empty placeholder', '{{}}'],
   ])('rejects %s', (_label, placeholder) => {
-    const error = compileError({ value: placeholder })
-    expect(error.message).toContain(WHERE)
-    expect(error.message).toContain('is not a template expression')
+    const error = compileError({ value: placeholder }, 'template_bad_expression')
+    expect(error.message).toContain(`${WHERE}: "${placeholder}"`)
   })
 
   it('rejects an unknown expression inside a longer string', () => {
-    expect(compileError({ value: 'hello {{user.name}}' }).message).toContain(WHERE)
+    expect(compileError({ value: 'hello {{user.name}}' }, 'template_bad_expression').message).toContain(WHERE)
   })
 
   it('names the accepted expressions in the message', () => {
-    expect(compileError({ value: '{{request.nope}}' }).message).toMatch(/request\.body\.<field>.*request\.path/)
+    expect(compileError({ value: '{{request.nope}}' }, 'template_bad_expression').message).toMatch(
+      /request\.body\.<field>.*request\.path/,
+    )
   })
 })
 
 describe('compileTemplate: templates are data, never code (#3)', () => {
   it('does not run {{constructor.constructor(...)()}}', () => {
-    expect(compileError({ value: "{{constructor.constructor('return process')()}}" }).message).toContain(WHERE)
+    expect(
+      compileError({ value: "{{constructor.constructor('return process')()}}" }, 'template_bad_expression').message,
+    ).toContain(WHERE)
   })
 
   it('does not run a function call written after request', () => {
