@@ -13,7 +13,8 @@ import { type Engine, createEngine } from '../../src/engine.js'
 import { silentLogger } from '../../src/log.js'
 import type { DeclaredResponse } from '../../src/responses/declared-responses.js'
 import { createFaker } from '../../src/responses/fake.js'
-import { startupErrorOf } from '../support/startup-error.js'
+import type { StartupErrorCode } from '../../src/errors.js'
+import { expectStartupError } from '../support/startup-error.js'
 import { removeTempDirs, tempDir } from '../support/temp-dirs.js'
 
 const spec = fileURLToPath(new URL('../descriptions/response-headers.yaml', import.meta.url))
@@ -302,58 +303,67 @@ describe('fixture headers: <status>[.<name>].headers.json beside the body', () =
     expect(bare.headers.get('x-served-from')).toBeNull()
   })
 
-  const STARTUP_ERRORS: Array<[string, Record<string, unknown>, string]> = [
+  const STARTUP_ERRORS: Array<[string, Record<string, unknown>, StartupErrorCode, string | undefined]> = [
     [
       'a sidecar without its body',
       { 'listPlants/200.json': [], 'listPlants/200.other.headers.json': {} },
-      'belong to no fixture: put 200.other.json beside it',
+      'fixture_orphan_headers',
+      'put 200.other.json beside it',
     ],
     [
       'a sidecar that is not an object',
       { 'listPlants/200.json': [], 'listPlants/200.headers.json': ['X-Rate-Limit'] },
-      'must be a JSON object of header name',
+      'fixture_bad_headers',
+      undefined,
     ],
     [
       'a value that is not text, a number or a boolean',
       { 'listPlants/200.json': [], 'listPlants/200.headers.json': { 'X-Served-From': ['a'] } },
+      'fixture_bad_headers',
       'the header "X-Served-From" must have a string, number or boolean value',
     ],
     [
       'a value a header cannot carry',
       { 'listPlants/200.json': [], 'listPlants/200.headers.json': { 'X-Served-From': 'a\nb' } },
+      'fixture_bad_headers',
       'the header "X-Served-From" has a value a header cannot carry',
     ],
     [
       'a name HTTP cannot carry',
       { 'listPlants/200.json': [], 'listPlants/200.headers.json': { 'X Served': 'a' } },
+      'fixture_bad_headers',
       'the header "X Served" is not a header name',
     ],
     [
       'a header the mock or the server sets',
       { 'listPlants/200.json': [], 'listPlants/200.headers.json': { 'Content-Type': 'text/csv' } },
+      'fixture_bad_headers',
       'the header "Content-Type" is set by the mock or the server',
     ],
     [
       'a name given twice',
       { 'listPlants/200.json': [], 'listPlants/200.headers.json': { ETag: '"a"', etag: '"b"' } },
-      'set the header "etag" twice',
+      'fixture_duplicate_header',
+      'the header "etag"',
     ],
     [
       'a value that breaks the declared schema',
       { 'listPlants/200.json': [], 'listPlants/200.headers.json': { 'X-Rate-Limit': 'lots' } },
+      'fixture_headers_mismatch',
       'header["x-rate-limit"] must be an integer',
     ],
     [
       'a value below the declared minimum',
       { 'listPlants/200.json': [], 'listPlants/200.headers.json': { 'X-Total-Count': 0 } },
+      'fixture_headers_mismatch',
       'header["x-total-count"] must be >= 1',
     ],
   ]
 
-  it.each(STARTUP_ERRORS)('stops start-up on %s, naming the file', async (_name, files, fragment) => {
+  it.each(STARTUP_ERRORS)('stops start-up on %s, naming the file', async (_name, files, code, fragment) => {
     const dir = await tempDir('response-headers-fixtures-', files)
-    const error = await startupErrorOf(createEngine({ spec, fixtures: dir }, silentLogger))
-    expect(error.message).toContain(fragment)
+    const error = await expectStartupError(createEngine({ spec, fixtures: dir }, silentLogger), code)
+    if (fragment) expect(error.message).toContain(fragment)
     expect(error.message).toMatch(/listPlants[/\\]200\.(other\.)?headers\.json/)
   })
 })

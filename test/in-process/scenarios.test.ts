@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type AppOptions, type MockApp, createApp } from '../../src/index.js'
 import { expectErrorBody, expectPlant, fixtures, specPath } from '../support/cases.js'
 import { type Oracle, createOracle } from '../support/oracle.js'
+import { expectStartupError } from '../support/startup-error.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const librarySpec = `${root}test/descriptions/library.yaml`
@@ -108,9 +109,8 @@ describe('choosing a scenario', () => {
   })
 
   it('an unknown scenario option rejects createApp, naming the known scenarios', async () => {
-    await expect(plantApp({ scenario: 'nope' })).rejects.toThrow(
-      /no scenario "nope".*default, error, unauthorized, dynamic, duplicate-plant/,
-    )
+    const error = await expectStartupError(plantApp({ scenario: 'nope' }), 'scenario_unknown')
+    expect(error.message).toMatch(/"nope".*default, error, unauthorized, dynamic, duplicate-plant/)
   })
 
   it('the X-Mock-Scenario header picks the scenario of one request (#3)', async () => {
