@@ -135,9 +135,13 @@ describe('close() from plant-store-mock', () => {
   })
 
   it('rejects with a StartupError for an unknown start scenario', async () => {
-    await expect(startMockServer({ port: 0, logger: silentLogger, scenario: 'nope' })).rejects.toBeInstanceOf(
-      StartupError,
+    const error = await startMockServer({ port: 0, logger: silentLogger, scenario: 'nope' }).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
     )
+    expect((error as StartupError | undefined)?.code).toBe('scenario_unknown')
+    expect(error).toBeInstanceOf(StartupError)
+    expect((error as StartupError).message).toContain('"nope"')
   })
 })
 
@@ -183,9 +187,12 @@ describe('createApp from plant-store-mock', () => {
   })
 
   it('rejects with a StartupError for a bad option, its code one of the exported startupErrorCodes', async () => {
-    await expect(createApp({ delay: 'soon' })).rejects.toBeInstanceOf(StartupError)
-    const error = await createApp({ delay: 'soon' }).catch((e: StartupError) => e)
-    expect((error as StartupError).code).toBe('option_bad_delay')
+    const error = await createApp({ delay: 'soon' }).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    )
+    expect((error as StartupError | undefined)?.code).toBe('option_bad_delay')
+    expect(error).toBeInstanceOf(StartupError)
     expect(startupErrorCodes).toContain('option_bad_delay')
   })
 })
