@@ -83,6 +83,7 @@ describe('request lines of the CLI', () => {
     const cli = startCli(['--port', '0', '--log-format', 'xml'])
     const code = await within(10_000, 'the exit', cli.exited)
     expect(code).toBe(1)
+    expect(cli.stderr()).toContain('[cli_bad_value]')
     expect(cli.stderr()).toContain('--log-format takes "text" or "json", got "xml"')
   })
 })

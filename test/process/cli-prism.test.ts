@@ -1,6 +1,7 @@
 import net from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
+import type { StartupErrorCode } from '../../src/errors.js'
 import { runCli, startCli, startedUrl, stopProcesses, within, freePort } from '../support/processes.js'
 
 /**
@@ -22,19 +23,23 @@ async function getBooks(url: string, path = '/books', headers: Record<string, st
   return { status: res.status, headers: res.headers, body: (await res.json()) as any }
 }
 
-/** Exit code 1 and one paragraph on stderr, without a stack trace: what every refusal looks like. */
-function expectOneParagraphRefusal({
-  code,
-  stdout,
-  stderr,
-}: {
-  code: number | string
-  stdout: string
-  stderr: string
-}) {
+/** Exit code 1 and one paragraph on stderr ending in its code, without a stack trace: what every refusal looks like. */
+function expectOneParagraphRefusal(
+  {
+    code,
+    stdout,
+    stderr,
+  }: {
+    code: number | string
+    stdout: string
+    stderr: string
+  },
+  errorCode: StartupErrorCode,
+) {
   expect(code).toBe(1)
   expect(stdout).toBe('')
   expect(stderr).toMatch(/^\[mock\] error: /)
+  expect(stderr.trim().endsWith(`[${errorCode}]`), stderr).toBe(true)
   expect(stderr.trim().split('\n')).toHaveLength(1)
   expect(stderr).not.toMatch(STACK_LINE)
 }
@@ -127,7 +132,7 @@ describe('Prism’s command line, unchanged (#13)', () => {
   it('still says why it did not start with -v silent', async () => {
     const missing = specFile('no-such-description.yaml')
     const result = await runCli(['mock', missing, '-p', '0', '-v', 'silent'])
-    expectOneParagraphRefusal(result)
+    expectOneParagraphRefusal(result, 'description_unreadable')
     expect(result.stderr).toContain(missing)
   })
 })
@@ -135,47 +140,59 @@ describe('Prism’s command line, unchanged (#13)', () => {
 describe('refusals name what the user wrote (#13)', () => {
   it('suggests --port for --prot', async () => {
     const result = await runCli(['mock', library, '--prot', '4010'])
-    expectOneParagraphRefusal(result)
-    expect(result.stderr).toContain('Unknown option --prot. Did you mean --port?')
+    expectOneParagraphRefusal(result, 'cli_unknown_flag')
+    expect(result.stderr).toContain('--prot. Did you mean --port?')
   })
 
   it('refuses two descriptions', async () => {
     const result = await runCli(['mock', library, specFile('minimal.json')])
-    expectOneParagraphRefusal(result)
-    expect(result.stderr).toContain('The mock serves one description, and got 2')
+    expectOneParagraphRefusal(result, 'cli_two_descriptions')
+    expect(result.stderr).toContain(`"${library}", "${specFile('minimal.json')}"`)
   })
 
   it('refuses an argument and a --spec that differ', async () => {
     const result = await runCli([library, '--spec', specFile('minimal.json')])
-    expectOneParagraphRefusal(result)
-    expect(result.stderr).toContain('Two descriptions')
+    expectOneParagraphRefusal(result, 'cli_two_descriptions')
+    expect(result.stderr).toContain(`"${library}" as an argument and "${specFile('minimal.json')}" with --spec`)
   })
 
   it('refuses Prism’s proxy command, saying it is not built and what to run instead', async () => {
     const result = await runCli(['proxy', library, 'http://127.0.0.1:9', '-p', '0'])
-    expectOneParagraphRefusal(result)
-    expect(result.stderr).toContain('Proxy mode (Prism\'s "proxy" command) is not built yet')
+    expectOneParagraphRefusal(result, 'cli_proxy_not_built')
     expect(result.stderr).toContain('plant-store-mock mock <description>')
   })
 
   it.each([
-    [{ PORT: 'abc' }, 'The environment variable PORT takes a whole number, got "abc".'],
-    [{ MOCK_LOG_FORMAT: 'xml' }, 'The environment variable MOCK_LOG_FORMAT takes "text" or "json", got "xml".'],
-    [{ MOCK_SCENARIO: 'nope', PORT: '0' }, 'That value comes from the environment variable MOCK_SCENARIO.'],
+    [{ PORT: 'abc' }, 'cli_bad_value', 'The environment variable PORT takes a whole number, got "abc".'],
+    [
+      { MOCK_LOG_FORMAT: 'xml' },
+      'cli_bad_value',
+      'The environment variable MOCK_LOG_FORMAT takes "text" or "json", got "xml".',
+    ],
+    [
+      { MOCK_SCENARIO: 'nope', PORT: '0' },
+      'scenario_unknown',
+      'That value comes from the environment variable MOCK_SCENARIO.',
+    ],
     [
       { MOCK_SPEC: specFile('no-such-description.yaml'), PORT: '0' },
+      'description_unreadable',
       'That value comes from the environment variable MOCK_SPEC.',
     ],
     [
       { MOCK_FIXTURES: specFile('no-such-folder'), PORT: '0' },
+      'fixture_folder_missing',
       'That value comes from the environment variable MOCK_FIXTURES.',
     ],
-  ])('names the environment variable, not a flag, for %j', async (env, message) => {
-    const result = await runCli([], env)
-    expectOneParagraphRefusal(result)
-    expect(result.stderr).toContain(message)
-    expect(result.stderr).not.toMatch(/--port takes|--log-format takes/)
-  })
+  ] satisfies Array<[Record<string, string>, StartupErrorCode, string]>)(
+    'names the environment variable, not a flag, for %j',
+    async (env, errorCode, message) => {
+      const result = await runCli([], env)
+      expectOneParagraphRefusal(result, errorCode)
+      expect(result.stderr).toContain(message)
+      expect(result.stderr).not.toMatch(/--port takes|--log-format takes/)
+    },
+  )
 
   it('names PORT when the port it sets is in use', async () => {
     const holder = net.createServer()
@@ -183,8 +200,8 @@ describe('refusals name what the user wrote (#13)', () => {
     try {
       const { port } = holder.address() as net.AddressInfo
       const result = await runCli([], { PORT: String(port) })
-      expectOneParagraphRefusal(result)
-      expect(result.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use`)
+      expectOneParagraphRefusal(result, 'port_in_use')
+      expect(result.stderr).toContain(`Port ${port} on 127.0.0.1`)
       expect(result.stderr).toContain('That value comes from the environment variable PORT.')
     } finally {
       await new Promise((resolve) => holder.close(resolve))

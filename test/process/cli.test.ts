@@ -3,6 +3,7 @@ import http from 'node:http'
 import net from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
+import type { StartupErrorCode } from '../../src/errors.js'
 import { runCli, startCli, startedUrl, stopProcesses, waitForOutput, within, freePort } from '../support/processes.js'
 
 /**
@@ -52,6 +53,7 @@ describe('plant-store-mock CLI', () => {
       const { code, stdout, stderr } = await runCli(['--no-such-flag', '--port', '0'])
       expect(code).toBe(1)
       expect(stdout).toBe('')
+      expect(stderr).toContain('[cli_unknown_flag]')
       expect(stderr).toContain('--no-such-flag')
       expect(stderr).toContain('--help')
       expect(stderr).not.toMatch(STACK_LINE)
@@ -63,8 +65,8 @@ describe('plant-store-mock CLI', () => {
       const spec = specFile('swagger-2.yaml')
       const { code, stderr } = await runCli(['--spec', spec, '--port', '0'])
       expect(code).toBe(1)
+      expect(stderr).toContain('[description_swagger_conversion]')
       expect(stderr).toContain(spec)
-      expect(stderr).toContain('Swagger 2.0')
       expect(stderr).not.toMatch(STACK_LINE)
     })
 
@@ -72,6 +74,7 @@ describe('plant-store-mock CLI', () => {
       const spec = specFile('no-such-description.yaml')
       const { code, stderr } = await runCli(['--spec', spec, '--port', '0'])
       expect(code).toBe(1)
+      expect(stderr).toContain('[description_unreadable]')
       expect(stderr).toContain(spec)
       expect(stderr).toContain('does not exist')
       expect(stderr).not.toMatch(STACK_LINE)
@@ -84,7 +87,8 @@ describe('plant-store-mock CLI', () => {
         const { port } = holder.address() as net.AddressInfo
         const { code, stderr } = await runCli(['--port', String(port), '--host', '127.0.0.1'])
         expect(code).toBe(1)
-        expect(stderr).toContain(`Port ${port} on 127.0.0.1 is already in use`)
+        expect(stderr).toContain('[port_in_use]')
+        expect(stderr).toContain(`Port ${port} on 127.0.0.1`)
         expect(stderr).not.toMatch(STACK_LINE)
       } finally {
         await new Promise((resolve) => holder.close(resolve))
@@ -94,6 +98,7 @@ describe('plant-store-mock CLI', () => {
     it('exits 1 when --port is not a whole number', async () => {
       const { code, stderr } = await runCli(['--port', 'eighty'])
       expect(code).toBe(1)
+      expect(stderr).toContain('[cli_bad_value]')
       expect(stderr).toContain('--port takes a whole number, got "eighty"')
       expect(stderr).not.toMatch(STACK_LINE)
     })
@@ -293,15 +298,24 @@ describe('plant-store-mock CLI: the generation budget (#12)', () => {
   })
 
   it('exits 1 naming the flag or the option when a budget is not a positive whole number', async () => {
-    const cases: Array<[string[], string]> = [
-      [['--generation-ms', 'soon'], '--generation-ms takes a whole number, got "soon"'],
-      [['--generation-ms', '0'], 'generation ms must be a positive whole number of milliseconds, got 0.'],
-      [['--generation-bytes', 'lots'], '"lots" is not a size'],
-      [['--generation-bytes', '0'], 'generation bytes must be a positive number of bytes, got 0.'],
+    const cases: Array<[string[], StartupErrorCode, string]> = [
+      [['--generation-ms', 'soon'], 'cli_bad_value', '--generation-ms takes a whole number, got "soon"'],
+      [
+        ['--generation-ms', '0'],
+        'option_bad_generation_ms',
+        'generation ms must be a positive whole number of milliseconds, got 0.',
+      ],
+      [['--generation-bytes', 'lots'], 'cli_bad_value', '--generation-bytes: "lots"'],
+      [
+        ['--generation-bytes', '0'],
+        'option_bad_generation_bytes',
+        'generation bytes must be a positive number of bytes, got 0.',
+      ],
     ]
-    for (const [args, message] of cases) {
+    for (const [args, errorCode, message] of cases) {
       const { code, stderr } = await runCli(['--port', '0', ...args])
       expect(code, args.join(' ')).toBe(1)
+      expect(stderr, args.join(' ')).toContain(`[${errorCode}]`)
       expect(stderr, args.join(' ')).toContain(message)
       expect(stderr).not.toMatch(STACK_LINE)
     }
