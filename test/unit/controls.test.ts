@@ -52,6 +52,7 @@ describe('createControls: the start scenario', () => {
 
   it('an unknown start scenario is a StartupError naming the known ones', () => {
     const error = thrownBy(() => controls('nope'))
+    expect((error as StartupError | undefined)?.code).toBe('scenario_unknown')
     expect(error).toBeInstanceOf(StartupError)
     expect((error as Error).message).toContain('"nope"')
     for (const name of NAMES) expect((error as Error).message).toContain(name)
