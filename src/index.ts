@@ -1,3 +1,4 @@
+import { StartupError } from './errors.js'
 import type { Hono } from 'hono'
 import { ADMIN_PREFIX, type MockOptions } from './config.js'
 import { type MockControls, createControls } from './scenarios/controls.js'
@@ -106,7 +107,8 @@ export async function startMockServer(options: AppOptions = {}): Promise<MockSer
         settleDeferredExamples(live.engine, closing.signal)
         logger.info(`reloaded ${describe(live.engine).title}: ${live.engine.operations.length} operation(s)`)
       } catch (error) {
-        logger.error(`${(error as Error).message} Still serving the last good version.`)
+        const code = error instanceof StartupError ? ` [${error.code}]` : ''
+        logger.error(`${(error as Error).message} Still serving the last good version.${code}`)
       }
     })
   }
