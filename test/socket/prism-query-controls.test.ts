@@ -6,21 +6,11 @@
  * on either side shows.
  */
 import { fileURLToPath } from 'node:url'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { MockServer } from '../../src/index.js'
-import { type PrismAndMock, startPrismAndMock, stopPrismAndMock } from '../support/prism.js'
+import { describe, expect, it } from 'vitest'
+import { prismBesideMock } from '../support/prism.js'
 
 const spec = fileURLToPath(new URL('../descriptions/query-controls-prism.yaml', import.meta.url))
-let prismUrl: string
-let mock: MockServer
-let servers: PrismAndMock | undefined
-
-beforeAll(async () => {
-  servers = await startPrismAndMock(spec)
-  ;({ prismUrl, mock } = servers)
-}, 40_000)
-
-afterAll(() => stopPrismAndMock(servers))
+const servers = prismBesideMock(spec)
 
 interface Answer {
   status: number
@@ -53,7 +43,10 @@ const AGREED: Array<[string, string | undefined, boolean]> = [
 
 describe('query controls beside Prism 5.14 (#13)', () => {
   it.each(AGREED)('%s with Prefer %s answers as Prism does', async (query, prefer, sameBody) => {
-    const [theirs, ours] = await Promise.all([ask(prismUrl, query, prefer), ask(mock.url, query, prefer)])
+    const [theirs, ours] = await Promise.all([
+      ask(servers.prismUrl, query, prefer),
+      ask(servers.mock.url, query, prefer),
+    ])
     expect(ours.status).toBe(theirs.status)
     if (sameBody) expect(ours.body).toEqual(theirs.body)
     if (query === '?__dynamic=true') expect(typeof (ours.body as { name: unknown }).name).toBe('string')
@@ -104,7 +97,10 @@ describe('query controls beside Prism 5.14 (#13)', () => {
   it.each(INTENDED_DIFFERENCES)(
     '%s with Prefer %s: Prism %i, the mock %i, since %s',
     async (query, prefer, prismStatus, mockStatus) => {
-      const [theirs, ours] = await Promise.all([ask(prismUrl, query, prefer), ask(mock.url, query, prefer)])
+      const [theirs, ours] = await Promise.all([
+        ask(servers.prismUrl, query, prefer),
+        ask(servers.mock.url, query, prefer),
+      ])
       expect(theirs.status).toBe(prismStatus)
       expect(ours.status).toBe(mockStatus)
     },

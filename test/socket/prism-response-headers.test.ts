@@ -11,21 +11,11 @@
  * validator/deserializers/style/simple.js). The mock's answer is in test/in-process/response-headers.test.ts.
  */
 import { fileURLToPath } from 'node:url'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { MockServer } from '../../src/index.js'
-import { type PrismAndMock, startPrismAndMock, stopPrismAndMock } from '../support/prism.js'
+import { describe, expect, it } from 'vitest'
+import { prismBesideMock } from '../support/prism.js'
 
 const spec = fileURLToPath(new URL('../descriptions/response-headers.yaml', import.meta.url))
-let prismUrl: string
-let mock: MockServer
-let servers: PrismAndMock | undefined
-
-beforeAll(async () => {
-  servers = await startPrismAndMock(spec)
-  ;({ prismUrl, mock } = servers)
-}, 40_000)
-
-afterAll(() => stopPrismAndMock(servers))
+const servers = prismBesideMock(spec)
 
 interface Answer {
   status: number
@@ -38,7 +28,8 @@ async function ask(base: string, method: string, path: string): Promise<Answer> 
   return { status: response.status, headers: response.headers }
 }
 
-const both = (method: string, path: string) => Promise.all([ask(prismUrl, method, path), ask(mock.url, method, path)])
+const both = (method: string, path: string) =>
+  Promise.all([ask(servers.prismUrl, method, path), ask(servers.mock.url, method, path)])
 
 /** Headers both send with the same value: [method, path, header, value]. */
 const AGREED: Array<[string, string, string, string]> = [

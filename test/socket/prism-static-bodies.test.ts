@@ -9,24 +9,14 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parse } from 'yaml'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { MockServer } from '../../src/index.js'
+import { describe, expect, it } from 'vitest'
 import { addDescriptionSchema, compileAt, createAjv } from '../../src/validation/create-ajv.js'
-import { type PrismAndMock, startPrismAndMock, stopPrismAndMock } from '../support/prism.js'
+import { prismBesideMock } from '../support/prism.js'
 
 const spec = fileURLToPath(new URL('../descriptions/static-bodies.yaml', import.meta.url))
 const ajv = addDescriptionSchema(createAjv(), parse(readFileSync(spec, 'utf8')))
 
-let prismUrl: string
-let mock: MockServer
-let servers: PrismAndMock | undefined
-
-beforeAll(async () => {
-  servers = await startPrismAndMock(spec)
-  ;({ prismUrl, mock } = servers)
-}, 40_000)
-
-afterAll(() => stopPrismAndMock(servers))
+const servers = prismBesideMock(spec)
 
 async function ask(
   base: string,
@@ -47,7 +37,7 @@ describe('static bodies beside Prism 5.14 (#13)', () => {
   it.each(['/plants/1', '/plants', '/nodes', '/pets', '/codes'])(
     '%s: each answers the same body every time',
     async (path) => {
-      for (const base of [prismUrl, mock.url]) {
+      for (const base of [servers.prismUrl, servers.mock.url]) {
         const [first, second] = [await ask(base, path), await ask(base, path)]
         expect(first.status).toBe(200)
         expect(second.text).toBe(first.text)
@@ -56,8 +46,8 @@ describe('static bodies beside Prism 5.14 (#13)', () => {
   )
 
   it('GET /plants/1: the same values where Prism meets the schema; the pattern and unique items only the mock meets', async () => {
-    const theirs = JSON.parse((await ask(prismUrl, '/plants/1')).text)
-    const ours = JSON.parse((await ask(mock.url, '/plants/1')).text)
+    const theirs = JSON.parse((await ask(servers.prismUrl, '/plants/1')).text)
+    const ours = JSON.parse((await ask(servers.mock.url, '/plants/1')).text)
     const { code: theirCode, tags: theirTags, ...theirRest } = theirs
     const { code: ourCode, tags: ourTags, ...ourRest } = ours
     expect(ourRest).toEqual(theirRest)
@@ -71,13 +61,13 @@ describe('static bodies beside Prism 5.14 (#13)', () => {
   })
 
   it('GET /pets: the same body, the discriminated oneOf’s first branch', async () => {
-    const [theirs, ours] = await Promise.all([ask(prismUrl, '/pets'), ask(mock.url, '/pets')])
+    const [theirs, ours] = await Promise.all([ask(servers.prismUrl, '/pets'), ask(servers.mock.url, '/pets')])
     expect(JSON.parse(ours.text)).toEqual(JSON.parse(theirs.text))
   })
 
   it('GET /nodes: Prism cuts the recursion with {}, which breaks `required`; the mock mends it', async () => {
-    const theirs = JSON.parse((await ask(prismUrl, '/nodes')).text)
-    const ours = JSON.parse((await ask(mock.url, '/nodes')).text)
+    const theirs = JSON.parse((await ask(servers.prismUrl, '/nodes')).text)
+    const ours = JSON.parse((await ask(servers.mock.url, '/nodes')).text)
     expect(theirs).toEqual({ name: 'string', children: [{ name: 'string', children: [{}] }] })
     expect(meets('~1nodes/get/responses/200', theirs)).toBe(false)
     expect(ours.name).toBe('string')
@@ -85,14 +75,14 @@ describe('static bodies beside Prism 5.14 (#13)', () => {
   })
 
   it('GET /codes (text/plain with a pattern): Prism answers "string", the mock a string the pattern matches', async () => {
-    expect((await ask(prismUrl, '/codes')).text).toBe('string')
-    expect((await ask(mock.url, '/codes')).text).toMatch(/^[A-Z]{3}-[0-9]{4}$/)
+    expect((await ask(servers.prismUrl, '/codes')).text).toBe('string')
+    expect((await ask(servers.mock.url, '/codes')).text).toMatch(/^[A-Z]{3}-[0-9]{4}$/)
   })
 
   it('Prefer: code=404 answers the same sampled error body in both', async () => {
     const [theirs, ours] = await Promise.all([
-      ask(prismUrl, '/plants/1', { prefer: 'code=404' }),
-      ask(mock.url, '/plants/1', { prefer: 'code=404' }),
+      ask(servers.prismUrl, '/plants/1', { prefer: 'code=404' }),
+      ask(servers.mock.url, '/plants/1', { prefer: 'code=404' }),
     ])
     expect([ours.status, JSON.parse(ours.text)]).toEqual([theirs.status, JSON.parse(theirs.text)])
   })

@@ -1,9 +1,10 @@
 /**
  * Stoplight Prism 5.14 beside the mock, for the oracle tests (`test/socket/prism-*.test.ts`): both
  * serve the same description on loopback, Prism from node_modules/.bin/prism as a child process.
- * `stopPrismAndMock()` ends both.
+ * `prismBesideMock(spec)` starts both before the file's tests and stops them after.
  */
 import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll } from 'vitest'
 import { type MockServer, startMockServer } from '../../src/index.js'
 import { silentLogger } from '../../src/log.js'
 import { cleanEnv, root, start, stopProcesses, waitForOutput } from './processes.js'
@@ -15,7 +16,7 @@ export interface PrismAndMock {
   mock: MockServer
 }
 
-export async function startPrismAndMock(spec: string): Promise<PrismAndMock> {
+async function startPrismAndMock(spec: string): Promise<PrismAndMock> {
   const prism = start(process.execPath, [prismBin, 'mock', spec, '-p', '0', '-h', '127.0.0.1'], {
     cwd: root,
     env: cleanEnv({ FORCE_COLOR: '0', NO_COLOR: '1' }),
@@ -30,7 +31,15 @@ export async function startPrismAndMock(spec: string): Promise<PrismAndMock> {
   return { prismUrl: url!, mock }
 }
 
-export async function stopPrismAndMock(both: PrismAndMock | undefined): Promise<void> {
-  await both?.mock.close()
-  await stopProcesses()
+/** Both servers for the tests of one file: filled in before they run, stopped after. */
+export function prismBesideMock(spec: string): PrismAndMock {
+  const servers = {} as PrismAndMock
+  beforeAll(async () => {
+    Object.assign(servers, await startPrismAndMock(spec))
+  }, 40_000)
+  afterAll(async () => {
+    await servers.mock?.close()
+    await stopProcesses()
+  })
+  return servers
 }
