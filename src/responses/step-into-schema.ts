@@ -1,4 +1,5 @@
 import { isPlainObject } from '../internal/plain-object.js'
+import { flattenSchema } from '../openapi/flatten-schema.js'
 import { derefSchema } from '../openapi/resolve-ref.js'
 
 /** The schema merged from `$ref`s, `allOf` parts and `oneOf`/`anyOf` branches: lenient, as a field of any branch counts. */
@@ -35,25 +36,17 @@ export function stepInto(document: unknown, schema: unknown, step: string): unkn
 }
 
 export function shapeOf(document: unknown, schema: unknown): Shape {
-  const shape: Shape = { parts: [], anything: false }
-  collectParts(document, schema, shape, false, 0)
-  return shape
+  const parts = flattenSchema(document, schema).filter(isPlainObject)
+  return { parts, anything: parts.some((part) => hasOpenBranch(document, part)) }
 }
 
-/** Deeper than this, combinators are not followed (a recursive `allOf` ends here). */
-const MAX_COMBINATOR_DEPTH = 32
-
-function collectParts(document: unknown, schema: unknown, shape: Shape, isBranch: boolean, depth: number): void {
-  const node = derefSchema(document, schema)
-  if (!isPlainObject(node) || depth > MAX_COMBINATOR_DEPTH) {
-    if (isBranch && node !== false) shape.anything = true
-    return
-  }
-  shape.parts.push(node)
-  if (isBranch && kindsOfPart(node).length === 0 && !hasCombinators(node)) shape.anything = true
-  for (const part of listOf(node.allOf)) collectParts(document, part, shape, false, depth + 1)
-  for (const branch of [...listOf(node.oneOf), ...listOf(node.anyOf)])
-    collectParts(document, branch, shape, true, depth + 1)
+/** A `oneOf`/`anyOf` branch that says nothing of its shape (`{}`, `true`, a bare description): any value may stand there. */
+function hasOpenBranch(document: unknown, part: Record<string, any>): boolean {
+  return [...listOf(part.oneOf), ...listOf(part.anyOf)].some((branch) => {
+    const node = derefSchema(document, branch)
+    if (!isPlainObject(node)) return node !== false
+    return kindsOfPart(node).length === 0 && !hasCombinators(node)
+  })
 }
 
 function hasCombinators(node: Record<string, any>): boolean {
@@ -98,7 +91,7 @@ function fieldSchemas(document: unknown, schema: unknown, shape: Shape, field: s
     ),
   )
   if (patterned.length) return patterned.map(([, property]) => property)
-  return isClosed(document, schema, 0) ? [] : ANYTHING
+  return isClosed(document, schema) ? [] : ANYTHING
 }
 
 /** A pattern this engine cannot read is taken to match: when unsure, the placeholder stands. */
@@ -112,18 +105,26 @@ function matchesPattern(pattern: string, field: string): boolean {
 
 /**
  * Forbids undeclared fields: `additionalProperties: false` or `unevaluatedProperties: false` on the
- * schema or on one of its `allOf` parts, or on every `oneOf`/`anyOf` branch.
+ * schema or on one of its `allOf` parts, or on every `oneOf`/`anyOf` branch. Each schema is judged
+ * once (a recursive or diamond-shaped composition costs no more than its parts); one met again inside
+ * itself is taken as open.
  */
-function isClosed(document: unknown, schema: unknown, depth: number): boolean {
+function isClosed(document: unknown, schema: unknown, judged = new Map<object, boolean>()): boolean {
   const node = derefSchema(document, schema)
-  if (!isPlainObject(node) || depth > MAX_COMBINATOR_DEPTH) return false
-  if (node.additionalProperties === false || node.unevaluatedProperties === false) return true
-  if (listOf(node.allOf).some((part) => isClosed(document, part, depth + 1))) return true
-  return ['oneOf', 'anyOf'].some(
-    (keyword) =>
-      listOf(node[keyword]).length > 0 &&
-      listOf(node[keyword]).every((branch) => isClosed(document, branch, depth + 1)),
-  )
+  if (!isPlainObject(node)) return false
+  const known = judged.get(node)
+  if (known !== undefined) return known
+  judged.set(node, false)
+  const closed =
+    node.additionalProperties === false ||
+    node.unevaluatedProperties === false ||
+    listOf(node.allOf).some((part) => isClosed(document, part, judged)) ||
+    ['oneOf', 'anyOf'].some(
+      (keyword) =>
+        listOf(node[keyword]).length > 0 && listOf(node[keyword]).every((branch) => isClosed(document, branch, judged)),
+    )
+  judged.set(node, closed)
+  return closed
 }
 
 function listOf(value: unknown): unknown[] {

@@ -415,6 +415,38 @@ describe('through createApp: the fixture file and the placeholder are named', ()
     expect(await res.json()).toEqual({ name: 'Fern' })
   })
 
+  it('judges a request schema whose branches recurse into it once, not once per path through it', async () => {
+    // Two branches that each lead back to the schema: followed per path, 2^32 visits (start-up hung).
+    const spec = [
+      'openapi: 3.1.0',
+      'info: {title: recursive, version: "1"}',
+      'components:',
+      '  schemas:',
+      '    Tree:',
+      '      type: object',
+      '      additionalProperties: false',
+      '      properties: {name: {type: string}, left: {$ref: "#/components/schemas/Tree"}}',
+      '      oneOf: [{$ref: "#/components/schemas/Tree"}, {allOf: [{$ref: "#/components/schemas/Tree"}]}]',
+      'paths:',
+      '  /plants:',
+      '    post:',
+      '      operationId: addPlant',
+      '      requestBody: {content: {application/json: {schema: {$ref: "#/components/schemas/Tree"}}}}',
+      '      responses:',
+      '        "200": {description: ok, content: {application/json: {schema: {type: object}}}}',
+      '',
+    ].join('\n')
+    const dir = await tempDir('mock-template-checks-', {
+      'openapi.yaml': spec,
+      'fixtures/addPlant/200.json': { name: '{{request.body.left.name}}', other: '{{request.body.nope}}' },
+    })
+    const error = await expectStartupError(
+      createApp({ spec: join(dir, 'openapi.yaml'), fixtures: join(dir, 'fixtures') }),
+      'template_never_matches',
+    )
+    expect(error.message).toContain('"{{request.body.nope}}"')
+  })
+
   it('reads a writeOnly field of the request: a client sends it, only responses leave it out', async () => {
     const spec = closedSpec.replace(
       'tag: {type: string}}',
