@@ -115,3 +115,39 @@ describe('--watch (#6)', () => {
     }
   })
 })
+
+/**
+ * A fixture edited to hold a placeholder that can never be filled (#13 item 5) is refused like any
+ * broken edit: the error names the file, the placeholder and its code, and the last good version serves.
+ */
+describe('--watch and placeholders that can never be filled (#13)', () => {
+  it.each([
+    [
+      'a filter',
+      '{{request.body.name | upper}}',
+      'filters such as "| upper" are not supported',
+      'template_bad_expression',
+    ],
+    [
+      'a path parameter the path lacks',
+      '{{request.params.id}}',
+      'request.params has no id: the path /plants of addPlant has no parameters',
+      'template_never_matches',
+    ],
+  ])(
+    'keeps serving the last good version after an edit adding %s, naming the file and the placeholder',
+    async (_label, placeholder, why, code) => {
+      writeFileSync(join(dir, 'fixtures', 'addPlant', '200.json'), JSON.stringify({ name: placeholder }))
+      await expect
+        .poll(() => errors.join('\n'), { timeout: 5_000, interval: 100 })
+        .toContain('Still serving the last good version')
+      expect(errors[0]).toContain(join(dir, 'fixtures', 'addPlant', '200.json'))
+      expect(errors[0]).toContain(`"${placeholder}"`)
+      expect(errors[0]).toContain(why)
+      expect(errors[0]).toMatch(new RegExp(`Still serving the last good version\\. \\[${code}\\]$`))
+      const answer = await postPlant(mock!)
+      expect(answer.status).toBe(200)
+      expect(JSON.parse(answer.body)).toEqual({ name: 'Fern' })
+    },
+  )
+})
