@@ -6,6 +6,7 @@ import { MockError, type Violation } from './errors/mock-error.js'
 import { optionErrors } from './errors/option.js'
 import { preferenceErrors } from './errors/preference.js'
 import { scenarioErrors } from './errors/scenario.js'
+import { stateErrors, stateStartupErrors } from './errors/state.js'
 
 export { MockError, type MockErrorKind, type Violation, isMockError } from './errors/mock-error.js'
 export { queryDynamicProblem } from './errors/preference.js'
@@ -19,6 +20,7 @@ export const errors = {
   ...authErrors,
   ...adminErrors,
   ...preferenceErrors,
+  ...stateErrors,
   notFound: (
     method: string,
     path: string,
@@ -166,4 +168,10 @@ export { StartupError, type StartupErrorCode, startupErrorCodes } from './errors
  * Templates of start-up errors, one per problem, each with its code (`startupErrorCodes`); written
  * by area in `errors/`, read from here.
  */
-export const startupErrors = { ...descriptionErrors, ...fixtureErrors, ...scenarioErrors, ...optionErrors }
+export const startupErrors = {
+  ...descriptionErrors,
+  ...fixtureErrors,
+  ...scenarioErrors,
+  ...optionErrors,
+  ...stateStartupErrors,
+}

@@ -23,6 +23,9 @@ export type MockErrorKind =
   | 'admin_forbidden'
   | 'too_many_held'
   | 'invalid_response'
+  | 'record_exists'
+  | 'record_missing'
+  | 'record_limit'
 
 /**
  * The one error type of the request pipeline. Stages throw it; `http/app.ts` maps it once to the

@@ -72,6 +72,13 @@ export const startupErrorCodes = [
   'option_bad_log_format',
   'option_bad_delay',
   'option_bad_size',
+  'option_bad_state_limit',
+  // Stateful mode: seed data (`fixtures/data/<resource>.json`) and the state file (`--state-file`).
+  'state_seed_unreadable',
+  'state_seed_invalid',
+  'state_seed_unknown_resource',
+  'state_file_unreadable',
+  'state_file_invalid',
   // The command line (`CommandLineError`).
   'cli_unknown_flag',
   'cli_bad_value',
