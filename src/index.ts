@@ -1,7 +1,7 @@
 import { StartupError } from './errors.js'
 import type { Hono } from 'hono'
 import { ADMIN_PREFIX, type MockOptions } from './config.js'
-import { type MockControls, createControls } from './scenarios/controls.js'
+import { type RuntimeState, createRuntimeState } from './state/runtime-state.js'
 import { type Engine, settleDeferredExamples, createEngine } from './engine.js'
 import { createHonoApp } from './http/app.js'
 import type { JournalEntry } from './journal/journal-entry.js'
@@ -99,11 +99,7 @@ export async function startMockServer(options: AppOptions = {}): Promise<MockSer
   const reload = () => {
     reloading = reloading.then(async () => {
       try {
-        live = assemble(
-          await createEngine(options, logger, { deferExampleChecks: true }),
-          closing.signal,
-          live.controls,
-        )
+        live = assemble(await createEngine(options, logger, { deferExampleChecks: true }), closing.signal, live.state)
         settleDeferredExamples(live.engine, closing.signal)
         logger.info(`reloaded ${describe(live.engine).title}: ${live.engine.operations.length} operation(s)`)
       } catch (error) {
@@ -114,7 +110,7 @@ export async function startMockServer(options: AppOptions = {}): Promise<MockSer
   }
   const stopWatching = live.engine.options.watch ? watchSources(live.engine.options, reload, logger) : undefined
   return {
-    ...handleOf(() => live.controls),
+    ...handleOf(() => live.state),
     url: server.url,
     port: server.port,
     get operations() {
@@ -151,13 +147,13 @@ function warnOfOpenAdmin({ options, logger }: Engine): void {
 
 interface Assembled {
   engine: Engine
-  controls: MockControls
+  state: RuntimeState
   app: MockApp
 }
 
-/** An app and its controls for one engine; a reload carries the journal and the active scenario over. */
-function assemble(engine: Engine, closing: AbortSignal, previous?: MockControls): Assembled {
-  const controls = createControls(
+/** An app and its state for one engine; a reload carries the journal and the active scenario over. */
+function assemble(engine: Engine, closing: AbortSignal, previous?: RuntimeState): Assembled {
+  const state = createRuntimeState(
     engine.scenarios,
     engine.options.scenario,
     engine.options.journalSize,
@@ -165,11 +161,11 @@ function assemble(engine: Engine, closing: AbortSignal, previous?: MockControls)
     engine.redaction,
     engine.options.journalBytes,
   )
-  const app = Object.assign(createHonoApp(engine, controls, closing), { mock: handleOf(() => controls) })
-  return { engine, controls, app }
+  const app = Object.assign(createHonoApp(engine, state, closing), { mock: handleOf(() => state) })
+  return { engine, state, app }
 }
 
-function handleOf(current: () => MockControls): MockHandle {
+function handleOf(current: () => RuntimeState): MockHandle {
   return {
     useScenario: (name, options = {}) => current().useScenario(name, options.session),
     activeScenario: (options = {}) => current().activeScenario(options.session).name,

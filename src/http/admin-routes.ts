@@ -1,7 +1,7 @@
 import { type Context, Hono, type MiddlewareHandler } from 'hono'
 import { createTokenMatcher } from '../auth/check-security.js'
 import { ADMIN_PREFIX } from '../config.js'
-import type { MockControls } from '../scenarios/controls.js'
+import type { RuntimeState } from '../state/runtime-state.js'
 import { type MockError, errors } from '../errors.js'
 import type { Scenario } from '../scenarios/scenarios.js'
 import { hostNameOf, isLoopbackName, isTrustedOrigin, requestHost } from './admin-hosts.js'
@@ -19,7 +19,7 @@ import { incomingOf } from './request-data.js'
 import { readBody } from './read-body.js'
 
 export interface AdminOptions {
-  controls: MockControls
+  state: RuntimeState
   /** Required as a bearer token on every route but health. */
   adminToken: string | undefined
   /** The description as read from disk, for `GET /__mock/spec`. */
@@ -53,7 +53,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
 
 /** `/__mock/*`: health, scenario, request journal, reset, spec. Admin calls are never journaled. */
 export function createAdminRoutes({
-  controls,
+  state,
   adminToken,
   spec,
   operationCount,
@@ -70,7 +70,7 @@ export function createAdminRoutes({
 
   // Health answers everyone, before the checks below; a page it trusts may read it too.
   admin.get('/health', adminCors, (c) =>
-    c.json({ status: 'ok', operations: operationCount, scenario: controls.activeScenario().name }),
+    c.json({ status: 'ok', operations: operationCount, scenario: state.activeScenario().name }),
   )
 
   /**
@@ -116,7 +116,7 @@ export function createAdminRoutes({
 
   admin.get('/scenario', (c) => {
     const session = sessionOf(c.req.query('session'), c.req.header('x-mock-session'))
-    return c.json(describeScenarios(controls, session))
+    return c.json(describeScenarios(state, session))
   })
 
   admin.put('/scenario', async (c) => {
@@ -124,31 +124,31 @@ export function createAdminRoutes({
     if (typeof body.name !== 'string') throw errors.adminBodyNotScenario()
     if (body.session !== undefined && typeof body.session !== 'string') throw errors.adminSessionNotString()
     const session = sessionOf(body.session, c.req.header('x-mock-session'))
-    controls.useScenario(body.name, session)
-    return c.json(describeScenarios(controls, session))
+    state.useScenario(body.name, session)
+    return c.json(describeScenarios(state, session))
   })
 
   admin.get('/requests', (c) => {
     const filter = journalFilterOf(c.req.query(), c.req.header('x-mock-session'), LISTING_PARAMETERS)
-    const { entries, next } = controls.journal.pageRequests(filter, readPage(c.req.query()))
+    const { entries, next } = state.journal.pageRequests(filter, readPage(c.req.query()))
     return c.body(streamPage(entries, next), 200, { 'content-type': 'application/json' })
   })
 
   // WireMock's verification: how many requests matched, counted over the records, no entry built.
   admin.get('/requests/count', (c) => {
     const filter = journalFilterOf(c.req.query(), c.req.header('x-mock-session'), JOURNAL_FILTERS)
-    return c.json({ count: controls.journal.countRequests(filter) })
+    return c.json({ count: state.journal.countRequests(filter) })
   })
 
   admin.delete('/requests', (c) => {
-    controls.journal.clearRequests({ session: sessionOf(c.req.query('session'), c.req.header('x-mock-session')) })
+    state.journal.clearRequests({ session: sessionOf(c.req.query('session'), c.req.header('x-mock-session')) })
     return c.body(null, 204)
   })
 
   admin.post('/reset', (c) => {
     const session = sessionOf(c.req.query('session'), c.req.header('x-mock-session'))
-    controls.reset(session)
-    return c.json(describeScenarios(controls, session))
+    state.reset(session)
+    return c.json(describeScenarios(state, session))
   })
 
   admin.get('/spec', (c) => c.body(spec.text, 200, { 'content-type': spec.mediaType }))
@@ -179,12 +179,12 @@ function missedAdminRoute(method: string, path: string): MockError {
   )
 }
 
-function describeScenarios(controls: MockControls, session: string | undefined) {
+function describeScenarios(state: RuntimeState, session: string | undefined) {
   const describe = ({ name, description, builtIn }: Scenario) => ({ name, description, builtIn })
   return {
-    active: controls.activeScenario(session).name,
+    active: state.activeScenario(session).name,
     ...(session === undefined ? {} : { session }),
-    scenarios: controls.listScenarios().map(describe),
+    scenarios: state.listScenarios().map(describe),
   }
 }
 

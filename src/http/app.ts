@@ -4,7 +4,7 @@ import type { Engine } from '../engine.js'
 import { answerRequest } from '../pipeline/answer.js'
 import { renderFailure } from '../pipeline/failure.js'
 import type { Exchange, PipelineDeps } from '../pipeline/exchange.js'
-import type { MockControls } from '../scenarios/controls.js'
+import type { RuntimeState } from '../state/runtime-state.js'
 import { ADMIN_ROUTES, createAdminRoutes } from './admin-routes.js'
 import { corsForMockRequests } from './cors.js'
 import { NetworkFault } from './faults.js'
@@ -18,12 +18,12 @@ type Env = { Variables: { exchange: Exchange } }
  * (`pipeline/answer.ts`), CORS only when an Origin asks, and the one error mapping for what is thrown
  * outside the pipeline.
  */
-export function createHonoApp(engine: Engine, controls: MockControls, closing: AbortSignal): Hono<Env> {
+export function createHonoApp(engine: Engine, state: RuntimeState, closing: AbortSignal): Hono<Env> {
   const app = new Hono<Env>()
   const { options } = engine
   if (options.admin) {
     const admin = {
-      controls,
+      state,
       adminToken: options.adminToken,
       spec: engine.source,
       operationCount: engine.operations.length,
@@ -35,7 +35,7 @@ export function createHonoApp(engine: Engine, controls: MockControls, closing: A
   }
   const deps: PipelineDeps = {
     engine,
-    controls,
+    state,
     closing,
     answerOwnPage: createOwnPages(engine, options.admin ? ADMIN_ROUTES : []),
     held: { count: 0 },

@@ -16,6 +16,7 @@ import { templateRequestOf } from '../responses/template-request.js'
 import { type RouteMatch, matchOperation } from '../routing/match-operation.js'
 import { applyScenario } from '../scenarios/apply-scenario.js'
 import type { Scenario } from '../scenarios/scenarios.js'
+import type { RuntimeState } from '../state/runtime-state.js'
 import { validateParameters } from '../validation/validate-params.js'
 import type { Exchange, PipelineDeps } from './exchange.js'
 import { deliverStep } from './deliver.js'
@@ -96,15 +97,15 @@ function hasValidPathParameters(
  */
 function scenarioStep(
   exchange: Exchange,
-  { controls }: PipelineDeps,
+  { state }: PipelineDeps,
   operation: CompiledOperation,
   query: QueryPreferences | undefined,
 ): Preferences {
   const { request } = exchange
   const named = request.header('x-mock-scenario')
   const scenario = named
-    ? findScenario(controls, named, operation)
-    : controls.activeScenario(request.header('x-mock-session'))
+    ? findScenario(state, named, operation)
+    : state.activeScenario(request.header('x-mock-session'))
   exchange.scenario = scenario
   const prefer = query
     ? withQueryPreferences(parsePrefer(request.header('prefer')), query)
@@ -114,16 +115,16 @@ function scenarioStep(
 }
 
 /** A scenario the request names (`X-Mock-Scenario`): one the mock does not know is the request's mistake. */
-function findScenario(controls: PipelineDeps['controls'], name: string, operation: CompiledOperation): Scenario {
+function findScenario(state: RuntimeState, name: string, operation: CompiledOperation): Scenario {
   try {
-    return controls.findScenario(name)
+    return state.findScenario(name)
   } catch (error) {
     // The request names it, so the request is wrong: answer with the operation's violation status.
     if (isMockError(error))
       throw errors.unknownScenario(
         operation.responses.violationStatus,
         name,
-        controls.listScenarios().map((s) => s.name),
+        state.listScenarios().map((s) => s.name),
       )
     throw error
   }

@@ -5,7 +5,7 @@ import type { AnswerSource } from '../journal/journal.js'
 import type { RequestData } from '../request.js'
 import type { Preferences } from '../responses/prefer.js'
 import type { ScenarioDecision } from '../scenarios/apply-scenario.js'
-import type { MockControls } from '../scenarios/controls.js'
+import type { RuntimeState } from '../state/runtime-state.js'
 import type { Scenario } from '../scenarios/scenarios.js'
 import type { AnswerOwnPage } from '../http/own-pages.js'
 
@@ -40,7 +40,7 @@ export interface Exchange {
 /** What every step may read, built once per app (fastify's route context plays this part). */
 export interface PipelineDeps {
   engine: Engine
-  controls: MockControls
+  state: RuntimeState
   /** Aborted when the server closes: held answers stop waiting. */
   closing: AbortSignal
   /** The mock's own `GET /` index and quiet favicon, looked for only after routing has missed. */

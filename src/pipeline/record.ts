@@ -18,7 +18,7 @@ const ANSWERS_NOT_VIOLATIONS = new Set<MockError['kind']>([
  * Step 8, the one lifecycle point where a request is recorded, and then logged (the line is written
  * later, off the request path). `status` is 0 when a network fault sent no response.
  */
-export function recordExchange(exchange: Exchange, { controls, engine }: PipelineDeps, status: number): void {
+export function recordExchange(exchange: Exchange, { state, engine }: PipelineDeps, status: number): void {
   const { request } = exchange
   const mockError = isMockError(exchange.error) ? exchange.error : undefined
   // An error that answers the request as asked, or refuses the mock's own answer, says nothing against the request.
@@ -33,7 +33,7 @@ export function recordExchange(exchange: Exchange, { controls, engine }: Pipelin
     headers: request.headerSource,
     body: exchange.body,
     status,
-    scenario: (exchange.scenario ?? controls.activeScenario(session)).name,
+    scenario: (exchange.scenario ?? state.activeScenario(session)).name,
     session,
     valid: !refused && exchange.violations === undefined,
     violations: exchange.violations
@@ -50,7 +50,7 @@ export function recordExchange(exchange: Exchange, { controls, engine }: Pipelin
   // Set only when there is one, as responseViolations: a field the usual record carries costs every request its copy (~0.1 µs).
   const reason = reasonOf(exchange, status)
   if (reason !== undefined) record.reason = reason
-  controls.journal.recordRequest(record)
+  state.journal.recordRequest(record)
   const logger = engine.logger
   if (logger.request) {
     // One more field on the spread line costs every request (as in the journal): only a forced status carries it.

@@ -1,10 +1,10 @@
 import { errors, startupErrors } from '../errors.js'
 import type { Redaction } from '../journal/journal-entry.js'
 import { type Journal, createJournal } from '../journal/journal.js'
-import type { Scenario } from './scenarios.js'
+import type { Scenario } from '../scenarios/scenarios.js'
 
 /** Runtime state a test steers: the active scenario (globally or per session) and the journal. */
-export interface MockControls {
+export interface RuntimeState {
   /** Every scenario, built-in ones first. */
   listScenarios(): Scenario[]
   /** The scenario a request of this session gets when it names none. */
@@ -28,14 +28,14 @@ const MAX_SESSION_BYTES = 256
  * @param previous the controls of the version being replaced (`--watch`): its journal is kept, and its
  * active scenarios too where the new version still has them.
  */
-export function createControls(
+export function createRuntimeState(
   scenarios: ReadonlyMap<string, Scenario>,
   startScenario: string,
   journalSize: number,
-  previous?: MockControls,
+  previous?: RuntimeState,
   redaction?: Redaction,
   journalBytes?: number,
-): MockControls {
+): RuntimeState {
   const start = scenarios.get(startScenario)
   if (!start) throw startupErrors.scenarioUnknown(startScenario, [...scenarios.keys()])
   let active = (previous && scenarios.get(previous.activeScenario().name)) ?? start

@@ -1,6 +1,6 @@
-/** Runtime controls (`src/scenarios/controls.ts`, issue #3 §1, §3): the scenario switch, sessions, reset. */
+/** Runtime state (`src/state/runtime-state.ts`, issue #3 §1, §3): the scenario switch, sessions, reset. */
 import { describe, expect, it } from 'vitest'
-import { createControls } from '../../src/scenarios/controls.js'
+import { createRuntimeState } from '../../src/state/runtime-state.js'
 import { MockError, StartupError } from '../../src/errors.js'
 import type { RequestRecord } from '../../src/journal/journal.js'
 import type { Scenario } from '../../src/scenarios/scenarios.js'
@@ -13,7 +13,7 @@ const NAMES = ['default', 'error', 'unauthorized', 'dynamic', 'duplicate-plant']
 
 function controls(start = 'default', journalSize = 100) {
   const scenarios = new Map(NAMES.map((name, i) => [name, scenario(name, i < 4)]))
-  return createControls(scenarios, start, journalSize)
+  return createRuntimeState(scenarios, start, journalSize)
 }
 
 function record(session?: string): RequestRecord {
@@ -43,7 +43,7 @@ function thrownBy(run: () => unknown): unknown {
   throw new Error('expected a throw')
 }
 
-describe('createControls: the start scenario', () => {
+describe('createRuntimeState: the start scenario', () => {
   it('every client starts with the start scenario', () => {
     const mock = controls('error')
     expect(mock.activeScenario().name).toBe('error')
@@ -67,7 +67,7 @@ describe('createControls: the start scenario', () => {
   })
 })
 
-describe('createControls: useScenario', () => {
+describe('createRuntimeState: useScenario', () => {
   it('without a session switches every client that has no scenario of its own', () => {
     const mock = controls()
     mock.useScenario('error')
@@ -110,7 +110,7 @@ describe('createControls: useScenario', () => {
   })
 })
 
-describe('createControls: reset', () => {
+describe('createRuntimeState: reset', () => {
   it('without a session restores the start scenario, forgets every session and empties the journal', () => {
     const mock = controls('duplicate-plant')
     mock.useScenario('error')
@@ -139,7 +139,7 @@ describe('createControls: reset', () => {
   })
 })
 
-describe('createControls: sessions and the journal are bounded', () => {
+describe('createRuntimeState: sessions and the journal are bounded', () => {
   const MAX_SESSIONS = 10_000
 
   it('the session map keeps at most 10 000 sessions, forgetting the least recently switched first', () => {
