@@ -6,6 +6,7 @@ import type { DeclaredResponse, ResponseSet } from './responses/declared-respons
 import type { FixtureSet } from './responses/fixtures.js'
 import type { OperationDescription } from './openapi/operations.js'
 import { derefSchema, nodeAt } from './openapi/resolve-ref.js'
+import type { CompiledStateful } from './state/compile-stateful.js'
 import type { Ajv } from './validation/create-ajv.js'
 import { type BodyValidator, compileBody } from './validation/validate-body.js'
 import { type ParameterValidator, compileParameters } from './validation/validate-params.js'
@@ -26,6 +27,8 @@ export interface CompiledOperation {
   parameters?: ParameterValidator
   body?: BodyValidator
   responses: ResponseSet
+  /** What the operation does to its resource's records (`--stateful`); `undefined` when it is answered as without. */
+  stateful: CompiledStateful | undefined
 }
 
 interface OperationCompileContext {
@@ -47,6 +50,7 @@ interface OperationCompileContext {
 export function compileOperation(
   description: OperationDescription,
   index: number,
+  stateful: CompiledStateful | undefined,
   context: OperationCompileContext,
 ): CompiledOperation {
   const { document, ajv, requestAjv, coercingAjv, fixtures, options, logger } = context
@@ -85,6 +89,7 @@ export function compileOperation(
       description,
       fixtures.get(description.fixtureKey),
     ),
+    stateful,
   }
 }
 

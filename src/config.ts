@@ -97,6 +97,20 @@ export interface MockOptions {
    * pages may change its state (`--allowed-hosts`). @default []
    */
   allowedHosts?: string[]
+  /**
+   * Keep data (`--stateful`, `MOCK_STATEFUL=true`): the resources the description implies (`/plants`
+   * and `/plants/{id}`) are created, read, listed, replaced, patched and deleted for real, per session.
+   * @default false
+   */
+  stateful?: boolean
+  /**
+   * With `stateful`, a JSON file the data is loaded from at start and saved to (atomically, within a
+   * second after a change, and on close) (`--state-file`). A file that is not the mock's stops start-up.
+   * @default none: the data lives in memory only
+   */
+  stateFile?: string
+  /** Records kept at most per resource and session (`--state-limit`); a create beyond is refused. @default 10000 */
+  stateLimit?: number
   /** validate every response before it is sent; a violation answers 500 (Prism's --errors) @default false */
   errors?: boolean
 }
@@ -106,8 +120,9 @@ export interface Delay {
   max: number
 }
 
-export type ResolvedOptions = Required<Omit<MockOptions, 'delay' | 'adminToken'>> & {
+export type ResolvedOptions = Required<Omit<MockOptions, 'delay' | 'adminToken' | 'stateFile'>> & {
   fixturesRequired: boolean
   delay: Delay
   adminToken: string | undefined
+  stateFile: string | undefined
 }

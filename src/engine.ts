@@ -12,6 +12,7 @@ import { type FixtureSet, loadFixtures } from './responses/fixtures.js'
 import { compileBudgetWarnings } from './responses/generation-budget.js'
 import type { ErrorContext } from './responses/render-error.js'
 import { loadScenarios } from './scenarios/load-scenarios.js'
+import { type StatefulSetup, compileStateful } from './state/compile-stateful.js'
 import { type Scenario, builtInScenarios, indexScenarios } from './scenarios/scenarios.js'
 import { kindOf, loadXmlSupport } from './responses/serialize-body.js'
 import { compileServerPrefixes } from './routing/compile-server-prefixes.js'
@@ -44,6 +45,8 @@ export interface Engine {
    * first use anyway (`settleExamples`), and `settleDeferredExamples` works through the rest.
    */
   deferredExamples: DeclaredResponse[]
+  /** `--stateful`: the resources, their seed and record checks; `undefined` without. */
+  stateful: StatefulSetup | undefined
 }
 
 /** How the engine is built, beyond the user's options. */
@@ -96,9 +99,12 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
   if (options.admin) checkAdminPrefixIsFree(descriptions, spec.path)
   readParameterOneOfAsAnyOf(views.request, descriptions)
   const deferredExamples: DeclaredResponse[] | undefined = setup.deferExampleChecks ? [] : undefined
+  const stateful = options.stateful
+    ? await compileStateful(descriptions, document, requestAjv, options.fixtures, logger)
+    : undefined
   const operations = descriptions.map((description, index) =>
     inDescription(spec.path, `operation ${description.id}`, () =>
-      compileOperation(description, index, {
+      compileOperation(description, index, stateful?.byOperation[index], {
         document: views.response,
         requestDocument: views.request,
         ajv,
@@ -157,6 +163,7 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
       mediaType: /\.json$/i.test(spec.path) ? 'application/json' : 'application/yaml',
     },
     deferredExamples: deferredExamples ?? [],
+    stateful,
   }
 }
 

@@ -9,6 +9,7 @@ import type { JournalFilter } from './journal/journal-filter.js'
 import { type Logger, createConsoleLogger, silentLogger } from './log.js'
 import { listen } from './server.js'
 import { watchSources } from './watch.js'
+import { type OpenedRecords, openRecords } from './state/open-records.js'
 
 export type { MockOptions } from './config.js'
 /** What start-up rejects with: `code` names the problem (one of `startupErrorCodes`), `message` explains it. */
@@ -62,7 +63,7 @@ export type MockApp = Hono<any> & { mock: MockHandle }
  */
 export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   const engine = await createEngine(options, options.logger ?? silentLogger)
-  return assemble(engine, new AbortController().signal).app
+  return assemble(engine, new AbortController().signal, undefined, await openRecords(engine)).app
 }
 
 export interface MockServer extends MockHandle {
@@ -90,7 +91,8 @@ export async function startMockServer(options: AppOptions = {}): Promise<MockSer
   const logger = options.logger ?? createConsoleLogger(options)
   const closing = new AbortController()
   // The description's examples are checked once the server listens (`deferExampleChecks`).
-  let live = assemble(await createEngine(options, logger, { deferExampleChecks: true }), closing.signal)
+  const engine = await createEngine(options, logger, { deferExampleChecks: true })
+  let live = assemble(engine, closing.signal, undefined, await openRecords(engine))
   // One socket for the server's life; with --watch the app behind it is swapped, connections stay.
   const server = await listen({ fetch: (request, env) => live.app.fetch(request, env) }, live.engine.options)
   warnOfOpenAdmin(live.engine)
@@ -99,7 +101,12 @@ export async function startMockServer(options: AppOptions = {}): Promise<MockSer
   const reload = () => {
     reloading = reloading.then(async () => {
       try {
-        live = assemble(await createEngine(options, logger, { deferExampleChecks: true }), closing.signal, live.state)
+        const next = await createEngine(options, logger, { deferExampleChecks: true })
+        const opened = await openRecords(next, live.state.records)
+        // The data goes on in the new version: the old writer's last change is written before the new one takes over.
+        live.opened?.writer?.flushSync()
+        live.opened?.writer?.close()
+        live = assemble(next, closing.signal, live.state, opened)
         settleDeferredExamples(live.engine, closing.signal)
         logger.info(`reloaded ${describe(live.engine).title}: ${live.engine.operations.length} operation(s)`)
       } catch (error) {
@@ -119,10 +126,13 @@ export async function startMockServer(options: AppOptions = {}): Promise<MockSer
     get title() {
       return describe(live.engine).title
     },
-    close: () => {
+    close: async () => {
       stopWatching?.()
       closing.abort()
-      return server.close()
+      await server.close()
+      // Every answered change is in the state file before close resolves (SIGTERM, SIGINT).
+      await live.opened?.writer?.flush()
+      live.opened?.writer?.close()
     },
   }
 }
@@ -149,10 +159,17 @@ interface Assembled {
   engine: Engine
   state: RuntimeState
   app: MockApp
+  /** The data and its state file writer (`--stateful`). */
+  opened: OpenedRecords | undefined
 }
 
 /** An app and its state for one engine; a reload carries the journal and the active scenario over. */
-function assemble(engine: Engine, closing: AbortSignal, previous?: RuntimeState): Assembled {
+function assemble(
+  engine: Engine,
+  closing: AbortSignal,
+  previous: RuntimeState | undefined,
+  opened: OpenedRecords | undefined,
+): Assembled {
   const state = createRuntimeState(
     engine.scenarios,
     engine.options.scenario,
@@ -160,9 +177,10 @@ function assemble(engine: Engine, closing: AbortSignal, previous?: RuntimeState)
     previous,
     engine.redaction,
     engine.options.journalBytes,
+    opened?.records,
   )
   const app = Object.assign(createHonoApp(engine, state, closing), { mock: handleOf(() => state) })
-  return { engine, state, app }
+  return { engine, state, app, opened }
 }
 
 function handleOf(current: () => RuntimeState): MockHandle {

@@ -48,6 +48,9 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     allowRefOutside = [],
     allowedHosts = [],
     errors = false,
+    stateful = false,
+    stateFile,
+    stateLimit = 10_000,
   } = options
   const specPath = resolve(spec)
   const fixtures = options.fixtures ? resolve(options.fixtures) : defaultFixtures(specPath)
@@ -80,6 +83,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
   if (adminToken !== undefined && (adminToken.length === 0 || /\s/.test(adminToken))) {
     throw startupErrors.optionBadAdminToken()
   }
+  if (!Number.isSafeInteger(stateLimit) || stateLimit < 1) throw startupErrors.optionBadStateLimit(stateLimit)
   return {
     spec: specPath,
     fixtures,
@@ -110,6 +114,10 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     allowRefOutside: allowRefOutside.map((folder) => resolve(folder)),
     allowedHosts: allowedHosts.map((name) => name.trim().toLowerCase()).filter(Boolean),
     errors,
+    // A state file means keeping data: `--state-file` alone turns stateful mode on.
+    stateful: stateful || stateFile !== undefined,
+    stateFile: stateFile === undefined ? undefined : resolve(stateFile),
+    stateLimit,
   }
 }
 

@@ -29,6 +29,14 @@ The description and its bodies:
                                            [env MOCK_SCENARIO, default: default]
   --watch              reload the description, fixtures and scenarios when they
                        change; a broken edit keeps the last good one serving
+  --stateful           keep data: POST creates, GET reads and lists, PUT, PATCH
+                       and DELETE change what is kept, per resource the
+                       description implies     [env MOCK_STATEFUL, default: off]
+  --state-file <file>  keep the data in this JSON file: loaded at start, saved
+                       within a second of a change and on exit (implies
+                       --stateful)                      [env MOCK_STATE_FILE]
+  --state-limit <n>    records kept per resource and session
+                                                                [default: 10000]
   --allow-ref-outside <dir>  a folder outside the description's own that its
                        $refs may read; repeat for more [default: its own only]
 

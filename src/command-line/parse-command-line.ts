@@ -75,6 +75,9 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     logFormat,
     quiet: values.quiet || byLevel.quiet,
     watch: values.watch,
+    stateful: values.stateful ?? settings.read('MOCK_STATEFUL', readTrueOrFalse, (text) => [text]),
+    stateFile: values['state-file'] ?? settings.path('MOCK_STATE_FILE'),
+    stateLimit: readOptional('--state-limit', values['state-limit'], wholeNumber),
     allowRefOutside: values['allow-ref-outside'],
     allowedHosts: values['allowed-hosts']?.flatMap((list) => list.split(',')),
   }
@@ -184,4 +187,11 @@ function readOptional<T>(
   parse: (source: string, text: string) => T,
 ): T | undefined {
   return text === undefined ? undefined : parse(flag, text)
+}
+
+/** `MOCK_STATEFUL=true` or `false`, as a boolean flag takes them. */
+function readTrueOrFalse(source: string, text: string): boolean {
+  if (text === 'true' || text === '1') return true
+  if (text === 'false' || text === '0') return false
+  throw new CommandLineError('cli_bad_value', `${source} takes true or false, got "${text}".`)
 }

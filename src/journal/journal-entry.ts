@@ -41,6 +41,8 @@ export interface JournalEntry {
   /** How the answer broke the operation's declared response (`body.id`, `status`, `header.location`); absent when it did not, as far as the mock knows. */
   responseViolations?: Violation[]
   fault?: string
+  /** What the request did to the data (`--stateful`): `created plants/1`, `replaced plants/1`, `updated plants/1`, `deleted plants/1`; absent when it changed nothing. */
+  data?: string
   durationMs: number
 }
 

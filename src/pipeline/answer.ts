@@ -19,16 +19,18 @@ import type { Scenario } from '../scenarios/scenarios.js'
 import type { RuntimeState } from '../state/runtime-state.js'
 import { validateParameters } from '../validation/validate-params.js'
 import type { Exchange, PipelineDeps } from './exchange.js'
+import { dataStep } from './data.js'
 import { deliverStep } from './deliver.js'
 import { answerWithViolations, renderFailure } from './failure.js'
 import { type BodyReading, readRequestBodyUnchecked, reportRequestBody, validateRequestBody } from './request-body.js'
 
 /**
  * One request to the described API, from the parsed request to the journal, in the order the steps run:
- * 0 query controls → 1 match → 2 scenario → 3 security → 4 validate → 5 decide → 6 render → (a failure
- * is mapped to the description's Error shape) → 7 deliver (delay, fault) → 8 record. A miss (404) at
+ * 0 query controls → 1 match → 2 scenario → 3 security → 4 validate → 5 decide → 5b data (`--stateful`,
+ * `data.ts`) → 6 render → (a failure is mapped to the description's Error shape) → 7 deliver (delay,
+ * fault) → 8 record. A miss (404) at
  * `/` or `/favicon.ico` is answered by the mock's own pages instead, unjournaled (`own-pages.ts`).
- * New steps (stubs and conditions, state, proxying, events) go between these, as functions of
+ * New steps (stubs and conditions, proxying, events) go between these, as functions of
  * `(exchange, deps)` like them.
  * @note The steps are plain calls: as a chain of Hono middleware (CORS, journal, delay, handler) the
  * same work cost about a quarter more CPU per request (issue #4).
@@ -56,7 +58,10 @@ async function answerDescribed(c: Context, exchange: Exchange, deps: PipelineDep
   const prefer = scenarioStep(exchange, deps, operation, query)
   securityStep(exchange, operation)
   const value = await validateStep(c, exchange, deps, { operation, params, described, prefer })
-  const plan = decideStep(exchange, deps, operation, prefer, query)
+  const decided = decideStep(exchange, deps, operation, prefer, query)
+  const plan = operation.stateful
+    ? dataStep(exchange, deps, operation, operation.stateful, { params, value }, decided)
+    : decided
   return renderStep(exchange, deps, plan, operation, { described, params, value })
 }
 

@@ -33,6 +33,8 @@ export interface Exchange {
    * reference (the Response's body is a stream, never read back). The journal lists it.
    */
   answer?: AnswerSource
+  /** What the request did to the data (`--stateful`): `created plants/1`; set only when it changed some. */
+  dataEffect?: string
   /** The message of the error answered, which may not be `error` (`--errors` answers a 500 instead). */
   reason?: string
 }

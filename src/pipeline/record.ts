@@ -50,6 +50,7 @@ export function recordExchange(exchange: Exchange, { state, engine }: PipelineDe
   // Set only when there is one, as responseViolations: a field the usual record carries costs every request its copy (~0.1 µs).
   const reason = reasonOf(exchange, status)
   if (reason !== undefined) record.reason = reason
+  if (exchange.dataEffect !== undefined) record.data = exchange.dataEffect
   state.journal.recordRequest(record)
   const logger = engine.logger
   if (logger.request) {

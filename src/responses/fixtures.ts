@@ -36,6 +36,9 @@ const RESERVED_HEADER =
 /** What editors and tools leave beside the files they edit: `200.json~`, `200.json.bak`, `200.json.swp`, `#200.json#`. */
 const EDITOR_LEFTOVER = /(?:~|\.bak|\.orig|\.tmp|\.sw[op])$|^#.*#$/
 
+/** `fixtures/data/<resource>.json`: the seed of stateful mode (`state/load-seed.ts`), not an operation's fixtures. */
+export const SEED_FOLDER = 'data'
+
 /**
  * Reads `<dir>/<operation>/<status>[.<name>].json`, and beside each the headers it is sent with,
  * `<status>[.<name>].headers.json`, if any. Files at the top level are left for other
@@ -55,7 +58,7 @@ export async function loadFixtures(
     return fixtures
   }
   for (const entry of await readdir(dir, { withFileTypes: true })) {
-    if (!entry.isDirectory() || entry.name.startsWith('.')) continue
+    if (!entry.isDirectory() || entry.name.startsWith('.') || entry.name === SEED_FOLDER) continue
     fixtures.set(entry.name, await loadOperationFolder(join(dir, entry.name), skipped))
   }
   return fixtures

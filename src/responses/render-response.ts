@@ -2,7 +2,8 @@ import type { ValidateFunction } from 'ajv'
 import type { Violation } from '../errors.js'
 import type { Logger } from '../log.js'
 import type { DeclaredMedia, DeclaredResponse, StaticBody } from './declared-responses.js'
-import { bodyProblems, schemaProblems } from '../validation/check-response-body.js'
+import { bodyProblems, bodyViolations, schemaProblems } from '../validation/check-response-body.js'
+import { plainValueOf, serializeRecord } from '../state/record-values.js'
 import type { Faker } from './fake.js'
 import type { Sampler } from './sample-body.js'
 import type { GenerationBudget } from './generation-budget.js'
@@ -101,6 +102,7 @@ export function renderDeclared(
       request,
     )
   }
+  if (source.kind === 'record') return renderRecord(status, headers, media, source.value, context)
   if (!media.schemaPointer) return { status, headers, body: null }
   const made = madeBodyOf(response.code, media, context, source.kind === 'sampled')
   if (made.body === undefined) return { status, headers, body: null }
@@ -111,6 +113,20 @@ export function renderDeclared(
       : headers
   const rendered: RenderedResponse = { status, contentType: media.contentType, headers: sent, body: made.body }
   if (made.violations) rendered.violations = made.violations
+  return rendered
+}
+
+/** A stored record (`--stateful`), checked against the schema like a generated body: what breaks it is told, not mended. */
+function renderRecord(
+  status: number,
+  headers: Record<string, string> | undefined,
+  media: DeclaredMedia,
+  value: unknown,
+  context: RenderContext,
+): RenderedResponse {
+  const rendered: RenderedResponse = { status, contentType: media.contentType, headers, body: serializeRecord(value) }
+  const violations = bodyViolations(context, media, plainValueOf(value))
+  if (violations.length) rendered.violations = violations
   return rendered
 }
 

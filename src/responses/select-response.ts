@@ -19,6 +19,8 @@ export type BodySource =
   /** Made from the schema once, the same every time and every run (Prism's static mode). */
   | { kind: 'sampled' }
   | { kind: 'empty' }
+  /** A stored record, or a page of them, as the response declares it (`--stateful`): checked as it is served. */
+  | { kind: 'record'; value: unknown }
 
 /** The decision, before any body is rendered. Scenarios change only this. */
 export interface ResponsePlan {

@@ -2,8 +2,13 @@ import { errors, startupErrors } from '../errors.js'
 import type { Redaction } from '../journal/journal-entry.js'
 import { type Journal, createJournal } from '../journal/journal.js'
 import type { Scenario } from '../scenarios/scenarios.js'
+import type { RecordStore } from './record-store.js'
 
-/** Runtime state a test steers: the active scenario (globally or per session) and the journal. */
+/**
+ * The mock's runtime state, behind one interface: the active scenario (globally or per session), the
+ * journal, and with `--stateful` the data. Each is reached by whole operations (switch a scenario,
+ * record a request, create a record, list a page), so that a shared store can implement it later.
+ */
 export interface RuntimeState {
   /** Every scenario, built-in ones first. */
   listScenarios(): Scenario[]
@@ -13,9 +18,11 @@ export interface RuntimeState {
   findScenario(name: string): Scenario
   useScenario(name: string, session?: string): void
   journal: Journal
+  /** The data (`--stateful`); `undefined` without. */
+  records: RecordStore | undefined
   /** Sessions with a scenario of their own. */
   sessions(): Iterable<[string, Scenario]>
-  /** Scenario back to the start, sessions forgotten, journal emptied; or only one session's. */
+  /** Scenario back to the start, sessions forgotten, journal emptied, data back to its seed; or only one session's. */
   reset(session?: string): void
 }
 
@@ -35,6 +42,7 @@ export function createRuntimeState(
   previous?: RuntimeState,
   redaction?: Redaction,
   journalBytes?: number,
+  records?: RecordStore,
 ): RuntimeState {
   const start = scenarios.get(startScenario)
   if (!start) throw startupErrors.scenarioUnknown(startScenario, [...scenarios.keys()])
@@ -66,8 +74,10 @@ export function createRuntimeState(
       if (bySession.size > MAX_SESSIONS) bySession.delete(bySession.keys().next().value!)
     },
     journal,
+    records,
     sessions: () => bySession.entries(),
     reset(session) {
+      records?.reset(session)
       if (session !== undefined) {
         bySession.delete(session)
         return journal.clearRequests({ session })

@@ -1,0 +1,217 @@
+import type { CompiledOperation } from '../compile-operation.js'
+import { errors } from '../errors.js'
+import { isPlainObject } from '../internal/plain-object.js'
+import type { DeclaredMedia } from '../responses/declared-responses.js'
+import { madeBodyOf } from '../responses/made-body.js'
+import type { RenderContext } from '../responses/render-response.js'
+import { type ResponsePlan, selectResponse } from '../responses/select-response.js'
+import type { CompiledStateful } from '../state/compile-stateful.js'
+import { readListQuery, renderListPage } from '../state/list-page.js'
+import { scopeKeyOf } from '../state/memory-records.js'
+import type { RecordPlace, RecordStore, StoredRecord } from '../state/record-store.js'
+import {
+  type RecordShape,
+  completeRecord,
+  itemsSchemaOf,
+  projectRecord,
+  propertySchemaOf,
+  shapeOf,
+} from '../state/record-shape.js'
+import { exactBodyOf, idValueOf, withKey } from '../state/record-values.js'
+import { nodeAt } from '../openapi/resolve-ref.js'
+import type { Exchange, PipelineDeps } from './exchange.js'
+
+/** What the data step reads of the request: its path parameters and parsed body. */
+export interface DataRequest {
+  params: Record<string, string>
+  value: unknown
+}
+
+/**
+ * 5b. Data (`--stateful`): what the operation does to its resource's records (create, read, list,
+ * replace, merge, remove), and the plan answered from the record. A status or example the request
+ * or a scenario picks answers without touching the data; a missing record is a 404, a taken key the
+ * declared 409 (else the violation status). Runs after validation, before delay and faults: a
+ * `reset` fault on a create happens after the record is stored.
+ */
+export function dataStep(
+  exchange: Exchange,
+  deps: PipelineDeps,
+  operation: CompiledOperation,
+  stateful: CompiledStateful,
+  request: DataRequest,
+  plan: ResponsePlan,
+): ResponsePlan {
+  const records = deps.state.records
+  const chosen = exchange.decision!.preferences
+  if (!records || chosen.code !== undefined || chosen.example !== undefined) return plan
+  const { resource } = stateful
+  const place: RecordPlace = {
+    session: exchange.request.header('x-mock-session'),
+    resource,
+    scope: scopeKeyOf(resource, request.params),
+  }
+  const id = resource.idParameter === undefined ? undefined : request.params[resource.idParameter]
+  const context = deps.engine.errorContext
+  switch (stateful.action) {
+    case 'create': {
+      if (!isPlainObject(request.value)) return plan
+      const record = completeRecord(
+        bodyRecord(exchange, request.value),
+        shapeFor(plan, context),
+        baseFor(plan, context),
+        resource.idField,
+      )
+      const created = records.create(place, record)
+      if (created.outcome === 'exists') throw errors.recordExists(conflictStatus(operation), resource.name, created.id)
+      if (created.outcome === 'full')
+        throw errors.recordLimit(operation.responses.violationStatus, resource.name, created.limit)
+      exchange.dataEffect = `created ${resource.name}/${created.id}`
+      return answerWith(plan, created.record, context)
+    }
+    case 'read':
+      return answerWith(plan, found(records.read(place, id!), resource.name, id!), context)
+    case 'list':
+      return answerList(exchange, operation, stateful, records, place, plan, context)
+    case 'replace': {
+      if (!isPlainObject(request.value)) return plan
+      const keyed = withKey(bodyRecord(exchange, request.value), resource.idField, idValueOf(id!, resource.idKind))
+      const record = completeRecord(keyed, shapeFor(plan, context), baseFor(plan, context), resource.idField)
+      const replaced = records.replace(place, id!, record, stateful.createsIfAbsent === true)
+      if (replaced.outcome === 'missing') throw errors.recordMissing(resource.name, id!)
+      if (replaced.outcome === 'full')
+        throw errors.recordLimit(operation.responses.violationStatus, resource.name, replaced.limit)
+      exchange.dataEffect = `${replaced.outcome} ${resource.name}/${id}`
+      // A PUT that creates answers its declared 201.
+      const created =
+        replaced.outcome === 'created'
+          ? selectResponse(operation, { ...chosen, code: 201 }, deps.engine.options, exchange.request.header('accept'))
+          : plan
+      return answerWith(created, replaced.record, context)
+    }
+    case 'merge': {
+      const merged = found(records.merge(place, id!, request.value), resource.name, id!)
+      exchange.dataEffect = `updated ${resource.name}/${id}`
+      return answerWith(plan, merged, context)
+    }
+    case 'remove': {
+      const removed = found(records.remove(place, id!), resource.name, id!)
+      exchange.dataEffect = `deleted ${resource.name}/${id}`
+      return answerWith(plan, removed, context)
+    }
+  }
+}
+
+/** The body as a record: integers beyond 2^53 read again as written. */
+function bodyRecord(exchange: Exchange, value: Record<string, unknown>): StoredRecord {
+  return exactBodyOf(value, () => new TextDecoder().decode(exchange.body)) as StoredRecord
+}
+
+function found(record: StoredRecord | undefined, resource: string, id: string): StoredRecord {
+  if (!record) throw errors.recordMissing(resource, id)
+  return record
+}
+
+/** The declared 409, else the status of a request that breaks the description. */
+function conflictStatus(operation: CompiledOperation): number {
+  return operation.responses.declared.some((r) => r.code === '409') ? 409 : operation.responses.violationStatus
+}
+
+/** The plan, answered from the record where its media type is JSON with a schema; else as planned (a 204 stays empty). */
+function answerWith(plan: ResponsePlan, record: StoredRecord, context: RenderContext): ResponsePlan {
+  const media = jsonMediaOf(plan)
+  if (!media) return plan
+  const shape = shapesOf(media, context)
+  return { ...plan, source: { kind: 'record', value: projectRecord(record, shape.record, shape.base) } }
+}
+
+function answerList(
+  exchange: Exchange,
+  operation: CompiledOperation,
+  stateful: CompiledStateful,
+  records: RecordStore,
+  place: RecordPlace,
+  plan: ResponsePlan,
+  context: RenderContext,
+): ResponsePlan {
+  const media = jsonMediaOf(plan)
+  if (!media || !stateful.list) return plan
+  const query = readListQuery(stateful.list, exchange.request.query(), operation.responses.violationStatus)
+  const page = records.list(place, query)
+  const { record, base, wrapper } = listShapesOf(media, stateful, context)
+  const value = renderListPage(stateful.list, page, wrapper, (item) =>
+    projectRecord(item as StoredRecord, record, base),
+  )
+  return { ...plan, source: { kind: 'record', value } }
+}
+
+function jsonMediaOf(plan: ResponsePlan): DeclaredMedia | undefined {
+  const { media } = plan
+  return media?.kind === 'json' && media.schemaPointer && plan.source.kind !== 'empty' ? media : undefined
+}
+
+function shapeFor(plan: ResponsePlan, context: RenderContext): RecordShape {
+  const media = jsonMediaOf(plan)
+  return media ? shapesOf(media, context).record : NO_SHAPE
+}
+
+function baseFor(plan: ResponsePlan, context: RenderContext): unknown {
+  const media = jsonMediaOf(plan)
+  return media ? shapesOf(media, context).base : undefined
+}
+
+const NO_SHAPE: RecordShape = { fields: undefined, required: [] }
+
+interface MediaShapes {
+  record: RecordShape
+  /** The schema's static sample: where a required field the record lacks comes from. */
+  base: unknown
+  /** For a list: the sample of the whole answer (a wrapper's other fields). */
+  wrapper?: unknown
+}
+
+/** Per declared media type, made on first use (per app, as the compiled responses are). */
+const shapes = new WeakMap<DeclaredMedia, MediaShapes>()
+
+function shapesOf(media: DeclaredMedia, context: RenderContext): MediaShapes {
+  let found = shapes.get(media)
+  if (!found) {
+    found = {
+      record: shapeOf(context.document, nodeAt(context.document, media.schemaPointer!)),
+      base: sampleOf(media, context),
+    }
+    shapes.set(media, found)
+  }
+  return found
+}
+
+/** A list's item shape: the array's items, or the items of the wrapper's array. */
+function listShapesOf(media: DeclaredMedia, stateful: CompiledStateful, context: RenderContext): MediaShapes {
+  let found = shapes.get(media)
+  if (!found) {
+    const { document } = context
+    const schema = nodeAt(document, media.schemaPointer!)
+    const itemsField = stateful.list?.wrapper?.items
+    const array = itemsField === undefined ? schema : propertySchemaOf(document, schema, itemsField)
+    const wrapper = sampleOf(media, context)
+    const sampleItems =
+      itemsField === undefined ? wrapper : (wrapper as Record<string, unknown> | undefined)?.[itemsField]
+    found = {
+      record: shapeOf(document, itemsSchemaOf(document, array)),
+      base: Array.isArray(sampleItems) ? sampleItems[0] : undefined,
+      wrapper,
+    }
+    shapes.set(media, found)
+  }
+  return found
+}
+
+/** The static sample of a media type's schema, parsed; `undefined` when none can be made. */
+function sampleOf(media: DeclaredMedia, context: RenderContext): unknown {
+  try {
+    const made = madeBodyOf('200', media, context, true)
+    return made.body === undefined ? undefined : JSON.parse(made.body)
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,71 @@
+import type { Logger } from '../log.js'
+import type { OperationDescription } from '../openapi/operations.js'
+import { type Ajv, compileAt } from '../validation/create-ajv.js'
+import { type RecordChecker, compileRecordChecker } from './check-records.js'
+import { describeResource, inferResources } from './infer-resources.js'
+import { type ListPlan, compileListPlan, describeListPlan } from './list-page.js'
+import { loadSeed } from './load-seed.js'
+import type { RecordSets } from './record-store.js'
+import type { Resource, StatefulOperation } from './resource.js'
+
+/** What an operation does to its resource's records, compiled into `CompiledOperation.stateful`. */
+export interface CompiledStateful extends StatefulOperation {
+  /** For `list`: the parameters it reads and where its answer puts the records. */
+  list?: ListPlan
+}
+
+/** Stateful mode as start-up leaves it: the resources, their seed, and what checks records given at runtime. */
+export interface StatefulSetup {
+  resources: Resource[]
+  seed: RecordSets
+  /** By resource name: checks records given by `PUT /__mock/state/{resource}` and `mock.state.set`. */
+  checkers: Map<string, RecordChecker>
+  /** Indexed like the operations. */
+  byOperation: Array<CompiledStateful | undefined>
+}
+
+/**
+ * `--stateful`: infers the resources, compiles each list's paging, reads the seed
+ * (`fixtures/data/<resource>.json`), and prints one line per resource.
+ */
+export async function compileStateful(
+  descriptions: readonly OperationDescription[],
+  document: unknown,
+  requestAjv: Ajv,
+  fixturesDir: string,
+  logger: Logger,
+): Promise<StatefulSetup> {
+  const plan = inferResources(descriptions, document)
+  for (const warning of plan.warnings) logger.warn(warning)
+  const checkers = new Map(
+    plan.resources.map((resource) => [
+      resource.name,
+      compileRecordChecker(
+        resource,
+        resource.recordSchemaPointer ? compileAt(requestAjv, resource.recordSchemaPointer) : undefined,
+      ),
+    ]),
+  )
+  const byOperation = plan.byOperation.map((stateful, index): CompiledStateful | undefined => {
+    if (stateful?.action !== 'list') return stateful
+    const description = descriptions[index]!
+    return {
+      ...stateful,
+      list: compileListPlan(description, document, stateful.resource, successPointerOf(description)),
+    }
+  })
+  for (const resource of plan.resources) {
+    const list = byOperation.find((s) => s?.resource === resource && s.list)?.list
+    logger.info(`resource ${describeResource(resource)}${list ? `; lists by ${describeListPlan(list)}` : ''}`)
+  }
+  if (plan.resources.length === 0)
+    logger.warn('--stateful: the description implies no resource; every answer is as without it.')
+  const seed = await loadSeed(fixturesDir, plan.resources, checkers)
+  return { resources: plan.resources, seed, checkers, byOperation }
+}
+
+/** The schema of the first 2xx JSON response. */
+function successPointerOf(description: OperationDescription): string | undefined {
+  const success = description.responses.find((r) => /^2/.test(r.code))
+  return success?.content.find((c) => /json/i.test(c.mediaType))?.schemaPointer
+}

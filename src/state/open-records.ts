@@ -1,0 +1,71 @@
+import { startupErrors } from '../errors.js'
+import type { Engine } from '../engine.js'
+import { createMemoryRecords } from './memory-records.js'
+import type { RecordSets, RecordStore } from './record-store.js'
+import { markIfExact, plainValueOf } from './record-values.js'
+import { type StateDocument, type StateWriter, createStateWriter, readStateFile } from './state-file.js'
+
+/** Sessions with data of their own kept at most, as sessions with a scenario of their own are. */
+const MAX_DATA_SESSIONS = 10_000
+
+export interface OpenedRecords {
+  records: RecordStore
+  /** Saves the data to `--state-file`; `undefined` without one. */
+  writer?: StateWriter
+}
+
+/**
+ * The record store of a stateful engine: from the state file if there is one (its records checked as
+ * seed data is: a file that is not the mock's stops start-up, and is never overwritten), else from
+ * the seed; a reload under `--watch` carries the data of the version it replaces.
+ */
+export async function openRecords(engine: Engine, previous?: RecordStore): Promise<OpenedRecords | undefined> {
+  const { stateful, options, logger } = engine
+  if (!stateful) return undefined
+  const restored = previous
+    ? previous.snapshot()
+    : options.stateFile
+      ? await readStateFile(options.stateFile)
+      : undefined
+  if (restored && options.stateFile && !previous) checkRestored(engine, options.stateFile, restored)
+  let records: RecordStore | undefined
+  const writer = options.stateFile
+    ? createStateWriter(options.stateFile, () => records!.serialize(), logger)
+    : undefined
+  records = createMemoryRecords(
+    {
+      resources: stateful.resources,
+      seed: stateful.seed,
+      limit: options.stateLimit,
+      maxSessions: MAX_DATA_SESSIONS,
+      changed: writer?.changed,
+    },
+    restored,
+  )
+  return { records, writer }
+}
+
+/** Every resource the file names must be one of the description's, and its records pass the resource's checks. */
+function checkRestored(engine: Engine, file: string, document: StateDocument): void {
+  const { checkers, resources } = engine.stateful!
+  const sets: Array<[string, Record<string, unknown[]>]> = [
+    ['data', document.data],
+    ...Object.entries(document.sessions).map(([name, data]): [string, Record<string, unknown[]>] => [
+      `sessions.${name}`,
+      data,
+    ]),
+  ]
+  for (const [where, data] of sets) {
+    for (const [name, records] of Object.entries(data)) {
+      const check = checkers.get(name)
+      if (!check)
+        throw startupErrors.stateFileInvalid(
+          file,
+          `${where}.${name} names no resource of the description (resources: ${resources.map((r) => r.name).join(', ') || 'none'})`,
+        )
+      ;(records as RecordSets[string]).forEach(markIfExact)
+      const problems = check(plainValueOf(records))
+      if (problems.length) throw startupErrors.stateFileInvalid(file, `${where}.${name}${problems[0]}`)
+    }
+  }
+}

@@ -1,0 +1,57 @@
+import type { ListQuery, RecordPage } from './list-page.js'
+import type { Resource } from './resource.js'
+import type { StateDocument } from './state-file.js'
+
+/** A record as kept: a JSON object, never changed in place (a write stores a new object). */
+export type StoredRecord = Readonly<Record<string, unknown>>
+
+/** Records of a resource: the data without a session, or one session's; `scope` keeps a nested resource's parents apart. */
+export interface RecordPlace {
+  session: string | undefined
+  resource: Resource
+  /** The scope parameters' values (`scopeKeyOf`); `''` for a top-level resource. */
+  scope: string
+}
+
+export type CreateOutcome =
+  | { outcome: 'created'; id: string; record: StoredRecord }
+  | { outcome: 'exists'; id: string }
+  | { outcome: 'full'; limit: number }
+
+export type ReplaceOutcome =
+  | { outcome: 'replaced' | 'created'; record: StoredRecord }
+  | { outcome: 'missing' }
+  | { outcome: 'full'; limit: number }
+
+/** What `GET /__mock/state` shows and `PUT` takes: resource name → records, a nested resource's records with their scope under `$scope`. */
+export type RecordSets = Record<string, StoredRecord[]>
+
+/**
+ * The data of stateful mode, as whole operations: nothing the pipeline holds refers into the store, so
+ * that another implementation (a shared store) can stand in for the in-memory one (`memory-records.ts`).
+ */
+export interface RecordStore {
+  /** Stores a new record; a record without its key gets one (`resource.idKind`). */
+  create(place: RecordPlace, record: StoredRecord): CreateOutcome
+  read(place: RecordPlace, id: string): StoredRecord | undefined
+  /** Replaces the record under `id` (its key field set to `id`); an absent one is created only when `createsIfAbsent`. */
+  replace(place: RecordPlace, id: string, record: StoredRecord, createsIfAbsent: boolean): ReplaceOutcome
+  /** JSON merge patch (RFC 7386) of the record under `id`; its key stays. `undefined` when there is none. */
+  merge(place: RecordPlace, id: string, patch: unknown): StoredRecord | undefined
+  /** Removes and returns the record under `id`. */
+  remove(place: RecordPlace, id: string): StoredRecord | undefined
+  /** One page of the records of a place, in creation order. */
+  list(place: RecordPlace, query: ListQuery): RecordPage
+  /** Every resource's records (or one's), of the data without a session or of one session. */
+  get(session: string | undefined, resource?: string): RecordSets
+  /** Replaces one resource's records (already checked against its schema). */
+  set(session: string | undefined, resource: string, records: readonly StoredRecord[]): void
+  /** Back to the seed: everything (sessions forgotten), or one session's data. */
+  reset(session?: string): void
+  /** Sessions with data of their own, and records kept in all. */
+  size(): { sessions: number; records: number }
+  /** The whole state as the state file holds it (records shared, never changed in place). */
+  snapshot(): StateDocument
+  /** The same, serialised (exact integers as written). */
+  serialize(): string
+}

@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto'
+import {
+  LosslessNumber,
+  isLosslessNumber,
+  isSafeNumber,
+  parse as parseLossless,
+  stringify as stringifyLossless,
+} from 'lossless-json'
+import type { StoredRecord } from './record-store.js'
+import type { IdKind } from './resource.js'
+
+/** The key of a record field's value, as a path parameter writes it: `1`, `9223372036854775807`, `a1b2…`; `undefined` when it cannot be a key. */
+export function keyOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return value
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined
+  if (isLosslessNumber(value)) return (value as LosslessNumber).value
+  return undefined
+}
+
+/** The value a key from the path is stored as: a number for an integer id (exact beyond 2^53), else the text. */
+export function idValueOf(key: string, kind: IdKind): unknown {
+  if (kind !== 'integer' || !/^-?\d+$/.test(key)) return key
+  return isSafeNumber(key) ? Number(key) : new LosslessNumber(key)
+}
+
+/** A key for a record that came without one: the next integer after the highest, a uuid, or a short string not yet taken. */
+export function assignId(kind: IdKind, taken: ReadonlyMap<string, unknown>): unknown {
+  if (kind === 'uuid') return randomUUID()
+  if (kind === 'integer') {
+    let highest = 0n
+    for (const key of taken.keys()) if (/^-?\d+$/.test(key) && BigInt(key) > highest) highest = BigInt(key)
+    return idValueOf(String(highest + 1n), 'integer')
+  }
+  for (let n = taken.size + 1; ; n++) if (!taken.has(`r${n}`)) return `r${n}`
+}
+
+/** RFC 7386: an object patch merges member by member, `null` removes, anything else replaces. */
+export function mergePatch(target: unknown, patch: unknown): unknown {
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch) || isLosslessNumber(patch)) return patch
+  const merged: Record<string, unknown> =
+    target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...target } : {}
+  for (const [name, value] of Object.entries(patch)) {
+    if (value === null) delete merged[name]
+    else merged[name] = mergePatch(merged[name], value)
+  }
+  return merged
+}
+
+/** Records holding an integer beyond 2^53 (a `LosslessNumber`): written with lossless-json, every other with `JSON.stringify`. */
+const exactRecords = new WeakSet<object>()
+
+/** The request body again, read so that integers beyond 2^53 keep every digit: only when the parsed body holds one that rounding may have changed. */
+export function exactBodyOf(value: unknown, text: () => string): unknown {
+  if (!holdsUnsafeInteger(value)) return value
+  try {
+    const exact = parseLossless(text(), undefined, (literal) =>
+      isSafeNumber(literal) ? Number(literal) : new LosslessNumber(literal),
+    ) as object
+    exactRecords.add(exact)
+    return exact
+  } catch {
+    return value
+  }
+}
+
+/** Marks a record read from the state file or given by a test, if it holds an exact integer. */
+export function markIfExact<T>(record: T): T {
+  if (record !== null && typeof record === 'object' && holdsLossless(record)) exactRecords.add(record)
+  return record
+}
+
+export function isExact(record: object): boolean {
+  return exactRecords.has(record)
+}
+
+/** Carries the mark to a record made from a marked one (a projection, a merge, a completion). */
+export function carryExact<T extends object>(from: object, to: T): T {
+  if (exactRecords.has(from)) exactRecords.add(to)
+  return to
+}
+
+function holdsUnsafeInteger(value: unknown, depth = 0): boolean {
+  if (typeof value === 'number') return Number.isInteger(value) && !Number.isSafeInteger(value)
+  if (value === null || typeof value !== 'object' || depth > 64) return false
+  for (const member of Object.values(value)) if (holdsUnsafeInteger(member, depth + 1)) return true
+  return false
+}
+
+function holdsLossless(value: unknown, depth = 0): boolean {
+  if (isLosslessNumber(value)) return true
+  if (value === null || typeof value !== 'object' || depth > 64) return false
+  for (const member of Object.values(value)) if (holdsLossless(member, depth + 1)) return true
+  return false
+}
+
+/** A record with its key field set, as a new object. */
+export function withKey(record: StoredRecord, field: string, value: unknown): StoredRecord {
+  return carryExact(record, { ...record, [field]: value })
+}
+
+/** A record, or an answer made of records, as JSON text: exact integers as written. */
+export function serializeRecord(value: unknown): string {
+  return isExactValue(value) ? stringifyLossless(value)! : JSON.stringify(value)
+}
+
+/** The value as a validator reads it: exact integers as numbers (the schema judges the type; the text keeps the digits). */
+export function plainValueOf(value: unknown): unknown {
+  return isExactValue(value) ? JSON.parse(stringifyLossless(value)!) : value
+}
+
+/** A marked record, or a list answer holding one: the array itself, or a wrapper's array (marks are on records only). */
+function isExactValue(value: unknown, depth = 0): boolean {
+  if (value === null || typeof value !== 'object') return false
+  if (exactRecords.has(value)) return true
+  if (depth === 2) return false
+  if (Array.isArray(value)) return value.some((member) => isExactValue(member, 2))
+  for (const member of Object.values(value)) if (Array.isArray(member) && isExactValue(member, depth + 1)) return true
+  return false
+}
