@@ -10,6 +10,7 @@ import { type Logger, createConsoleLogger, silentLogger } from './log.js'
 import { listen } from './server.js'
 import { watchSources } from './watch.js'
 import { type OpenedRecords, openRecords } from './state/open-records.js'
+import { readRecordSets, replaceRecords } from './state/steer-records.js'
 
 export type { MockOptions } from './config.js'
 /** What start-up rejects with: `code` names the problem (one of `startupErrorCodes`), `message` explains it. */
@@ -41,7 +42,21 @@ export interface MockHandle {
    */
   requests(filter?: JournalFilter): JournalEntry[]
   clearRequests(filter?: { session?: string }): void
-  /** Scenario back to the start, sessions forgotten, journal emptied (or only one session's). */
+  /** Scenario back to the start, sessions forgotten, journal emptied, data back to its seed (or only one session's). */
+  reset(options?: { session?: string }): void
+  /** The data of stateful mode (`stateful: true`); each call throws a `MockError` (status 409) without it. */
+  state: MockState
+}
+
+/** Reading and setting the records of stateful mode, of the data without a session or of one. */
+export interface MockState {
+  /** Every resource's records by name, or one resource's; records as stored, key included (`$scope` on nested ones). */
+  get(): Record<string, Array<Record<string, unknown>>>
+  get(resource: undefined, options: { session?: string }): Record<string, Array<Record<string, unknown>>>
+  get(resource: string, options?: { session?: string }): Array<Record<string, unknown>>
+  /** Replaces one resource's records; throws (status 400) naming the record and field when one breaks the resource's schema, and (404) for an unknown resource. */
+  set(resource: string, records: unknown[], options?: { session?: string }): void
+  /** The data back to its seed: all of it, or one session's. Scenarios and the journal are left as they are. */
   reset(options?: { session?: string }): void
 }
 
@@ -117,7 +132,7 @@ export async function startMockServer(options: AppOptions = {}): Promise<MockSer
   }
   const stopWatching = live.engine.options.watch ? watchSources(live.engine.options, reload, logger) : undefined
   return {
-    ...handleOf(() => live.state),
+    ...handleOf(() => live),
     url: server.url,
     port: server.port,
     get operations() {
@@ -179,16 +194,35 @@ function assemble(
     engine.options.journalBytes,
     opened?.records,
   )
-  const app = Object.assign(createHonoApp(engine, state, closing), { mock: handleOf(() => state) })
-  return { engine, state, app, opened }
+  const assembled = { engine, state, opened } as Assembled
+  assembled.app = Object.assign(createHonoApp(engine, state, closing), { mock: handleOf(() => assembled) })
+  return assembled
 }
 
-function handleOf(current: () => RuntimeState): MockHandle {
+function handleOf(live: () => Pick<Assembled, 'engine' | 'state'>): MockHandle {
+  const current = () => live().state
   return {
     useScenario: (name, options = {}) => current().useScenario(name, options.session),
     activeScenario: (options = {}) => current().activeScenario(options.session).name,
     requests: (filter) => current().journal.listRequests(filter),
     clearRequests: (filter) => current().journal.clearRequests(filter),
     reset: (options = {}) => current().reset(options.session),
+    state: {
+      get: ((resource?: string, options: { session?: string } = {}) => {
+        const sets = readRecordSets(current(), live().engine.stateful, options.session, resource)
+        return resource === undefined ? sets : sets[resource]
+      }) as MockState['get'],
+      set: (resource, records, options = {}) =>
+        void replaceRecords(
+          current(),
+          live().engine.stateful,
+          { session: options.session, resource, caller: `mock.state.set("${resource}")` },
+          records,
+        ),
+      reset: (options = {}) => {
+        readRecordSets(current(), live().engine.stateful, options.session, undefined)
+        current().records!.reset(options.session)
+      },
+    },
   }
 }

@@ -17,6 +17,8 @@ import {
 } from './read-admin-input.js'
 import { incomingOf } from './request-data.js'
 import { readBody } from './read-body.js'
+import { addStateRoutes } from './admin-state-routes.js'
+import type { StatefulSetup } from '../state/compile-stateful.js'
 
 export interface AdminOptions {
   state: RuntimeState
@@ -31,6 +33,10 @@ export interface AdminOptions {
   allowedHosts: readonly string[]
   /** Answer CORS for pages of the origins the admin API trusts (`--no-cors` turns it off with the rest). */
   cors: boolean
+  /** `--stateful`: the resources and their record checks, for `/__mock/state`. */
+  stateful: StatefulSetup | undefined
+  /** Largest body `PUT /__mock/state/{resource}` takes (`--max-body`). */
+  maxBodyBytes: number
 }
 
 /** One route of the admin API, as `admin-openapi.yaml` declares it. */
@@ -48,6 +54,8 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   { method: 'DELETE', path: `${ADMIN_PREFIX}/requests` },
   { method: 'GET', path: `${ADMIN_PREFIX}/requests/count` },
   { method: 'POST', path: `${ADMIN_PREFIX}/reset` },
+  { method: 'GET', path: `${ADMIN_PREFIX}/state` },
+  { method: 'PUT', path: `${ADMIN_PREFIX}/state/{resource}` },
   { method: 'GET', path: `${ADMIN_PREFIX}/spec` },
 ]
 
@@ -60,6 +68,8 @@ export function createAdminRoutes({
   host,
   allowedHosts,
   cors,
+  stateful,
+  maxBodyBytes,
 }: AdminOptions): Hono {
   const admin = new Hono()
   const accept = adminToken === undefined ? undefined : createTokenMatcher([adminToken])
@@ -70,7 +80,12 @@ export function createAdminRoutes({
 
   // Health answers everyone, before the checks below; a page it trusts may read it too.
   admin.get('/health', adminCors, (c) =>
-    c.json({ status: 'ok', operations: operationCount, scenario: state.activeScenario().name }),
+    c.json({
+      status: 'ok',
+      operations: operationCount,
+      scenario: state.activeScenario().name,
+      ...(state.records ? { state: state.records.size() } : {}),
+    }),
   )
 
   /**
@@ -151,6 +166,8 @@ export function createAdminRoutes({
     return c.json(describeScenarios(state, session))
   })
 
+  addStateRoutes(admin, state, stateful, maxBodyBytes)
+
   admin.get('/spec', (c) => c.body(spec.text, 200, { 'content-type': spec.mediaType }))
 
   // Reached only when no route above matched: a method the path does not take, or no such path.
@@ -170,7 +187,7 @@ for (const { method, path } of ADMIN_ROUTES) {
 
 /** 405 with `Allow` for an admin path asked with another method, else 404 listing the admin routes. */
 function missedAdminRoute(method: string, path: string): MockError {
-  const allow = ADMIN_METHODS.get(path)
+  const allow = ADMIN_METHODS.get(/^\/__mock\/state\/[^/]+$/.test(path) ? `${ADMIN_PREFIX}/state/{resource}` : path)
   if (allow) return errors.adminMethodNotAllowed(method, path, allow)
   return errors.adminNotFound(
     method,

@@ -30,6 +30,8 @@ export function createHonoApp(engine: Engine, state: RuntimeState, closing: Abor
       host: options.host,
       allowedHosts: options.allowedHosts,
       cors: options.cors,
+      stateful: engine.stateful,
+      maxBodyBytes: options.maxBodyBytes,
     }
     app.route(ADMIN_PREFIX, createAdminRoutes(admin))
   }

@@ -1,0 +1,47 @@
+import type { Hono } from 'hono'
+import { stringify as stringifyLossless } from 'lossless-json'
+import { errors } from '../errors.js'
+import type { StatefulSetup } from '../state/compile-stateful.js'
+import type { RecordSets } from '../state/record-store.js'
+import type { RuntimeState } from '../state/runtime-state.js'
+import { readRecordSets, replaceRecords } from '../state/steer-records.js'
+import { sessionOf } from './read-admin-input.js'
+import { incomingOf } from './request-data.js'
+import { readBody } from './read-body.js'
+
+/**
+ * `GET /__mock/state` and `PUT /__mock/state/{resource}`: the data of stateful mode, of the data
+ * without a session or of one (`X-Mock-Session`, `?session=` wins). Records are shown as stored,
+ * key included (`$scope` names a nested record's parents); integers beyond 2^53 as written.
+ */
+export function addStateRoutes(
+  admin: Hono,
+  state: RuntimeState,
+  stateful: StatefulSetup | undefined,
+  maxBodyBytes: number,
+): void {
+  admin.get('/state', (c) => {
+    const session = sessionOf(c.req.query('session'), c.req.header('x-mock-session'))
+    return stateAnswer(session, readRecordSets(state, stateful, session, c.req.query('resource')))
+  })
+
+  admin.put('/state/:resource', async (c) => {
+    const resource = c.req.param('resource')
+    const session = sessionOf(c.req.query('session'), c.req.header('x-mock-session'))
+    const caller = `PUT /__mock/state/${resource}`
+    readRecordSets(state, stateful, session, resource)
+    const text = new TextDecoder().decode(await readBody(c.req.raw, incomingOf(c), maxBodyBytes))
+    let value: unknown
+    try {
+      value = JSON.parse(text)
+    } catch {
+      throw errors.badRecords(caller, ['the body is not JSON: send an array of records'])
+    }
+    return stateAnswer(session, replaceRecords(state, stateful, { session, resource, caller }, value, text))
+  })
+}
+
+function stateAnswer(session: string | undefined, resources: RecordSets): Response {
+  const body = stringifyLossless(session === undefined ? { resources } : { session, resources })!
+  return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } })
+}
