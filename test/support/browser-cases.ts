@@ -43,6 +43,8 @@ const ADMIN_ROUTES = [
   'DELETE /__mock/requests',
   'GET /__mock/requests/count',
   'POST /__mock/reset',
+  'GET /__mock/state',
+  'PUT /__mock/state/{resource}',
   'GET /__mock/spec',
 ]
 
