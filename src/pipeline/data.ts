@@ -19,6 +19,7 @@ import {
 } from '../state/record-shape.js'
 import { exactBodyOf, idValueOf, withKey } from '../state/record-values.js'
 import { nodeAt } from '../openapi/resolve-ref.js'
+import type { Resource } from '../state/resource.js'
 import type { Exchange, PipelineDeps } from './exchange.js'
 
 /** What the data step reads of the request: its path parameters and parsed body. */
@@ -53,6 +54,7 @@ export function dataStep(
   }
   const id = resource.idParameter === undefined ? undefined : request.params[resource.idParameter]
   const context = deps.engine.errorContext
+  if (stateful.parent) checkParent(records, place.session, stateful.parent, request.params)
   switch (stateful.action) {
     case 'create': {
       if (!isPlainObject(request.value)) return plan
@@ -100,6 +102,18 @@ export function dataStep(
       return answerWith(plan, removed, context)
     }
   }
+}
+
+/** A nested record's parent must exist: `POST /gardens/{unknown}/beds` is a 404, as it is from a real store. */
+function checkParent(
+  records: RecordStore,
+  session: string | undefined,
+  parent: Resource,
+  params: Record<string, string>,
+): void {
+  const id = params[parent.idParameter!]!
+  const place = { session, resource: parent, scope: scopeKeyOf(parent, params) }
+  if (!records.read(place, id)) throw errors.recordMissing(parent.name, id)
 }
 
 /** The body as a record: integers beyond 2^53 read again as written. */

@@ -12,6 +12,8 @@ import type { Resource, StatefulOperation } from './resource.js'
 export interface CompiledStateful extends StatefulOperation {
   /** For `list`: the parameters it reads and where its answer puts the records. */
   list?: ListPlan
+  /** A nested resource's parent (`gardens` for `/gardens/{gardenId}/beds`), where the description has its item path: its record must exist. */
+  parent?: Resource
 }
 
 /** Stateful mode as start-up leaves it: the resources, their seed, and what checks records given at runtime. */
@@ -47,21 +49,32 @@ export async function compileStateful(
     ]),
   )
   const byOperation = plan.byOperation.map((stateful, index): CompiledStateful | undefined => {
-    if (stateful?.action !== 'list') return stateful
+    if (!stateful) return undefined
+    const parent = parentOf(stateful.resource, plan.resources)
+    const compiled: CompiledStateful = parent ? { ...stateful, parent } : stateful
+    if (stateful.action !== 'list') return compiled
     const description = descriptions[index]!
     return {
-      ...stateful,
+      ...compiled,
       list: compileListPlan(description, document, stateful.resource, successPointerOf(description)),
     }
   })
   for (const resource of plan.resources) {
     const list = byOperation.find((s) => s?.resource === resource && s.list)?.list
-    logger.info(`resource ${describeResource(resource)}${list ? `; lists by ${describeListPlan(list)}` : ''}`)
+    logger.info(`resource ${describeResource(resource)}${list ? `; list ${describeListPlan(list)}` : ''}`)
   }
   if (plan.resources.length === 0)
     logger.warn('--stateful: the description implies no resource; every answer is as without it.')
   const seed = await loadSeed(fixturesDir, plan.resources, checkers)
   return { resources: plan.resources, seed, checkers, byOperation }
+}
+
+/** The resource whose item path the nested collection path extends (`/gardens/{gardenId}` of `/gardens/{gardenId}/beds`). */
+function parentOf(resource: Resource, resources: readonly Resource[]): Resource | undefined {
+  const path = resource.collectionPath ?? resource.itemPath?.replace(/\/[^/]+$/, '')
+  if (!path || resource.scope.length === 0) return undefined
+  const above = path.replace(/\/[^/]+$/, '')
+  return resources.find((other) => other !== resource && other.itemPath === above && other.idParameter !== undefined)
 }
 
 /** The schema of the first 2xx JSON response. */
