@@ -23,6 +23,8 @@ export interface RequestLine {
   scenario: string
   session?: string
   fault?: string
+  /** What the request did to the data (`--stateful`): `created plants/1`. */
+  data?: string
   /** The request's; with a 2xx or 3xx, violations the mock answered past (`--validate report`). */
   violations: readonly Violation[]
   /** How the answer broke the operation's declared response, when the mock knows it did. */
@@ -154,6 +156,7 @@ export function formatRequestText(line: RequestLine): string {
   let text = `[mock] ${line.method} ${line.path} ${line.status} ${formatMs(line.durationMs)} ms scenario=${line.scenario}`
   if (line.session !== undefined) text += ` session=${line.session}`
   if (line.fault !== undefined) text += ` fault=${line.fault}`
+  if (line.data !== undefined) text += ` ${line.data}`
   const problem = problemOf(line)
   if (problem) text += `: ${problem}`
   if (line.responseViolations?.length)
@@ -190,6 +193,7 @@ export function formatRequestJson(line: RequestLine): string {
     scenario: line.scenario,
     session: line.session,
     fault: line.fault,
+    data: line.data,
     error: line.error,
     forcedBy: line.forcedBy,
     reason: line.reason,
