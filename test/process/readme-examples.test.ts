@@ -80,13 +80,22 @@ function requestOf(words: string[], base: string): { url: string; init: RequestI
   }
 }
 
-let mock: Spawned
 let base: string
+/** The mock of the Stateful mode walk-through, started as the README says: the Garden description, `--stateful`. */
+let statefulBase: string
+
+/** Starts the built command line with these arguments and answers its URL. */
+async function startCli(args: string[]): Promise<string> {
+  const mock: Spawned = start(process.execPath, [cliPath, '--port', '0', ...args], { cwd: root, env: cleanEnv() })
+  const [, url] = await waitForOutput(mock, /(http:\/\/127\.0\.0\.1:\d+)/, 20_000, 'the mock to listen')
+  return url!
+}
 
 beforeAll(async () => {
-  mock = start(process.execPath, [cliPath, '--port', '0'], { cwd: root, env: cleanEnv() })
-  const [, url] = await waitForOutput(mock, /(http:\/\/127\.0\.0\.1:\d+)/, 20_000, 'the mock to listen')
-  base = url!
+  ;[base, statefulBase] = await Promise.all([
+    startCli([]),
+    startCli(['test/descriptions/stateful/garden.yaml', '--stateful']),
+  ])
 }, 30_000)
 
 afterAll(async () => {
@@ -101,7 +110,22 @@ describe('README examples run as written (#13)', () => {
     expect(examples.length).toBeGreaterThanOrEqual(8)
   })
 
-  it.each(examples.map((e) => [e.command.slice(0, 110), e] as const))('%s', async (_, example) => {
+  it.each(examples.map((e) => [e.command.slice(0, 110), e] as const))('%s', (_, example) => runExample(example, base))
+
+  const statefulExamples = blocksOf('Stateful mode', 'sh').flatMap(curlExamples)
+
+  it('finds the Stateful mode walk-through: create, list, read, patch, delete, state, reset', () => {
+    expect(statefulExamples.length).toBeGreaterThanOrEqual(10)
+    const methods = statefulExamples.map((e) => requestOf(shellWords(e.command), '').init.method)
+    expect(new Set(methods)).toEqual(new Set(['GET', 'POST', 'PATCH', 'DELETE']))
+  })
+
+  // In order: each step sees the data the ones before it left.
+  it.each(statefulExamples.map((e) => [e.command.slice(0, 110), e] as const))('stateful: %s', (_, example) =>
+    runExample(example, statefulBase),
+  )
+
+  async function runExample(example: CurlExample, base: string): Promise<void> {
     const { url, init, showsStatus } = requestOf(shellWords(example.command), base)
     const response = await fetch(url, init)
     const text = await response.text()
@@ -117,7 +141,7 @@ describe('README examples run as written (#13)', () => {
     }
     // An example with no answer written under it must still be answered, not refused.
     if (written.length === 0) expect(response.status, text).toBeLessThan(300)
-  })
+  }
 
   it('runs the "From a test" block against the built package, its claims checked where they stand', async () => {
     const [block] = blocksOf('From a test', 'ts')
