@@ -151,3 +151,32 @@ describe('--watch and placeholders that can never be filled (#13)', () => {
     },
   )
 })
+
+describe('--watch with --stateful (#15)', () => {
+  it('carries the data across a reload: a plant created before it is still there after', async () => {
+    await mock?.close()
+    mock = await startMockServer({
+      spec: join(dir, 'openapi.yaml'),
+      port: 0,
+      watch: true,
+      stateful: true,
+      logger: silent,
+    })
+    expect((await postPlant(mock)).status).toBe(200)
+    const spec = readFileSync(join(dir, 'openapi.yaml'), 'utf8').replace(
+      'paths:\n',
+      'paths:\n  /health:\n    get:\n      operationId: health\n      security: []\n      responses:\n        "204":\n          description: fine\n',
+    )
+    writeFileSync(join(dir, 'openapi.yaml'), spec)
+    await expect
+      .poll(async () => (await fetch(`${mock!.url}/health`)).status, { timeout: 5_000, interval: 100 })
+      .toBe(204)
+    // The reloaded version still knows plant 1: the same create is refused.
+    const again = await postPlant(mock)
+    expect(again.status).toBe(400)
+    expect(again.body).toContain('A plant with id 1 already exists.')
+    expect(mock.state.get('plants')).toEqual([{ id: 1, name: 'Fern' }])
+  })
+})
+
+const silent = { info() {}, warn() {}, error() {} }
