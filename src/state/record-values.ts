@@ -93,9 +93,11 @@ function holdsLossless(value: unknown, depth = 0): boolean {
   return false
 }
 
-/** A record with its key field set, as a new object. */
+/** A record with its key field set, as a new object; marked exact when the key is an integer beyond 2^53. */
 export function withKey(record: StoredRecord, field: string, value: unknown): StoredRecord {
-  return carryExact(record, { ...record, [field]: value })
+  const keyed = carryExact(record, { ...record, [field]: value })
+  if (isLosslessNumber(value)) exactRecords.add(keyed)
+  return keyed
 }
 
 /** A record, or an answer made of records, as JSON text: exact integers as written. */
