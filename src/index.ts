@@ -10,7 +10,7 @@ import { type Logger, createConsoleLogger, silentLogger } from './log.js'
 import { listen } from './server.js'
 import { watchSources } from './watch.js'
 import { type OpenedRecords, openRecords } from './state/open-records.js'
-import { readRecordSets, replaceRecords } from './state/steer-records.js'
+import { checkResource, checkedRecords, storeOf } from './state/steer-records.js'
 
 export type { MockOptions } from './config.js'
 /** What start-up rejects with: `code` names the problem (one of `startupErrorCodes`), `message` explains it. */
@@ -117,7 +117,7 @@ export async function startMockServer(options: AppOptions = {}): Promise<MockSer
     reloading = reloading.then(async () => {
       try {
         const next = await createEngine(options, logger, { deferExampleChecks: true })
-        const opened = await openRecords(next, live.state.records)
+        const opened = await openRecords(next, live.opened?.records)
         // The data goes on in the new version: the old writer's last change is written before the new one takes over.
         live.opened?.writer?.flushSync()
         live.opened?.writer?.close()
@@ -199,7 +199,7 @@ function assemble(
   return assembled
 }
 
-function handleOf(live: () => Pick<Assembled, 'engine' | 'state'>): MockHandle {
+function handleOf(live: () => Pick<Assembled, 'engine' | 'state' | 'opened'>): MockHandle {
   const current = () => live().state
   return {
     useScenario: (name, options = {}) => current().useScenario(name, options.session),
@@ -209,20 +209,21 @@ function handleOf(live: () => Pick<Assembled, 'engine' | 'state'>): MockHandle {
     reset: (options = {}) => current().reset(options.session),
     state: {
       get: ((resource?: string, options: { session?: string } = {}) => {
-        const sets = readRecordSets(current(), live().engine.stateful, options.session, resource)
+        const { engine, opened } = live()
+        if (resource !== undefined) checkResource(engine.stateful, resource)
+        const sets = storeOf(opened?.records).get(options.session, resource)
         return resource === undefined ? sets : sets[resource]
       }) as MockState['get'],
-      set: (resource, records, options = {}) =>
-        void replaceRecords(
-          current(),
-          live().engine.stateful,
-          { session: options.session, resource, caller: `mock.state.set("${resource}")` },
-          records,
-        ),
-      reset: (options = {}) => {
-        readRecordSets(current(), live().engine.stateful, options.session, undefined)
-        current().records!.reset(options.session)
+      set: (resource, records, options = {}) => {
+        const { engine, opened } = live()
+        const store = storeOf(opened?.records)
+        store.set(
+          options.session,
+          resource,
+          checkedRecords(engine.stateful, resource, `mock.state.set("${resource}")`, records),
+        )
       },
+      reset: (options = {}) => storeOf(live().opened?.records).reset(options.session),
     },
   }
 }

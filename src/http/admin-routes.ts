@@ -79,12 +79,12 @@ export function createAdminRoutes({
   const adminCors: MiddlewareHandler = cors ? corsForAdmin(isTrusted) : (_c, next) => next()
 
   // Health answers everyone, before the checks below; a page it trusts may read it too.
-  admin.get('/health', adminCors, (c) =>
+  admin.get('/health', adminCors, async (c) =>
     c.json({
       status: 'ok',
       operations: operationCount,
       scenario: state.activeScenario().name,
-      ...(state.records ? { state: state.records.size() } : {}),
+      ...(state.records ? { state: await state.records.size() } : {}),
     }),
   )
 
@@ -160,9 +160,9 @@ export function createAdminRoutes({
     return c.body(null, 204)
   })
 
-  admin.post('/reset', (c) => {
+  admin.post('/reset', async (c) => {
     const session = sessionOf(c.req.query('session'), c.req.header('x-mock-session'))
-    state.reset(session)
+    await state.reset(session)
     return c.json(describeScenarios(state, session))
   })
 

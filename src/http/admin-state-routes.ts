@@ -4,7 +4,7 @@ import { errors } from '../errors.js'
 import type { StatefulSetup } from '../state/compile-stateful.js'
 import type { RecordSets } from '../state/record-store.js'
 import type { RuntimeState } from '../state/runtime-state.js'
-import { readRecordSets, replaceRecords } from '../state/steer-records.js'
+import { checkResource, checkedRecords, storeOf } from '../state/steer-records.js'
 import { sessionOf } from './read-admin-input.js'
 import { incomingOf } from './request-data.js'
 import { readBody } from './read-body.js'
@@ -20,16 +20,19 @@ export function addStateRoutes(
   stateful: StatefulSetup | undefined,
   maxBodyBytes: number,
 ): void {
-  admin.get('/state', (c) => {
+  admin.get('/state', async (c) => {
     const session = sessionOf(c.req.query('session'), c.req.header('x-mock-session'))
-    return stateAnswer(session, readRecordSets(state, stateful, session, c.req.query('resource')))
+    const resource = c.req.query('resource')
+    if (resource !== undefined) checkResource(stateful, resource)
+    return stateAnswer(session, await storeOf(state.records).get(session, resource))
   })
 
   admin.put('/state/:resource', async (c) => {
     const resource = c.req.param('resource')
     const session = sessionOf(c.req.query('session'), c.req.header('x-mock-session'))
     const caller = `PUT /__mock/state/${resource}`
-    readRecordSets(state, stateful, session, resource)
+    const store = storeOf(state.records)
+    checkResource(stateful, resource)
     const text = new TextDecoder().decode(await readBody(c.req.raw, incomingOf(c), maxBodyBytes))
     let value: unknown
     try {
@@ -37,7 +40,8 @@ export function addStateRoutes(
     } catch {
       throw errors.badRecords(caller, ['the body is not JSON: send an array of records'])
     }
-    return stateAnswer(session, replaceRecords(state, stateful, { session, resource, caller }, value, text))
+    await store.set(session, resource, checkedRecords(stateful, resource, caller, value, text))
+    return stateAnswer(session, await store.get(session, resource))
   })
 }
 

@@ -60,7 +60,7 @@ async function answerDescribed(c: Context, exchange: Exchange, deps: PipelineDep
   const value = await validateStep(c, exchange, deps, { operation, params, described, prefer })
   const decided = decideStep(exchange, deps, operation, prefer, query)
   const plan = operation.stateful
-    ? dataStep(exchange, deps, operation, operation.stateful, { params, value }, decided)
+    ? await dataStep(exchange, deps, operation, operation.stateful, { params, value }, decided)
     : decided
   return renderStep(exchange, deps, plan, operation, { described, params, value })
 }

@@ -35,14 +35,14 @@ export interface DataRequest {
  * declared 409 (else the violation status). Runs after validation, before delay and faults: a
  * `reset` fault on a create happens after the record is stored.
  */
-export function dataStep(
+export async function dataStep(
   exchange: Exchange,
   deps: PipelineDeps,
   operation: CompiledOperation,
   stateful: CompiledStateful,
   request: DataRequest,
   plan: ResponsePlan,
-): ResponsePlan {
+): Promise<ResponsePlan> {
   const records = deps.state.records
   const chosen = exchange.decision!.preferences
   if (!records || chosen.code !== undefined || chosen.example !== undefined) return plan
@@ -54,7 +54,7 @@ export function dataStep(
   }
   const id = resource.idParameter === undefined ? undefined : request.params[resource.idParameter]
   const context = deps.engine.errorContext
-  if (stateful.parent) checkParent(records, place.session, stateful.parent, request.params)
+  if (stateful.parent) await checkParent(records, place.session, stateful.parent, request.params)
   switch (stateful.action) {
     case 'create': {
       if (!isPlainObject(request.value)) return plan
@@ -64,7 +64,7 @@ export function dataStep(
         baseFor(plan, context),
         resource.idField,
       )
-      const created = records.create(place, record)
+      const created = await records.create(place, record)
       if (created.outcome === 'exists') throw errors.recordExists(conflictStatus(operation), resource.name, created.id)
       if (created.outcome === 'full')
         throw errors.recordLimit(operation.responses.violationStatus, resource.name, created.limit)
@@ -72,14 +72,14 @@ export function dataStep(
       return answerWith(plan, created.record, context)
     }
     case 'read':
-      return answerWith(plan, found(records.read(place, id!), resource.name, id!), context)
+      return answerWith(plan, found(await records.read(place, id!), resource.name, id!), context)
     case 'list':
-      return answerList(exchange, operation, stateful, records, place, plan, context)
+      return await answerList(exchange, operation, stateful, records, place, plan, context)
     case 'replace': {
       if (!isPlainObject(request.value)) return plan
       const keyed = withKey(bodyRecord(exchange, request.value), resource.idField, idValueOf(id!, resource.idKind))
       const record = completeRecord(keyed, shapeFor(plan, context), baseFor(plan, context), resource.idField)
-      const replaced = records.replace(place, id!, record, stateful.createsIfAbsent === true)
+      const replaced = await records.replace(place, id!, record, stateful.createsIfAbsent === true)
       if (replaced.outcome === 'missing') throw errors.recordMissing(resource.name, id!)
       if (replaced.outcome === 'full')
         throw errors.recordLimit(operation.responses.violationStatus, resource.name, replaced.limit)
@@ -92,12 +92,12 @@ export function dataStep(
       return answerWith(created, replaced.record, context)
     }
     case 'merge': {
-      const merged = found(records.merge(place, id!, request.value), resource.name, id!)
+      const merged = found(await records.merge(place, id!, request.value), resource.name, id!)
       exchange.dataEffect = `updated ${resource.name}/${id}`
       return answerWith(plan, merged, context)
     }
     case 'remove': {
-      const removed = found(records.remove(place, id!), resource.name, id!)
+      const removed = found(await records.remove(place, id!), resource.name, id!)
       exchange.dataEffect = `deleted ${resource.name}/${id}`
       return answerWith(plan, removed, context)
     }
@@ -105,15 +105,15 @@ export function dataStep(
 }
 
 /** A nested record's parent must exist: `POST /gardens/{unknown}/beds` is a 404, as it is from a real store. */
-function checkParent(
+async function checkParent(
   records: RecordStore,
   session: string | undefined,
   parent: Resource,
   params: Record<string, string>,
-): void {
+): Promise<void> {
   const id = params[parent.idParameter!]!
   const place = { session, resource: parent, scope: scopeKeyOf(parent, params) }
-  if (!records.read(place, id)) throw errors.recordMissing(parent.name, id)
+  if (!(await records.read(place, id))) throw errors.recordMissing(parent.name, id)
 }
 
 /** The body as a record: integers beyond 2^53 read again as written. */
@@ -139,7 +139,7 @@ function answerWith(plan: ResponsePlan, record: StoredRecord, context: RenderCon
   return { ...plan, source: { kind: 'record', value: projectRecord(record, shape.record, shape.base) } }
 }
 
-function answerList(
+async function answerList(
   exchange: Exchange,
   operation: CompiledOperation,
   stateful: CompiledStateful,
@@ -147,11 +147,11 @@ function answerList(
   place: RecordPlace,
   plan: ResponsePlan,
   context: RenderContext,
-): ResponsePlan {
+): Promise<ResponsePlan> {
   const media = jsonMediaOf(plan)
   if (!media || !stateful.list) return plan
   const query = readListQuery(stateful.list, exchange.request.query(), operation.responses.violationStatus)
-  const page = records.list(place, query)
+  const page = await records.list(place, query)
   const { record, base, wrapper } = listShapesOf(media, stateful, context)
   const value = renderListPage(stateful.list, page, wrapper, (item) =>
     projectRecord(item as StoredRecord, record, base),

@@ -37,8 +37,30 @@ export interface MemoryRecordOptions {
   changed?: () => void
 }
 
+/**
+ * The in-memory record store, the default: every operation answers at once (`RecordStore`'s answers,
+ * never a promise), and the whole state can be taken (`snapshot`) to carry across a reload or save
+ * (`serialize`, `--state-file`).
+ */
+export interface MemoryRecordStore extends RecordStore {
+  create(place: RecordPlace, record: StoredRecord): CreateOutcome
+  read(place: RecordPlace, id: string): StoredRecord | undefined
+  replace(place: RecordPlace, id: string, record: StoredRecord, createsIfAbsent: boolean): ReplaceOutcome
+  merge(place: RecordPlace, id: string, patch: unknown): StoredRecord | undefined
+  remove(place: RecordPlace, id: string): StoredRecord | undefined
+  list(place: RecordPlace, query: ListQuery): RecordPage
+  get(session: string | undefined, resource?: string): RecordSets
+  set(session: string | undefined, resource: string, records: readonly StoredRecord[]): void
+  reset(session?: string): void
+  size(): { sessions: number; records: number }
+  /** The whole state as the state file holds it (records shared, never changed in place). */
+  snapshot(): StateDocument
+  /** The same, serialised (exact integers as written). */
+  serialize(): string
+}
+
 /** The in-memory record store: the default, and the one `--state-file` saves. */
-export function createMemoryRecords(options: MemoryRecordOptions, restored?: StateDocument): RecordStore {
+export function createMemoryRecords(options: MemoryRecordOptions, restored?: StateDocument): MemoryRecordStore {
   const { resources, limit, maxSessions } = options
   const changed = options.changed ?? (() => {})
   const byName = new Map(resources.map((resource) => [resource.name, resource]))

@@ -1,7 +1,7 @@
 import { startupErrors } from '../errors.js'
 import type { Engine } from '../engine.js'
-import { createMemoryRecords } from './memory-records.js'
-import type { RecordSets, RecordStore } from './record-store.js'
+import { type MemoryRecordStore, createMemoryRecords } from './memory-records.js'
+import type { RecordSets } from './record-store.js'
 import { markIfExact, plainValueOf } from './record-values.js'
 import { type StateDocument, type StateWriter, createStateWriter, readStateFile } from './state-file.js'
 
@@ -9,7 +9,7 @@ import { type StateDocument, type StateWriter, createStateWriter, readStateFile 
 const MAX_DATA_SESSIONS = 10_000
 
 export interface OpenedRecords {
-  records: RecordStore
+  records: MemoryRecordStore
   /** Saves the data to `--state-file`; `undefined` without one. */
   writer?: StateWriter
 }
@@ -19,7 +19,7 @@ export interface OpenedRecords {
  * seed data is: a file that is not the mock's stops start-up, and is never overwritten), else from
  * the seed; a reload under `--watch` carries the data of the version it replaces.
  */
-export async function openRecords(engine: Engine, previous?: RecordStore): Promise<OpenedRecords | undefined> {
+export async function openRecords(engine: Engine, previous?: MemoryRecordStore): Promise<OpenedRecords | undefined> {
   const { stateful, options, logger } = engine
   if (!stateful) return undefined
   const restored = previous
@@ -28,7 +28,7 @@ export async function openRecords(engine: Engine, previous?: RecordStore): Promi
       ? await readStateFile(options.stateFile)
       : undefined
   if (restored && options.stateFile && !previous) checkRestored(engine, options.stateFile, restored)
-  let records: RecordStore | undefined
+  let records: MemoryRecordStore | undefined
   const writer = options.stateFile
     ? createStateWriter(options.stateFile, () => records!.serialize(), logger)
     : undefined

@@ -1,6 +1,5 @@
 import type { ListQuery, RecordPage } from './list-page.js'
 import type { Resource } from './resource.js'
-import type { StateDocument } from './state-file.js'
 
 /** A record as kept: a JSON object, never changed in place (a write stores a new object). */
 export type StoredRecord = Readonly<Record<string, unknown>>
@@ -26,32 +25,32 @@ export type ReplaceOutcome =
 /** What `GET /__mock/state` shows and `PUT` takes: resource name → records, a nested resource's records with their scope under `$scope`. */
 export type RecordSets = Record<string, StoredRecord[]>
 
+/** What a store answers: the in-memory store at once, a shared one (over the network) with a promise. */
+export type Awaitable<T> = T | Promise<T>
+
 /**
- * The data of stateful mode, as whole operations: nothing the pipeline holds refers into the store, so
- * that another implementation (a shared store) can stand in for the in-memory one (`memory-records.ts`).
+ * The data of stateful mode, as whole operations: nothing the pipeline holds refers into the store, and
+ * every answer may be a promise, so that a store shared by several replicas can stand in for the
+ * in-memory one (`memory-records.ts`, whose answers come at once).
  */
 export interface RecordStore {
   /** Stores a new record; a record without its key gets one (`resource.idKind`). */
-  create(place: RecordPlace, record: StoredRecord): CreateOutcome
-  read(place: RecordPlace, id: string): StoredRecord | undefined
+  create(place: RecordPlace, record: StoredRecord): Awaitable<CreateOutcome>
+  read(place: RecordPlace, id: string): Awaitable<StoredRecord | undefined>
   /** Replaces the record under `id` (its key field set to `id`); an absent one is created only when `createsIfAbsent`. */
-  replace(place: RecordPlace, id: string, record: StoredRecord, createsIfAbsent: boolean): ReplaceOutcome
+  replace(place: RecordPlace, id: string, record: StoredRecord, createsIfAbsent: boolean): Awaitable<ReplaceOutcome>
   /** JSON merge patch (RFC 7386) of the record under `id`; its key stays. `undefined` when there is none. */
-  merge(place: RecordPlace, id: string, patch: unknown): StoredRecord | undefined
+  merge(place: RecordPlace, id: string, patch: unknown): Awaitable<StoredRecord | undefined>
   /** Removes and returns the record under `id`. */
-  remove(place: RecordPlace, id: string): StoredRecord | undefined
+  remove(place: RecordPlace, id: string): Awaitable<StoredRecord | undefined>
   /** One page of the records of a place, in creation order. */
-  list(place: RecordPlace, query: ListQuery): RecordPage
+  list(place: RecordPlace, query: ListQuery): Awaitable<RecordPage>
   /** Every resource's records (or one's), of the data without a session or of one session. */
-  get(session: string | undefined, resource?: string): RecordSets
+  get(session: string | undefined, resource?: string): Awaitable<RecordSets>
   /** Replaces one resource's records (already checked against its schema). */
-  set(session: string | undefined, resource: string, records: readonly StoredRecord[]): void
+  set(session: string | undefined, resource: string, records: readonly StoredRecord[]): Awaitable<void>
   /** Back to the seed: everything (sessions forgotten), or one session's data. */
-  reset(session?: string): void
+  reset(session?: string): Awaitable<void>
   /** Sessions with data of their own, and records kept in all. */
-  size(): { sessions: number; records: number }
-  /** The whole state as the state file holds it (records shared, never changed in place). */
-  snapshot(): StateDocument
-  /** The same, serialised (exact integers as written). */
-  serialize(): string
+  size(): Awaitable<{ sessions: number; records: number }>
 }

@@ -2,7 +2,7 @@ import { errors, startupErrors } from '../errors.js'
 import type { Redaction } from '../journal/journal-entry.js'
 import { type Journal, createJournal } from '../journal/journal.js'
 import type { Scenario } from '../scenarios/scenarios.js'
-import type { RecordStore } from './record-store.js'
+import type { Awaitable, RecordStore } from './record-store.js'
 
 /**
  * The mock's runtime state, behind one interface: the active scenario (globally or per session), the
@@ -23,7 +23,7 @@ export interface RuntimeState {
   /** Sessions with a scenario of their own. */
   sessions(): Iterable<[string, Scenario]>
   /** Scenario back to the start, sessions forgotten, journal emptied, data back to its seed; or only one session's. */
-  reset(session?: string): void
+  reset(session?: string): Awaitable<void>
 }
 
 /** Sessions kept at most; the least recently switched are forgotten first. */
@@ -77,14 +77,16 @@ export function createRuntimeState(
     records,
     sessions: () => bySession.entries(),
     reset(session) {
-      records?.reset(session)
       if (session !== undefined) {
         bySession.delete(session)
-        return journal.clearRequests({ session })
+        journal.clearRequests({ session })
+      } else {
+        active = start
+        bySession.clear()
+        journal.clearRequests()
       }
-      active = start
-      bySession.clear()
-      journal.clearRequests()
+      // The in-memory store resets at once; a shared one answers when it has.
+      return records?.reset(session)
     },
   }
 }

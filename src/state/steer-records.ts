@@ -1,46 +1,19 @@
 import { errors } from '../errors.js'
 import type { StatefulSetup } from './compile-stateful.js'
-import type { RecordSets, StoredRecord } from './record-store.js'
+import type { StoredRecord } from './record-store.js'
 import { exactBodyOf, markIfExact } from './record-values.js'
-import type { RuntimeState } from './runtime-state.js'
 
 /**
- * What the admin API (`/__mock/state`) and `mock.state` do with the data: read every resource's
- * records or one's, and replace one's with records checked as seed data is. A mock without
- * `--stateful` answers 409, an unknown resource 404, records that break the schema 400.
+ * What the admin API (`/__mock/state`) and `mock.state` check before they touch the data: a mock
+ * without `--stateful` answers 409, an unknown resource 404, records that break the schema 400.
  */
-export function readRecordSets(
-  state: RuntimeState,
-  stateful: StatefulSetup | undefined,
-  session: string | undefined,
-  resource?: string,
-): RecordSets {
-  if (resource !== undefined) checkerOf(stateful, resource)
-  return recordsOf(state).get(session, resource)
+export function storeOf<Store>(store: Store | undefined): Store {
+  if (!store) throw errors.notStateful()
+  return store
 }
 
-/** `text`: the body as sent, read again where it holds integers beyond 2^53. */
-export function replaceRecords(
-  state: RuntimeState,
-  stateful: StatefulSetup | undefined,
-  where: { session: string | undefined; resource: string; caller: string },
-  value: unknown,
-  text?: string,
-): RecordSets {
-  const records = recordsOf(state)
-  const problems = checkerOf(stateful, where.resource)(value)
-  if (problems.length) throw errors.badRecords(where.caller, problems)
-  const exact = text === undefined ? value : exactBodyOf(value, () => text)
-  records.set(where.session, where.resource, (exact as StoredRecord[]).map(markIfExact))
-  return records.get(where.session, where.resource)
-}
-
-function recordsOf(state: RuntimeState) {
-  if (!state.records) throw errors.notStateful()
-  return state.records
-}
-
-function checkerOf(stateful: StatefulSetup | undefined, resource: string) {
+/** Throws unless the description implies this resource; answers its record check. */
+export function checkResource(stateful: StatefulSetup | undefined, resource: string) {
   if (!stateful) throw errors.notStateful()
   const check = stateful.checkers.get(resource)
   if (!check)
@@ -49,4 +22,21 @@ function checkerOf(stateful: StatefulSetup | undefined, resource: string) {
       stateful.resources.map((r) => r.name),
     )
   return check
+}
+
+/**
+ * Records given for a resource, checked as seed data is (400 naming the record and field), ready to
+ * store; `text`: the body as sent, read again where it holds integers beyond 2^53.
+ */
+export function checkedRecords(
+  stateful: StatefulSetup | undefined,
+  resource: string,
+  caller: string,
+  value: unknown,
+  text?: string,
+): StoredRecord[] {
+  const problems = checkResource(stateful, resource)(value)
+  if (problems.length) throw errors.badRecords(caller, problems)
+  const exact = text === undefined ? value : exactBodyOf(value, () => text)
+  return (exact as StoredRecord[]).map(markIfExact)
 }

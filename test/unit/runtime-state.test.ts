@@ -111,19 +111,19 @@ describe('createRuntimeState: useScenario', () => {
 })
 
 describe('createRuntimeState: reset', () => {
-  it('without a session restores the start scenario, forgets every session and empties the journal', () => {
+  it('without a session restores the start scenario, forgets every session and empties the journal', async () => {
     const mock = controls('duplicate-plant')
     mock.useScenario('error')
     mock.useScenario('dynamic', 'a')
     mock.journal.recordRequest(record())
     mock.journal.recordRequest(record('a'))
-    mock.reset()
+    await mock.reset()
     expect(mock.activeScenario().name).toBe('duplicate-plant')
     expect(mock.activeScenario('a').name).toBe('duplicate-plant')
     expect(mock.journal.listRequests()).toEqual([])
   })
 
-  it('with a session forgets only that session and its journal entries', () => {
+  it('with a session forgets only that session and its journal entries', async () => {
     const mock = controls()
     mock.useScenario('error')
     mock.useScenario('dynamic', 'a')
@@ -131,7 +131,7 @@ describe('createRuntimeState: reset', () => {
     mock.journal.recordRequest(record('a'))
     mock.journal.recordRequest(record('b'))
     mock.journal.recordRequest(record())
-    mock.reset('a')
+    await mock.reset('a')
     expect(mock.activeScenario('a').name).toBe('error')
     expect(mock.activeScenario('b').name).toBe('unauthorized')
     expect(mock.activeScenario().name).toBe('error')
