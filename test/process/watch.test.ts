@@ -47,6 +47,18 @@ function postPlant(
 
 const fixture = (name: string) => join(dir, 'fixtures', 'addPlant', name)
 
+/** Edits the description to declare `GET /health` (204), and waits until the reloaded version serves it. */
+async function addHealthOperation(server: MockServer): Promise<void> {
+  const spec = readFileSync(join(dir, 'openapi.yaml'), 'utf8').replace(
+    'paths:\n',
+    'paths:\n  /health:\n    get:\n      operationId: health\n      security: []\n      responses:\n        "204":\n          description: fine\n',
+  )
+  writeFileSync(join(dir, 'openapi.yaml'), spec)
+  await expect
+    .poll(async () => (await fetch(`${server.url}/health`)).status, { timeout: 5_000, interval: 100 })
+    .toBe(204)
+}
+
 describe('--watch (#6)', () => {
   it('serves an edited fixture without a restart (#6)', async () => {
     writeFileSync(fixture('200.json'), '{"name":"Edited"}')
@@ -76,14 +88,7 @@ describe('--watch (#6)', () => {
   })
 
   it('reloads an edited description: a new operation is served (#6)', async () => {
-    const spec = readFileSync(join(dir, 'openapi.yaml'), 'utf8').replace(
-      'paths:\n',
-      'paths:\n  /health:\n    get:\n      operationId: health\n      security: []\n      responses:\n        "204":\n          description: fine\n',
-    )
-    writeFileSync(join(dir, 'openapi.yaml'), spec)
-    await expect
-      .poll(async () => (await fetch(`${mock!.url}/health`)).status, { timeout: 5_000, interval: 100 })
-      .toBe(204)
+    await addHealthOperation(mock)
     expect(mock!.operations).toContain('GET /health')
   })
 
@@ -163,14 +168,7 @@ describe('--watch with --stateful (#15)', () => {
       logger: silent,
     })
     expect((await postPlant(mock)).status).toBe(200)
-    const spec = readFileSync(join(dir, 'openapi.yaml'), 'utf8').replace(
-      'paths:\n',
-      'paths:\n  /health:\n    get:\n      operationId: health\n      security: []\n      responses:\n        "204":\n          description: fine\n',
-    )
-    writeFileSync(join(dir, 'openapi.yaml'), spec)
-    await expect
-      .poll(async () => (await fetch(`${mock!.url}/health`)).status, { timeout: 5_000, interval: 100 })
-      .toBe(204)
+    await addHealthOperation(mock)
     // The reloaded version still knows plant 1: the same create is refused.
     const again = await postPlant(mock)
     expect(again.status).toBe(400)
