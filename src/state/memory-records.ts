@@ -8,7 +8,7 @@ import type {
   ReplaceOutcome,
   StoredRecord,
 } from './record-store.js'
-import { assignId, carryExact, keyOf, mergePatch, withKey } from './record-values.js'
+import { assignId, carryExact, idValueOf, keyOf, mergePatch, withKey } from './record-values.js'
 import type { Resource } from './resource.js'
 import type { StateDocument } from './state-file.js'
 
@@ -110,8 +110,9 @@ export function createMemoryRecords(options: MemoryRecordOptions, restored?: Sta
       changed()
       return { outcome: 'created', id: key, record: stored }
     },
-    read: (place, id) => recordsAt(place)?.get(id),
-    replace(place, id, record, createsIfAbsent): ReplaceOutcome {
+    read: (place, id) => recordsAt(place)?.get(pathKeyOf(place.resource, id)),
+    replace(place, path, record, createsIfAbsent): ReplaceOutcome {
+      const id = pathKeyOf(place.resource, path)
       const existing = recordsAt(place)?.get(id)
       if (!existing && !createsIfAbsent) return { outcome: 'missing' }
       const { collection, records } = writableAt(place)
@@ -120,7 +121,8 @@ export function createMemoryRecords(options: MemoryRecordOptions, restored?: Sta
       changed()
       return { outcome: existing ? 'replaced' : 'created', record }
     },
-    merge(place, id, patch) {
+    merge(place, path, patch) {
+      const id = pathKeyOf(place.resource, path)
       const existing = recordsAt(place)?.get(id)
       if (!existing) return undefined
       const merged = carryExact(existing, mergePatch(existing, patch) as Record<string, unknown>)
@@ -130,7 +132,8 @@ export function createMemoryRecords(options: MemoryRecordOptions, restored?: Sta
       changed()
       return merged
     },
-    remove(place, id) {
+    remove(place, path) {
+      const id = pathKeyOf(place.resource, path)
       const existing = recordsAt(place)?.get(id)
       if (!existing) return undefined
       writableAt(place).records.delete(id)
@@ -189,6 +192,11 @@ function own(dataset: Dataset, resource: string): Collection {
   dataset.collections.set(resource, copy)
   dataset.owned.add(resource)
   return copy
+}
+
+/** The key of the record a path names: `7.0`, `7e0` and `7` name plant 7, `-0` names 0, as the record's own key says. */
+function pathKeyOf(resource: Resource, id: string): string {
+  return keyOf(idValueOf(id, resource.idKind)) ?? id
 }
 
 function countOf(collection: Collection): number {

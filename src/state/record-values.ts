@@ -13,14 +13,37 @@ import type { IdKind } from './resource.js'
 export function keyOf(value: unknown): string | undefined {
   if (typeof value === 'string') return value
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined
-  if (isLosslessNumber(value)) return (value as LosslessNumber).value
+  if (isLosslessNumber(value)) {
+    const { value: text } = value as LosslessNumber
+    return integerText(text) ?? text
+  }
   return undefined
 }
 
 /** The value a key from the path is stored as: a number for an integer id (exact beyond 2^53), else the text. */
 export function idValueOf(key: string, kind: IdKind): unknown {
-  if (kind !== 'integer' || !/^-?\d+$/.test(key)) return key
-  return isSafeNumber(key) ? Number(key) : new LosslessNumber(key)
+  const digits = kind === 'integer' ? integerText(key) : undefined
+  if (digits === undefined) return key
+  return isSafeNumber(digits) ? Number(digits) : new LosslessNumber(digits)
+}
+
+/**
+ * An integer in any way JSON writes it (`7`, `7.0`, `70e-1`, `-0`), as plain digits (`7`, `7`, `7`,
+ * `0`), so that one integer is one key; `undefined` for text that is no integer.
+ */
+function integerText(text: string): string | undefined {
+  if (/^(?:0|-?[1-9]\d*)$/.test(text)) return text
+  const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text)
+  if (!match) return undefined
+  const [, sign, whole, fraction = '', exponent = '0'] = match
+  const digits = whole! + fraction
+  // The value is digits × 10^shift; past 400 digits it is no id.
+  const shift = Number(exponent) - fraction.length
+  if (!Number.isSafeInteger(shift) || digits.length + shift > 400) return undefined
+  const kept = Math.max(digits.length + Math.min(shift, 0), 0)
+  if (!/^0*$/.test(digits.slice(kept))) return undefined
+  const value = BigInt(digits.slice(0, kept) || '0') * 10n ** BigInt(Math.max(shift, 0))
+  return String(sign === '-' ? -value : value)
 }
 
 /** A key for a record that came without one: the next integer after the highest, a uuid, or a short string not yet taken. */
