@@ -17,7 +17,7 @@ import {
   propertySchemaOf,
   shapeOf,
 } from '../state/record-shape.js'
-import { exactBodyOf, idValueOf, withKey } from '../state/record-values.js'
+import { exactBodyOf, idValueOf, pathKeyOf, withKey } from '../state/record-values.js'
 import { nodeAt } from '../openapi/resolve-ref.js'
 import type { Resource } from '../state/resource.js'
 import type { Exchange, PipelineDeps } from './exchange.js'
@@ -52,7 +52,8 @@ export async function dataStep(
     resource,
     scope: scopeKeyOf(resource, request.params),
   }
-  const id = resource.idParameter === undefined ? undefined : request.params[resource.idParameter]
+  const id =
+    resource.idParameter === undefined ? undefined : pathKeyOf(request.params[resource.idParameter]!, resource.idKind)
   const context = deps.engine.errorContext
   if (stateful.parent) await checkParent(records, place.session, stateful.parent, request.params)
   switch (stateful.action) {
@@ -111,7 +112,7 @@ async function checkParent(
   parent: Resource,
   params: Record<string, string>,
 ): Promise<void> {
-  const id = params[parent.idParameter!]!
+  const id = pathKeyOf(params[parent.idParameter!]!, parent.idKind)
   const place = { session, resource: parent, scope: scopeKeyOf(parent, params) }
   if (!(await records.read(place, id))) throw errors.recordMissing(parent.name, id)
 }

@@ -8,7 +8,7 @@ import type {
   ReplaceOutcome,
   StoredRecord,
 } from './record-store.js'
-import { assignId, carryExact, idValueOf, keyOf, mergePatch, withKey } from './record-values.js'
+import { assignId, carryExact, keyOf, mergePatch, withKey } from './record-values.js'
 import type { Resource } from './resource.js'
 import type { StateDocument } from './state-file.js'
 
@@ -97,22 +97,21 @@ export function createMemoryRecords(options: MemoryRecordOptions, restored?: Sta
     create(place, record): CreateOutcome {
       const { resource } = place
       const { collection, records } = writableAt(place)
-      let key = keyOf(record[resource.idField])
+      let key = keyOf(record[resource.idField], resource.idKind)
       if (key !== undefined && records.has(key)) return { outcome: 'exists', id: key }
       if (countOf(collection) >= limit) return { outcome: 'full', limit }
       let stored = record
       if (key === undefined) {
         const id = assignId(resource.idKind, records)
-        key = keyOf(id)!
+        key = keyOf(id, resource.idKind)!
         stored = withKey(record, resource.idField, id)
       }
       records.set(key, stored)
       changed()
       return { outcome: 'created', id: key, record: stored }
     },
-    read: (place, id) => recordsAt(place)?.get(pathKeyOf(place.resource, id)),
-    replace(place, path, record, createsIfAbsent): ReplaceOutcome {
-      const id = pathKeyOf(place.resource, path)
+    read: (place, id) => recordsAt(place)?.get(id),
+    replace(place, id, record, createsIfAbsent): ReplaceOutcome {
       const existing = recordsAt(place)?.get(id)
       if (!existing && !createsIfAbsent) return { outcome: 'missing' }
       const { collection, records } = writableAt(place)
@@ -121,8 +120,7 @@ export function createMemoryRecords(options: MemoryRecordOptions, restored?: Sta
       changed()
       return { outcome: existing ? 'replaced' : 'created', record }
     },
-    merge(place, path, patch) {
-      const id = pathKeyOf(place.resource, path)
+    merge(place, id, patch) {
       const existing = recordsAt(place)?.get(id)
       if (!existing) return undefined
       const merged = carryExact(existing, mergePatch(existing, patch) as Record<string, unknown>)
@@ -132,8 +130,7 @@ export function createMemoryRecords(options: MemoryRecordOptions, restored?: Sta
       changed()
       return merged
     },
-    remove(place, path) {
-      const id = pathKeyOf(place.resource, path)
+    remove(place, id) {
       const existing = recordsAt(place)?.get(id)
       if (!existing) return undefined
       writableAt(place).records.delete(id)
@@ -194,11 +191,6 @@ function own(dataset: Dataset, resource: string): Collection {
   return copy
 }
 
-/** The key of the record a path names: `7.0`, `7e0` and `7` name plant 7, `-0` names 0, as the record's own key says. */
-function pathKeyOf(resource: Resource, id: string): string {
-  return keyOf(idValueOf(id, resource.idKind)) ?? id
-}
-
 function countOf(collection: Collection): number {
   let count = 0
   for (const records of collection.values()) count += records.size
@@ -237,10 +229,10 @@ function collectionOf(resource: Resource, records: readonly StoredRecord[]): Col
     let stored: StoredRecord = carryExact(given, fields)
     let records = collection.get(scope)
     if (!records) collection.set(scope, (records = new Map()))
-    let key = keyOf(stored[resource.idField])
+    let key = keyOf(stored[resource.idField], resource.idKind)
     if (key === undefined) {
       const id = assignId(resource.idKind, records)
-      key = keyOf(id)!
+      key = keyOf(id, resource.idKind)!
       stored = withKey(stored, resource.idField, id)
     }
     records.set(key, stored)

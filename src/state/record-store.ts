@@ -36,6 +36,7 @@ export type Awaitable<T> = T | Promise<T>
 export interface RecordStore {
   /** Stores a new record; a record without its key gets one (`resource.idKind`). */
   create(place: RecordPlace, record: StoredRecord): Awaitable<CreateOutcome>
+  /** `id`: a key as `pathKeyOf` writes it (`7`, not `7.0`; a uuid in lower case), here and below. */
   read(place: RecordPlace, id: string): Awaitable<StoredRecord | undefined>
   /** Replaces the record under `id` (its key field set to `id`); an absent one is created only when `createsIfAbsent`. */
   replace(place: RecordPlace, id: string, record: StoredRecord, createsIfAbsent: boolean): Awaitable<ReplaceOutcome>

@@ -9,15 +9,23 @@ import {
 import type { StoredRecord } from './record-store.js'
 import type { IdKind } from './resource.js'
 
-/** The key of a record field's value, as a path parameter writes it: `1`, `9223372036854775807`, `a1b2…`; `undefined` when it cannot be a key. */
-export function keyOf(value: unknown): string | undefined {
-  if (typeof value === 'string') return value
+/**
+ * The key of a record field's value, as a path parameter writes it: `1`, `9223372036854775807`, a uuid
+ * in lower case (uuids are case-insensitive); `undefined` when it cannot be a key.
+ */
+export function keyOf(value: unknown, kind: IdKind): string | undefined {
+  if (typeof value === 'string') return kind === 'uuid' ? value.toLowerCase() : value
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined
   if (isLosslessNumber(value)) {
     const { value: text } = value as LosslessNumber
     return integerText(text) ?? text
   }
   return undefined
+}
+
+/** The key a path names: `7.0`, `7e0` and `7` name plant 7, `-0` names 0, an upper-case uuid the lower-case one. */
+export function pathKeyOf(text: string, kind: IdKind): string {
+  return keyOf(idValueOf(text, kind), kind) ?? text
 }
 
 /** The value a key from the path is stored as: a number for an integer id (exact beyond 2^53), else the text. */

@@ -88,7 +88,7 @@ describe('--watch (#6)', () => {
   })
 
   it('reloads an edited description: a new operation is served (#6)', async () => {
-    await addHealthOperation(mock)
+    await addHealthOperation(mock!)
     expect(mock!.operations).toContain('GET /health')
   })
 
