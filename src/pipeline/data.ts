@@ -48,7 +48,8 @@ export async function dataStep(
   if (!records || chosen.code !== undefined || chosen.example !== undefined) return plan
   const { resource } = stateful
   const place: RecordPlace = {
-    session: exchange.request.header('x-mock-session'),
+    // An empty X-Mock-Session is no session, as the admin API reads it (`sessionOf`).
+    session: exchange.request.header('x-mock-session') || undefined,
     resource,
     scope: scopeKeyOf(resource, request.params),
   }
