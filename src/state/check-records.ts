@@ -1,7 +1,8 @@
 import type { ValidateFunction } from 'ajv'
 import { isPlainObject } from '../internal/plain-object.js'
 import { toViolations } from '../validation/violations.js'
-import { SCOPE_FIELD } from './memory-records.js'
+import { SCOPE_FIELD, scopeKeyOf } from './memory-records.js'
+import { keyOf } from './record-values.js'
 import type { Resource } from './resource.js'
 
 /** Checks one resource's records: compiled once per resource, with the validator of its record schema (none: any object). */
@@ -25,6 +26,27 @@ export function compileRecordChecker(resource: Resource, validate: ValidateFunct
     })
     return problems
   }
+}
+
+/**
+ * Records that share a key in one scope, which the store would keep one of: `[2].id must be unique: 1
+ * is the key of [0] too`. Read on the records as stored, so integers beyond 2^53 that round alike
+ * (`9223372036854775807`, `…806`) are two keys.
+ */
+export function duplicateKeyProblems(resource: Resource, records: readonly unknown[]): string[] {
+  const first = new Map<string, number>()
+  const problems: string[] = []
+  records.forEach((record, index) => {
+    if (!isPlainObject(record)) return
+    const key = keyOf(record[resource.idField], resource.idKind)
+    if (key === undefined) return
+    const scope = isPlainObject(record[SCOPE_FIELD]) ? record[SCOPE_FIELD] : {}
+    const place = JSON.stringify([scopeKeyOf(resource, scope), key])
+    const taken = first.get(place)
+    if (taken === undefined) first.set(place, index)
+    else problems.push(`[${index}].${resource.idField} must be unique: ${key} is the key of [${taken}] too`)
+  })
+  return problems
 }
 
 function scopeProblems(resource: Resource, scope: unknown): string[] {

@@ -2,7 +2,7 @@ import { readFile, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { startupErrors } from '../errors.js'
 import { SEED_FOLDER } from '../responses/fixtures.js'
-import type { RecordChecker } from './check-records.js'
+import { type RecordChecker, duplicateKeyProblems } from './check-records.js'
 import type { RecordSets, StoredRecord } from './record-store.js'
 import { exactBodyOf, markIfExact } from './record-values.js'
 import type { Resource } from './resource.js'
@@ -36,12 +36,12 @@ export async function loadSeed(
         name.slice(0, -5),
         resources.map((r) => r.name),
       )
-    seed[resource.name] = await readSeedFile(file, checkers.get(resource.name)!)
+    seed[resource.name] = await readSeedFile(file, resource, checkers.get(resource.name)!)
   }
   return seed
 }
 
-async function readSeedFile(file: string, check: RecordChecker): Promise<StoredRecord[]> {
+async function readSeedFile(file: string, resource: Resource, check: RecordChecker): Promise<StoredRecord[]> {
   let text: string
   try {
     text = await readFile(file, 'utf8')
@@ -57,5 +57,8 @@ async function readSeedFile(file: string, check: RecordChecker): Promise<StoredR
   const problems = check(value)
   if (problems.length) throw startupErrors.seedInvalid(file, `${problems.slice(0, 5).join('; ')}`)
   // Integers beyond 2^53 are kept as written.
-  return (exactBodyOf(value, () => text) as StoredRecord[]).map(markIfExact)
+  const records = (exactBodyOf(value, () => text) as StoredRecord[]).map(markIfExact)
+  const duplicates = duplicateKeyProblems(resource, records)
+  if (duplicates.length) throw startupErrors.seedInvalid(file, duplicates.slice(0, 5).join('; '))
+  return records
 }

@@ -1,4 +1,5 @@
 import { startupErrors } from '../errors.js'
+import { duplicateKeyProblems } from './check-records.js'
 import type { Engine } from '../engine.js'
 import { type MemoryRecordStore, createMemoryRecords } from './memory-records.js'
 import type { RecordSets } from './record-store.js'
@@ -65,6 +66,12 @@ function checkRestored(engine: Engine, file: string, document: StateDocument): v
         )
       ;(records as RecordSets[string]).forEach(markIfExact)
       const problems = check(plainValueOf(records))
+      problems.push(
+        ...duplicateKeyProblems(
+          resources.find((r) => r.name === name)!,
+          records,
+        ),
+      )
       if (problems.length) throw startupErrors.stateFileInvalid(file, `${where}.${name}${problems[0]}`)
     }
   }

@@ -1,4 +1,5 @@
 import { errors } from '../errors.js'
+import { duplicateKeyProblems } from './check-records.js'
 import type { StatefulSetup } from './compile-stateful.js'
 import type { StoredRecord } from './record-store.js'
 import { exactBodyOf, markIfExact } from './record-values.js'
@@ -38,5 +39,11 @@ export function checkedRecords(
   const problems = checkResource(stateful, resource)(value)
   if (problems.length) throw errors.badRecords(caller, problems)
   const exact = text === undefined ? value : exactBodyOf(value, () => text)
-  return (exact as StoredRecord[]).map(markIfExact)
+  const records = (exact as StoredRecord[]).map(markIfExact)
+  const duplicates = duplicateKeyProblems(
+    stateful!.resources.find((r) => r.name === resource)!,
+    records,
+  )
+  if (duplicates.length) throw errors.badRecords(caller, duplicates)
+  return records
 }
