@@ -4,7 +4,8 @@ import type { Engine } from '../engine.js'
 import { type MemoryRecordStore, createMemoryRecords } from './memory-records.js'
 import type { RecordSets } from './record-store.js'
 import { markIfExact, plainValueOf } from './record-values.js'
-import { type StateDocument, type StateWriter, createStateWriter, readStateFile } from './state-file.js'
+import { type StateDocument, readStateFile } from './state-file.js'
+import { type StateWriter, createStateWriter } from './state-writer.js'
 
 /** Sessions with data of their own kept at most, as sessions with a scenario of their own are. */
 const MAX_DATA_SESSIONS = 10_000
