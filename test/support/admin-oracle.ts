@@ -34,13 +34,21 @@ export interface AdminOracle {
 type Paths = Record<string, Record<string, unknown>>
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
+/** `/__mock/state/{resource}` matches `/__mock/state/plants`: a parameter stands for one whole segment. */
+function matchesTemplate(template: string, path: string): boolean {
+  if (!template.includes('{')) return false
+  const pattern = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')
+  return new RegExp(`^${pattern}$`).test(path)
+}
+
 /** The path key the added operations for "any other path under /__mock" live under. */
 const ANY_OTHER_PATH = '/__mock/*'
 
 export async function createAdminOracle(): Promise<AdminOracle> {
   const document = parseYaml(await readFile(adminSpecPath, 'utf8')) as { paths: Paths }
   const operations = await getHttpOperationsFromSpec(withMisses(document))
-  const find = (method: string, path: string) => operations.find((o) => o.method === method && o.path === path)
+  const find = (method: string, path: string) =>
+    operations.find((o) => o.method === method && (o.path === path || matchesTemplate(o.path, path)))
 
   return {
     problems(exchange) {

@@ -46,14 +46,6 @@ export async function answerOf(response: Response): Promise<Answer> {
   return { status: response.status, headers: response.headers, text, json }
 }
 
-/**
- * The admin oracle finds an operation by its literal path: `/__mock/state/plants` is given as the
- * description's `/__mock/state/{resource}`, else it would be judged as "any other path" (404 only).
- */
-function templatedPath(path: string): string {
-  return path.replace(/^\/__mock\/state\/[^/?]+/, '/__mock/state/{resource}')
-}
-
 export interface StatefulClient {
   /** An API call with a token; an object body is sent as JSON, a string as it is. */
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Answer>
@@ -66,7 +58,7 @@ export interface StatefulClient {
 export function statefulClient(send: Send, oracle: AdminOracle): StatefulClient {
   const admin = async (method: string, path: string, init: SendInit = {}) => {
     const answer = await answerOf(await send(method, `/__mock${path}`, init))
-    const exchange = { method, path: templatedPath(`/__mock${path}`), ...answer }
+    const exchange = { method, path: `/__mock${path}`, ...answer }
     expect(
       oracle.problems(exchange),
       `${method} /__mock${path} → ${answer.status} ${answer.text.slice(0, 200)}`,
