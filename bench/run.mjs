@@ -2,15 +2,21 @@
 // `npm run bench`: builds the mock, then measures it against a bare node:http server (and Prism,
 // when @stoplight/prism-cli is installed) under the same autocannon load, in alternating turns.
 //
-//   npm run bench                      3 rounds × 4 paths × 5 s, 50 connections
+//   npm run bench                      3 rounds × 4 paths × 5 s, 50 connections; then stateful mode
+//                                      (create and read, beside stateless) and memory per 10,000 records
 //   npm run bench -- --quick           1 round, 2 s per load: a smoke run
+//   npm run bench -- --stateful        stateful mode only (bench/stateful.mjs): create and read against
+//                                      bare and stateless, then memory per 10,000 records
+//   npm run bench -- --memory          memory per 10,000 records only (in process, --expose-gc)
+//   npm run bench -- --in-process      stateful and stateless CPU per request through app.request
 //   npm run bench -- --scale           start-up, RSS and routing throughput for 10/100/1000 operations
 //   npm run bench -- --profile         CPU profile of the mock under the valid-path load, summarised
-//   npm run bench -- --all             comparison, then scale
+//   npm run bench -- --all             comparison, stateful mode, memory, in process, then scale
 //   npm run bench -- --soak            mixed valid and invalid traffic, 100 connections × 60 s: errors,
 //                                      status classes, RSS every 5 s, pass/fail (exit 1 on fail)
 // Options: --rounds N  --seconds S  --connections C  --no-prism  --no-build  --json FILE
-//          --top N (profile rows)  --profile-path valid|invalid|noauth|prefer
+//          --top N (profile rows)  --profile-path valid|invalid|noauth|prefer|create|read
+//          (create, read: the stateful paths of bench/stateful.mjs)
 //
 // Everything listens on 127.0.0.1 with a port the OS picks (--port 0 / -p 0, read from the
 // "listening on" line); every load is bounded in time; every child is killed on the way out.
@@ -36,6 +42,7 @@ import {
   timeToFirst200,
 } from './harness.mjs'
 import { summariseProfile } from './profile-summary.mjs'
+import { STATEFUL_PROFILE_PATHS, statefulCompare, statefulInProcess, statefulMemory } from './stateful.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const PRISM_BIN = join(root, 'node_modules/@stoplight/prism-cli/dist/index.js')
@@ -47,6 +54,9 @@ const { values: args } = parseArgs({
     profile: { type: 'boolean', default: false },
     all: { type: 'boolean', default: false },
     soak: { type: 'boolean', default: false },
+    stateful: { type: 'boolean', default: false },
+    memory: { type: 'boolean', default: false },
+    'in-process': { type: 'boolean', default: false },
     rounds: { type: 'string' },
     seconds: { type: 'string' },
     connections: { type: 'string' },
@@ -361,21 +371,35 @@ async function scale() {
 
 async function profile() {
   const seconds = args.seconds ? settings.seconds : args.quick ? 3 : 10
-  const target = PATHS.find((p) => p.key === args['profile-path'])
-  if (!target) throw new Error(`--profile-path must be one of ${PATHS.map((p) => p.key).join(', ')}`)
+  const stateful = STATEFUL_PROFILE_PATHS[args['profile-path']]
+  const target = stateful ? stateful.target() : PATHS.find((p) => p.key === args['profile-path'])
+  if (!target)
+    throw new Error(
+      `--profile-path must be one of ${[...PATHS.map((p) => p.key), ...Object.keys(STATEFUL_PROFILE_PATHS)].join(', ')}`,
+    )
+  const label = stateful?.label ?? target.label
   const dir = mkdtempSync(join(tmpdir(), 'plant-store-mock-profile-'))
   console.log(
-    `\n## CPU profile: mock under ${seconds} s of ${target.label} (${target.key}), ${settings.connections} connections`,
+    `\n## CPU profile: mock under ${seconds} s of ${label} (${args['profile-path']}), ${settings.connections} connections`,
   )
   const server = await startServer(
     'mock',
     process.execPath,
-    ['--cpu-prof', `--cpu-prof-dir=${dir}`, join(root, 'dist/cli.js'), '--port', '0', '--quiet'],
+    [
+      '--cpu-prof',
+      `--cpu-prof-dir=${dir}`,
+      join(root, 'dist/cli.js'),
+      '--port',
+      '0',
+      '--quiet',
+      ...(stateful?.serverArgs ?? []),
+    ],
     { cwd: root },
   )
   let result
   try {
-    await timeToFirst200(server, PATHS[0])
+    await timeToFirst200(server, stateful ? stateful.probe() : PATHS[0])
+    if (stateful?.prepare) await stateful.prepare(server)
     await warmUp(server, [target])
     result = await load(server, target, { connections: settings.connections, seconds })
   } finally {
@@ -510,9 +534,14 @@ async function main() {
     `node ${process.version} · ${settings.prism ? 'Prism found' : args['no-prism'] ? 'Prism skipped (--no-prism)' : 'Prism not installed: skipped'}${args.quick ? ' · quick mode' : ''}`,
   )
   const report = {}
+  const otherMode = args.scale || args.profile || args.soak || args.stateful || args.memory || args['in-process']
   if (args.soak) report.soak = await soak()
   if (args.profile) report.profile = await profile()
-  if (args.all || (!args.scale && !args.profile && !args.soak)) report.compare = await compare()
+  if (args.all || !otherMode) report.compare = await compare()
+  const helpers = { settings, measure, warmUp, fmt, withRatio }
+  if (args.all || args.stateful || !otherMode) report.stateful = await statefulCompare(helpers)
+  if (args.all || args.stateful || args.memory || !otherMode) report.memory = statefulMemory({ fmt })
+  if (args.all || args['in-process']) report.inProcess = statefulInProcess({ fmt })
   if (args.all || args.scale) report.scale = await scale()
   if (args.json) writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`)
 }
