@@ -17,7 +17,7 @@ import {
   propertySchemaOf,
   shapeOf,
 } from '../state/record-shape.js'
-import { exactBodyOf, idValueOf, pathKeyOf, withKey } from '../state/record-values.js'
+import { carryExact, exactBodyOf, idValueOf, pathKeyOf, withKey } from '../state/record-values.js'
 import { nodeAt } from '../openapi/resolve-ref.js'
 import type { Resource } from '../state/resource.js'
 import type { Exchange, PipelineDeps } from './exchange.js'
@@ -60,17 +60,14 @@ export async function dataStep(
   switch (stateful.action) {
     case 'create': {
       if (!isPlainObject(request.value)) return plan
-      const record = completeRecord(
-        bodyRecord(exchange, request.value),
-        shapeFor(plan, context),
-        baseFor(plan, context),
-        resource.idField,
-      )
+      const shape = shapeFor(plan, context)
+      const body = withoutServerFields(bodyRecord(exchange, request.value), serverFieldsOf(stateful, shape))
+      const record = completeRecord(body, shape, baseFor(plan, context), resource.idField)
       const created = await records.create(place, record)
       if (created.outcome === 'exists') throw errors.recordExists(conflictStatus(operation), resource.name, created.id)
       if (created.outcome === 'full')
         throw errors.recordLimit(operation.responses.violationStatus, resource.name, created.limit)
-      exchange.dataEffect = `created ${resource.name}/${created.id}`
+      exchange.dataEffect = effectOf('created', place, created.id, request.params)
       return answerWith(plan, created.record, context)
     }
     case 'read':
@@ -79,13 +76,17 @@ export async function dataStep(
       return await answerList(exchange, operation, stateful, records, place, plan, context)
     case 'replace': {
       if (!isPlainObject(request.value)) return plan
-      const keyed = withKey(bodyRecord(exchange, request.value), resource.idField, idValueOf(id!, resource.idKind))
-      const record = completeRecord(keyed, shapeFor(plan, context), baseFor(plan, context), resource.idField)
-      const replaced = await records.replace(place, id!, record, stateful.createsIfAbsent === true)
+      const shape = shapeFor(plan, context)
+      const kept = serverFieldsOf(stateful, shape)
+      const body = withoutServerFields(bodyRecord(exchange, request.value), kept)
+      const keyed = withKey(body, resource.idField, idValueOf(id!, resource.idKind))
+      const record = completeRecord(keyed, shape, baseFor(plan, context), resource.idField)
+      const how = { createsIfAbsent: stateful.createsIfAbsent === true, kept }
+      const replaced = await records.replace(place, id!, record, how)
       if (replaced.outcome === 'missing') throw errors.recordMissing(resource.name, id!)
       if (replaced.outcome === 'full')
         throw errors.recordLimit(operation.responses.violationStatus, resource.name, replaced.limit)
-      exchange.dataEffect = `${replaced.outcome} ${resource.name}/${id}`
+      exchange.dataEffect = effectOf(replaced.outcome, place, id!, request.params)
       // A PUT that creates answers its declared 201.
       const created =
         replaced.outcome === 'created'
@@ -95,15 +96,22 @@ export async function dataStep(
     }
     case 'merge': {
       const merged = found(await records.merge(place, id!, request.value), resource.name, id!)
-      exchange.dataEffect = `updated ${resource.name}/${id}`
+      exchange.dataEffect = effectOf('updated', place, id!, request.params)
       return answerWith(plan, merged, context)
     }
     case 'remove': {
       const removed = found(await records.remove(place, id!), resource.name, id!)
-      exchange.dataEffect = `deleted ${resource.name}/${id}`
+      exchange.dataEffect = effectOf('deleted', place, id!, request.params)
       return answerWith(plan, removed, context)
     }
   }
+}
+
+/** What the journal says the request did: `created plants/1`; a nested record names its parents: `created beds/1 (gardenId 9faf…)`. */
+function effectOf(done: string, { resource }: RecordPlace, id: string, params: Record<string, string>): string {
+  const effect = `${done} ${resource.name}/${id}`
+  if (resource.scope.length === 0) return effect
+  return `${effect} (${resource.scope.map((name) => `${name} ${params[name]}`).join(', ')})`
 }
 
 /** A nested record's parent must exist: `POST /gardens/{unknown}/beds` is a 404, as it is from a real store. */
@@ -116,6 +124,28 @@ async function checkParent(
   const id = pathKeyOf(params[parent.idParameter!]!, parent.idKind)
   const place = { session, resource: parent, scope: scopeKeyOf(parent, params) }
   if (!(await records.read(place, id))) throw errors.recordMissing(parent.name, id)
+}
+
+/**
+ * The server's fields: those the response declares and the request body's schema does not (an `id`
+ * the mock assigns, a `createdAt`), the key field among them. A body sending one anyway (its schema
+ * leaves undeclared fields open) does not set it: `{"id": "not-a-uuid"}` would make every later answer break the description.
+ */
+function serverFieldsOf(stateful: CompiledStateful, shape: RecordShape): readonly string[] {
+  const declared = stateful.bodyFields
+  if (!declared) return NONE
+  const fields = shape.fields?.filter((field) => !declared.has(field)) ?? []
+  const key = stateful.resource.idField
+  return declared.has(key) || fields.includes(key) ? fields : [...fields, key]
+}
+
+const NONE: readonly string[] = []
+
+function withoutServerFields(body: StoredRecord, fields: readonly string[]): StoredRecord {
+  if (!fields.some((field) => field in body)) return body
+  const owned = carryExact(body, { ...body })
+  for (const field of fields) delete owned[field]
+  return owned
 }
 
 /** The body as a record: integers beyond 2^53 read again as written. */

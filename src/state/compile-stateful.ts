@@ -7,11 +7,19 @@ import { type ListPlan, compileListPlan, describeListPlan } from './list-page.js
 import { loadSeed } from './load-seed.js'
 import type { RecordSets } from './record-store.js'
 import type { Resource, StatefulOperation } from './resource.js'
+import { shapeOf } from './record-shape.js'
+import { nodeAt } from '../openapi/resolve-ref.js'
 
 /** What an operation does to its resource's records, compiled into `CompiledOperation.stateful`. */
 export interface CompiledStateful extends StatefulOperation {
   /** For `list`: the parameters it reads and where its answer puts the records. */
   list?: ListPlan
+  /**
+   * For `create` and `replace`: the properties the request body's schema declares; `undefined` when it
+   * declares none. A field it does not declare that the response does (an `id`, a `createdAt`) is the
+   * server's: taken from the mock, not from the body.
+   */
+  bodyFields?: ReadonlySet<string>
   /** A nested resource's parent (`gardens` for `/gardens/{gardenId}/beds`), where the description has its item path: its record must exist. */
   parent?: Resource
 }
@@ -51,9 +59,13 @@ export async function compileStateful(
   const byOperation = plan.byOperation.map((stateful, index): CompiledStateful | undefined => {
     if (!stateful) return undefined
     const parent = parentOf(stateful.resource, plan.resources)
-    const compiled: CompiledStateful = parent ? { ...stateful, parent } : stateful
-    if (stateful.action !== 'list') return compiled
     const description = descriptions[index]!
+    const compiled: CompiledStateful = parent ? { ...stateful, parent } : { ...stateful }
+    if (stateful.action === 'create' || stateful.action === 'replace') {
+      const fields = shapeOf(document, bodySchemaOf(description, document)).fields
+      if (fields) compiled.bodyFields = new Set(fields)
+    }
+    if (stateful.action !== 'list') return compiled
     return {
       ...compiled,
       list: compileListPlan(description, document, stateful.resource, successPointerOf(description)),
@@ -75,6 +87,12 @@ function parentOf(resource: Resource, resources: readonly Resource[]): Resource 
   if (!path || resource.scope.length === 0) return undefined
   const above = path.replace(/\/[^/]+$/, '')
   return resources.find((other) => other !== resource && other.itemPath === above && other.idParameter !== undefined)
+}
+
+/** The schema of the request body's first JSON media type. */
+function bodySchemaOf(description: OperationDescription, document: unknown): unknown {
+  const pointer = description.requestBody?.content.find((c) => /json/i.test(c.mediaType))?.schemaPointer
+  return pointer === undefined ? undefined : nodeAt(document, pointer)
 }
 
 /** The schema of the first 2xx JSON response. */

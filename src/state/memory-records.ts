@@ -5,6 +5,7 @@ import type {
   RecordPlace,
   RecordSets,
   RecordStore,
+  ReplaceHow,
   ReplaceOutcome,
   StoredRecord,
 } from './record-store.js'
@@ -45,7 +46,7 @@ export interface MemoryRecordOptions {
 export interface MemoryRecordStore extends RecordStore {
   create(place: RecordPlace, record: StoredRecord): CreateOutcome
   read(place: RecordPlace, id: string): StoredRecord | undefined
-  replace(place: RecordPlace, id: string, record: StoredRecord, createsIfAbsent: boolean): ReplaceOutcome
+  replace(place: RecordPlace, id: string, record: StoredRecord, how: ReplaceHow): ReplaceOutcome
   merge(place: RecordPlace, id: string, patch: unknown): StoredRecord | undefined
   remove(place: RecordPlace, id: string): StoredRecord | undefined
   list(place: RecordPlace, query: ListQuery): RecordPage
@@ -111,11 +112,12 @@ export function createMemoryRecords(options: MemoryRecordOptions, restored?: Sta
       return { outcome: 'created', id: key, record: stored }
     },
     read: (place, id) => recordsAt(place)?.get(id),
-    replace(place, id, record, createsIfAbsent): ReplaceOutcome {
+    replace(place, id, given, { createsIfAbsent, kept }): ReplaceOutcome {
       const existing = recordsAt(place)?.get(id)
       if (!existing && !createsIfAbsent) return { outcome: 'missing' }
       const { collection, records } = writableAt(place)
       if (!existing && countOf(collection) >= limit) return { outcome: 'full', limit }
+      const record = existing ? withFieldsOf(existing, kept, given) : given
       records.set(id, record)
       changed()
       return { outcome: existing ? 'replaced' : 'created', record }
@@ -189,6 +191,15 @@ function own(dataset: Dataset, resource: string): Collection {
   dataset.collections.set(resource, copy)
   dataset.owned.add(resource)
   return copy
+}
+
+/** `record` with the `fields` `from` has (the server's, which a replace keeps), as a new object where it changes. */
+function withFieldsOf(from: StoredRecord, fields: readonly string[], record: StoredRecord): StoredRecord {
+  const carried = fields.filter((field) => from[field] !== undefined)
+  if (carried.length === 0) return record
+  const merged: Record<string, unknown> = carryExact(from, carryExact(record, { ...record }))
+  for (const field of carried) merged[field] = from[field]
+  return merged
 }
 
 function countOf(collection: Collection): number {

@@ -22,6 +22,11 @@ export type ReplaceOutcome =
   | { outcome: 'missing' }
   | { outcome: 'full'; limit: number }
 
+export interface ReplaceHow {
+  createsIfAbsent: boolean
+  kept: readonly string[]
+}
+
 /** What `GET /__mock/state` shows and `PUT` takes: resource name → records, a nested resource's records with their scope under `$scope`. */
 export type RecordSets = Record<string, StoredRecord[]>
 
@@ -38,8 +43,11 @@ export interface RecordStore {
   create(place: RecordPlace, record: StoredRecord): Awaitable<CreateOutcome>
   /** `id`: a key as `pathKeyOf` writes it (`7`, not `7.0`; a uuid in lower case), here and below. */
   read(place: RecordPlace, id: string): Awaitable<StoredRecord | undefined>
-  /** Replaces the record under `id` (its key field set to `id`); an absent one is created only when `createsIfAbsent`. */
-  replace(place: RecordPlace, id: string, record: StoredRecord, createsIfAbsent: boolean): Awaitable<ReplaceOutcome>
+  /**
+   * Replaces the record under `id` (its key field set to `id`), keeping the replaced record's `kept`
+   * fields (the server's: a `createdAt`); an absent one is created only when `createsIfAbsent`.
+   */
+  replace(place: RecordPlace, id: string, record: StoredRecord, how: ReplaceHow): Awaitable<ReplaceOutcome>
   /** JSON merge patch (RFC 7386) of the record under `id`; its key stays. `undefined` when there is none. */
   merge(place: RecordPlace, id: string, patch: unknown): Awaitable<StoredRecord | undefined>
   /** Removes and returns the record under `id`. */

@@ -316,6 +316,28 @@ describe('stateful mode on the Garden description: answers built from the record
     expect(await client.records('gardens')).toEqual([{ id: created.id, name: 'Herbs', createdAt: created.createdAt }])
   })
 
+  it("the server's fields (an id and a createdAt the create schema does not declare) are the mock's, not the body's", async () => {
+    const { client } = await garden()
+    const answer = await client.call('POST', '/gardens', { id: 'not-a-uuid', createdAt: 'yesterday', name: 'G' })
+    expect(answer.status).toBe(201)
+    expect(answer.headers.get('x-mock-violations')).toBeNull()
+    expect(answer.json.id).toMatch(UUID)
+    expect(answer.json.createdAt).not.toBe('yesterday')
+    expect((await client.call('GET', `/gardens/${answer.json.id}`)).json).toEqual(answer.json)
+  })
+
+  it("a replace keeps the server's fields of the record it replaces (createdAt), and takes the rest from the body", async () => {
+    const { app, client } = await garden()
+    const created = await createdGarden(client, 'Herbs')
+    app.mock.state.set('gardens', [{ ...created, createdAt: '2020-01-02T03:04:05Z' }])
+    const replaced = await client.call('PUT', `/gardens/${created.id}`, {
+      name: 'Roses',
+      createdAt: '1999-01-01T00:00:00Z',
+    })
+    expect(replaced.status).toBe(200)
+    expect(replaced.json).toEqual({ id: created.id, name: 'Roses', createdAt: '2020-01-02T03:04:05Z' })
+  })
+
   it('a field the answer schema does not declare is left out of every answer and kept in the record', async () => {
     const { client } = await garden()
     const created = await client.call('POST', '/plants', { name: 'Fern', colour: 'green' })
@@ -501,6 +523,18 @@ describe('stateful mode on the Garden description: nested resources', () => {
       { $scope: { gardenId: a.id }, bedId: 1, soil: 'clay' },
       { $scope: { gardenId: a.id }, bedId: 2, soil: 'loam' },
       { $scope: { gardenId: b.id }, bedId: 1, soil: 'sand' },
+    ])
+  })
+
+  it("the journal names a nested record's garden with what the request did to it", async () => {
+    const { app, client } = await garden()
+    const a = await createdGarden(client, 'A')
+    await client.call('POST', `/gardens/${a.id}/beds`, { soil: 'clay' })
+    await client.call('DELETE', `/gardens/${a.id}/beds/1`)
+    expect(app.mock.requests().map((entry) => entry.data)).toEqual([
+      `created gardens/${a.id}`,
+      `created beds/1 (gardenId ${a.id})`,
+      `deleted beds/1 (gardenId ${a.id})`,
     ])
   })
 
