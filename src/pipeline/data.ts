@@ -7,7 +7,7 @@ import type { RenderContext } from '../responses/render-response.js'
 import { type ResponsePlan, selectResponse } from '../responses/select-response.js'
 import type { CompiledStateful } from '../state/compile-stateful.js'
 import { readListQuery, renderListPage } from '../state/list-page.js'
-import { scopeKeyOf } from '../state/memory-records.js'
+import { scopeKeyOf } from '../state/datasets.js'
 import type { RecordPlace, RecordStore, StoredRecord } from '../state/record-store.js'
 import {
   type RecordShape,
@@ -18,6 +18,7 @@ import {
   shapeOf,
 } from '../state/record-shape.js'
 import { carryExact, exactBodyOf, idValueOf, pathKeyOf, withKey } from '../state/record-values.js'
+import { isLosslessNumber } from 'lossless-json'
 import { nodeAt } from '../openapi/resolve-ref.js'
 import type { Resource } from '../state/resource.js'
 import type { Exchange, PipelineDeps } from './exchange.js'
@@ -168,7 +169,8 @@ function answerWith(plan: ResponsePlan, record: StoredRecord, context: RenderCon
   const media = jsonMediaOf(plan)
   if (!media) return plan
   const shape = shapesOf(media, context)
-  return { ...plan, source: { kind: 'record', value: projectRecord(record, shape.record, shape.base) } }
+  const value = projectRecord(record, shape.record, shape.base)
+  return { ...plan, source: { kind: 'record', value, nested: holdsNested(value) } }
 }
 
 async function answerList(
@@ -185,10 +187,22 @@ async function answerList(
   const query = readListQuery(stateful.list, exchange.request.query(), operation.responses.violationStatus)
   const page = await records.list(place, query)
   const { record, base, wrapper } = listShapesOf(media, stateful, context)
-  const value = renderListPage(stateful.list, page, wrapper, (item) =>
-    projectRecord(item as StoredRecord, record, base),
-  )
-  return { ...plan, source: { kind: 'record', value } }
+  let nested = false
+  const value = renderListPage(stateful.list, page, wrapper, (item) => {
+    const projected = projectRecord(item as StoredRecord, record, base)
+    nested ||= holdsNested(projected)
+    return projected
+  })
+  return { ...plan, source: { kind: 'record', value, nested } }
+}
+
+/** A record with a field holding an object or an array (an exact integer is a number). */
+function holdsNested(record: Record<string, unknown>): boolean {
+  for (const key in record) {
+    const value = record[key]
+    if (value !== null && typeof value === 'object' && !isLosslessNumber(value)) return true
+  }
+  return false
 }
 
 function jsonMediaOf(plan: ResponsePlan): DeclaredMedia | undefined {

@@ -2,7 +2,7 @@ import type { ValidateFunction } from 'ajv'
 import type { Violation } from '../errors.js'
 import type { Logger } from '../log.js'
 import type { DeclaredMedia, DeclaredResponse, StaticBody } from './declared-responses.js'
-import { bodyProblems, bodyViolations, schemaProblems } from '../validation/check-response-body.js'
+import { bodyProblems, bodyViolations, schemaProblems, schemaViolations } from '../validation/check-response-body.js'
 import { plainValueOf, serializeRecord } from '../state/record-values.js'
 import type { Faker } from './fake.js'
 import type { Sampler } from './sample-body.js'
@@ -102,7 +102,7 @@ export function renderDeclared(
       request,
     )
   }
-  if (source.kind === 'record') return renderRecord(status, headers, media, source.value, context)
+  if (source.kind === 'record') return renderRecord(status, headers, media, source, context)
   if (!media.schemaPointer) return { status, headers, body: null }
   const made = madeBodyOf(response.code, media, context, source.kind === 'sampled')
   if (made.body === undefined) return { status, headers, body: null }
@@ -121,11 +121,12 @@ function renderRecord(
   status: number,
   headers: Record<string, string> | undefined,
   media: DeclaredMedia,
-  value: unknown,
+  { value, nested }: { value: unknown; nested: boolean },
   context: RenderContext,
 ): RenderedResponse {
   const rendered: RenderedResponse = { status, contentType: media.contentType, headers, body: serializeRecord(value) }
-  const violations = bodyViolations(context, media, plainValueOf(value))
+  const plain = plainValueOf(value)
+  const violations = nested ? bodyViolations(context, media, plain) : schemaViolations(media, plain)
   if (violations.length) rendered.violations = violations
   return rendered
 }

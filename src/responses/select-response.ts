@@ -19,8 +19,12 @@ export type BodySource =
   /** Made from the schema once, the same every time and every run (Prism's static mode). */
   | { kind: 'sampled' }
   | { kind: 'empty' }
-  /** A stored record, or a page of them, as the response declares it (`--stateful`): checked as it is served. */
-  | { kind: 'record'; value: unknown }
+  /**
+   * A stored record, or a page of them, as the response declares it (`--stateful`): checked as it is
+   * served; `nested` when a value holds an object or array, whose fields only a walk finds undeclared
+   * (the record's own undeclared fields are left out already).
+   */
+  | { kind: 'record'; value: unknown; nested: boolean }
 
 /** The decision, before any body is rendered. Scenarios change only this. */
 export interface ResponsePlan {

@@ -1,7 +1,7 @@
 import type { ValidateFunction } from 'ajv'
 import { isPlainObject } from '../internal/plain-object.js'
 import { toViolations } from '../validation/violations.js'
-import { SCOPE_FIELD, scopeKeyOf } from './memory-records.js'
+import { SCOPE_FIELD, scopeKeyOf } from './datasets.js'
 import { keyOf } from './record-values.js'
 import type { Resource } from './resource.js'
 

@@ -10,21 +10,21 @@ import type {
   StoredRecord,
 } from './record-store.js'
 import { assignId, carryExact, keyOf, mergePatch, withKey } from './record-values.js'
+import {
+  type Dataset,
+  collectionOf,
+  countOf,
+  datasetOf,
+  drop,
+  fork,
+  highestKeyOf,
+  own,
+  put,
+  setsOf,
+  withFieldsOf,
+} from './datasets.js'
 import type { Resource } from './resource.js'
 import type { StateDocument } from './state-file.js'
-
-/** Records of one resource: scope → key → record, in creation order. */
-type Collection = Map<string, Map<string, StoredRecord>>
-
-/**
- * One set of data (the one without a session, or a session's): resource name → collection. A session
- * starts sharing the seed's collections and copies one the first time it writes to it.
- */
-interface Dataset {
-  collections: Map<string, Collection>
-  /** Collections this dataset has copied, and may change. */
-  owned: Set<string>
-}
 
 export interface MemoryRecordOptions {
   resources: readonly Resource[]
@@ -103,11 +103,11 @@ export function createMemoryRecords(options: MemoryRecordOptions, restored?: Sta
       if (countOf(collection) >= limit) return { outcome: 'full', limit }
       let stored = record
       if (key === undefined) {
-        const id = assignId(resource.idKind, records)
+        const id = assignId(resource.idKind, records, () => highestKeyOf(records))
         key = keyOf(id, resource.idKind)!
         stored = withKey(record, resource.idField, id)
       }
-      records.set(key, stored)
+      put(collection, records, key, stored)
       changed()
       return { outcome: 'created', id: key, record: stored }
     },
@@ -118,7 +118,7 @@ export function createMemoryRecords(options: MemoryRecordOptions, restored?: Sta
       const { collection, records } = writableAt(place)
       if (!existing && countOf(collection) >= limit) return { outcome: 'full', limit }
       const record = existing ? withFieldsOf(existing, kept, given) : given
-      records.set(id, record)
+      put(collection, records, id, record)
       changed()
       return { outcome: existing ? 'replaced' : 'created', record }
     },
@@ -128,14 +128,16 @@ export function createMemoryRecords(options: MemoryRecordOptions, restored?: Sta
       const merged = carryExact(existing, mergePatch(existing, patch) as Record<string, unknown>)
       // The key stays what the path says, whatever the patch.
       merged[place.resource.idField] = existing[place.resource.idField]
-      writableAt(place).records.set(id, merged)
+      const { collection, records } = writableAt(place)
+      put(collection, records, id, merged)
       changed()
       return merged
     },
     remove(place, id) {
       const existing = recordsAt(place)?.get(id)
       if (!existing) return undefined
-      writableAt(place).records.delete(id)
+      const { collection, records } = writableAt(place)
+      drop(collection, records, id)
       changed()
       return existing
     },
@@ -175,92 +177,4 @@ export function createMemoryRecords(options: MemoryRecordOptions, restored?: Sta
       return stringifyLossless(this.snapshot())!
     },
   }
-}
-
-/** A dataset that shares every collection of `from` until it writes to one. */
-function fork(from: Dataset): Dataset {
-  return { collections: new Map(from.collections), owned: new Set() }
-}
-
-/** The dataset's own copy of a collection, made on its first write (records are never changed in place, so they are shared). */
-function own(dataset: Dataset, resource: string): Collection {
-  let collection = dataset.collections.get(resource)
-  if (dataset.owned.has(resource) && collection) return collection
-  const copy: Collection = new Map()
-  for (const [scope, records] of collection ?? []) copy.set(scope, new Map(records))
-  dataset.collections.set(resource, copy)
-  dataset.owned.add(resource)
-  return copy
-}
-
-/** `record` with the `fields` `from` has (the server's, which a replace keeps), as a new object where it changes. */
-function withFieldsOf(from: StoredRecord, fields: readonly string[], record: StoredRecord): StoredRecord {
-  const carried = fields.filter((field) => from[field] !== undefined)
-  if (carried.length === 0) return record
-  const merged: Record<string, unknown> = carryExact(from, carryExact(record, { ...record }))
-  for (const field of carried) merged[field] = from[field]
-  return merged
-}
-
-function countOf(collection: Collection): number {
-  let count = 0
-  for (const records of collection.values()) count += records.size
-  return count
-}
-
-/** `$scope` holds a nested record's parents: `{"$scope": {"gardenId": "…"}, "bedId": 1, …}`. */
-export const SCOPE_FIELD = '$scope'
-
-/** The key of a scope: `''` at the top level, else its parameters' values in order. */
-export function scopeKeyOf(resource: Resource, params: Readonly<Record<string, unknown>>): string {
-  if (resource.scope.length === 0) return ''
-  return JSON.stringify(resource.scope.map((name) => String(params[name] ?? '')))
-}
-
-function scopeOfKey(resource: Resource, key: string): Record<string, string> {
-  const values = JSON.parse(key) as string[]
-  return Object.fromEntries(resource.scope.map((name, index) => [name, values[index]!]))
-}
-
-function datasetOf(byName: ReadonlyMap<string, Resource>, sets: RecordSets): Dataset {
-  const dataset: Dataset = { collections: new Map(), owned: new Set() }
-  for (const [name, records] of Object.entries(sets)) {
-    const resource = byName.get(name)
-    if (resource) dataset.collections.set(name, collectionOf(resource, records))
-  }
-  return dataset
-}
-
-/** Records as shown and given (`$scope` on nested ones) into a collection; a record without a key gets one. */
-function collectionOf(resource: Resource, records: readonly StoredRecord[]): Collection {
-  const collection: Collection = new Map()
-  for (const given of records) {
-    const { [SCOPE_FIELD]: scopeValue, ...fields } = given as Record<string, unknown>
-    const scope = scopeKeyOf(resource, (scopeValue ?? {}) as Record<string, unknown>)
-    let stored: StoredRecord = carryExact(given, fields)
-    let records = collection.get(scope)
-    if (!records) collection.set(scope, (records = new Map()))
-    let key = keyOf(stored[resource.idField], resource.idKind)
-    if (key === undefined) {
-      const id = assignId(resource.idKind, records)
-      key = keyOf(id, resource.idKind)!
-      stored = withKey(stored, resource.idField, id)
-    }
-    records.set(key, stored)
-  }
-  return collection
-}
-
-function setsOf(byName: ReadonlyMap<string, Resource>, dataset: Dataset, only?: string): RecordSets {
-  const sets: RecordSets = {}
-  for (const [name, resource] of byName) {
-    if (only !== undefined && name !== only) continue
-    const list: StoredRecord[] = []
-    for (const [scope, records] of dataset.collections.get(name) ?? []) {
-      for (const record of records.values())
-        list.push(scope === '' ? record : carryExact(record, { [SCOPE_FIELD]: scopeOfKey(resource, scope), ...record }))
-    }
-    sets[name] = list
-  }
-  return sets
 }

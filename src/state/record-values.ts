@@ -55,15 +55,24 @@ function integerText(text: string): string | undefined {
 }
 
 /** A key for a record that came without one: the next integer after the highest, a uuid, or a short string not yet taken. */
-export function assignId(kind: IdKind, taken: ReadonlyMap<string, unknown>): unknown {
+export function assignId(
+  kind: IdKind,
+  taken: ReadonlyMap<string, unknown>,
+  highest: () => bigint = () => highestIntegerKey(taken),
+): unknown {
   if (kind === 'uuid') return randomUUID()
-  if (kind === 'integer') {
-    let highest = 0n
-    for (const key of taken.keys()) if (/^-?\d+$/.test(key) && BigInt(key) > highest) highest = BigInt(key)
-    return idValueOf(String(highest + 1n), 'integer')
-  }
+  if (kind === 'integer') return idValueOf(String(highest() + 1n), 'integer')
   for (let n = taken.size + 1; ; n++) if (!taken.has(`r${n}`)) return `r${n}`
 }
+
+/** The highest integer key taken, 0 when there is none: every key read (the memory store keeps it, see `memory-records.ts`). */
+export function highestIntegerKey(taken: ReadonlyMap<string, unknown>): bigint {
+  let highest = 0n
+  for (const key of taken.keys()) if (INTEGER_KEY.test(key) && BigInt(key) > highest) highest = BigInt(key)
+  return highest
+}
+
+export const INTEGER_KEY = /^-?\d+$/
 
 /** RFC 7386: an object patch merges member by member, `null` removes, anything else replaces. */
 export function mergePatch(target: unknown, patch: unknown): unknown {

@@ -6,8 +6,13 @@ import { toViolations } from './violations.js'
 
 /** How a body breaks its response schema, without the undeclared-field walk (see `bodyProblems`). */
 export function schemaProblems(response: BodySchema, value: unknown): string[] {
+  return schemaViolations(response, value).map((v) => `${v.path} ${v.message}`)
+}
+
+/** The same, as violations. */
+export function schemaViolations(response: BodySchema, value: unknown): Violation[] {
   if (!response.validate || response.validate(value)) return []
-  return toViolations('body', response.validate.errors).map((v) => `${v.path} ${v.message}`)
+  return toViolations('body', response.validate.errors)
 }
 
 /** Every way a body breaks its response schema, including fields the schema does not declare, as sentences. */
@@ -33,10 +38,19 @@ export function bodyViolations(
     ? []
     : (response.validate.errors ?? []).filter((e) => !unknownAt.some((slot) => isAtOrUnder(e.instancePath, slot)))
   const violations = toViolations('body', errors)
-  const undeclared = findUndeclaredFields(context.document, nodeAt(context.document, response.schemaPointer!), value)
+  const undeclared = findUndeclaredFields(context.document, schemaNodeOf(context.document, response), value)
   for (const path of undeclared) violations.push({ path: `body${path}`, message: 'is not declared by the schema' })
   return violations
 }
+
+/** The schema a body is checked against, found once per declared body (the pointer was split and unescaped on every answer). */
+function schemaNodeOf(document: unknown, response: BodySchema): unknown {
+  let node = schemaNodes.get(response)
+  if (node === undefined) schemaNodes.set(response, (node = nodeAt(document, response.schemaPointer!)))
+  return node
+}
+
+const schemaNodes = new WeakMap<BodySchema, unknown>()
 
 function isAtOrUnder(pointer: string, slot: string): boolean {
   return pointer === slot || pointer.startsWith(`${slot}/`)

@@ -114,6 +114,18 @@ describe('stateful mode on the Garden description: create, read, replace, merge,
     expect((await client.records('plants')).map((plant) => plant.id)).toEqual([1, 10, 3, 11])
   })
 
+  it('the state limit counts what a collection holds now: a delete makes room, a replace of a kept plant takes none', async () => {
+    const { client } = await garden({ stateLimit: 2 })
+    await client.call('POST', '/plants', { name: 'Fern' })
+    await client.call('POST', '/plants', { name: 'Ash' })
+    expectError(await client.call('POST', '/plants', { name: 'Elm' }), 400, 'at most 2 plants')
+    expect((await client.call('PUT', '/plants/2', { name: 'Ash tree' })).status).toBe(200)
+    expectError(await client.call('PUT', '/plants/3', { name: 'Elm' }), 400, 'at most 2 plants')
+    expect((await client.call('DELETE', '/plants/1')).status).toBe(204)
+    expect((await client.call('POST', '/plants', { name: 'Elm' })).json.id).toBe(3)
+    expectError(await client.call('POST', '/plants', { name: 'Oak' }), 400, 'at most 2 plants')
+  })
+
   it('a garden gets a uuid of its own, the format its id parameter declares', async () => {
     const { client } = await garden()
     const first = await createdGarden(client, 'One')
