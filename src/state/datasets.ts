@@ -25,6 +25,13 @@ export function fork(from: Dataset): Dataset {
   return { collections: new Map(from.collections), owned: new Set() }
 }
 
+/** Records a dataset's own collections hold (those it shares with the seed cost nothing more). */
+export function ownedCountOf(dataset: Dataset): number {
+  let count = 0
+  for (const name of dataset.owned) count += countOf(dataset.collections.get(name)!)
+  return count
+}
+
 /** The dataset's own copy of a collection, made on its first write (records are never changed in place, so they are shared). */
 export function own(dataset: Dataset, resource: string): Collection {
   let collection = dataset.collections.get(resource)

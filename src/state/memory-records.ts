@@ -19,6 +19,7 @@ import {
   fork,
   highestKeyOf,
   own,
+  ownedCountOf,
   put,
   setsOf,
   withFieldsOf,
@@ -34,6 +35,11 @@ export interface MemoryRecordOptions {
   limit: number
   /** Sessions with data of their own kept at most; the least recently used is dropped first. */
   maxSessions: number
+  /**
+   * Records the sessions' own data holds at most, all sessions together (the data without a session is
+   * bounded by `limit` per resource): beyond it, the least recently used sessions' data is dropped.
+   */
+  maxSessionRecords: number
   /** Called after every change (the state file's writer). */
   changed?: () => void
 }
@@ -62,7 +68,7 @@ export interface MemoryRecordStore extends RecordStore {
 
 /** The in-memory record store: the default, and the one `--state-file` saves. */
 export function createMemoryRecords(options: MemoryRecordOptions, restored?: StateDocument): MemoryRecordStore {
-  const { resources, limit, maxSessions } = options
+  const { resources, limit, maxSessions, maxSessionRecords } = options
   const changed = options.changed ?? (() => {})
   const byName = new Map(resources.map((resource) => [resource.name, resource]))
   const seed = datasetOf(byName, options.seed)
@@ -70,7 +76,17 @@ export function createMemoryRecords(options: MemoryRecordOptions, restored?: Sta
   const sessions = new Map<string, Dataset>()
   for (const [name, sets] of Object.entries(restored?.sessions ?? {}))
     sessions.set(name, datasetOf(byName, sets as RecordSets))
+  /** Records the sessions' own collections hold, all together (`maxSessionRecords`). */
+  let sessionRecords = 0
+  for (const dataset of sessions.values()) sessionRecords += ownedCountOf(dataset)
 
+  /** Drops a session and what its data held. */
+  const forget = (session: string) => {
+    const dataset = sessions.get(session)
+    if (!dataset) return
+    sessions.delete(session)
+    sessionRecords -= ownedCountOf(dataset)
+  }
   /** The dataset of a session, made from the seed on first use, and marked as the most recently used. */
   const datasetFor = (session: string | undefined): Dataset => {
     if (session === undefined) return shared
@@ -79,16 +95,28 @@ export function createMemoryRecords(options: MemoryRecordOptions, restored?: Sta
       sessions.delete(session)
     } else {
       dataset = fork(seed)
-      if (sessions.size >= maxSessions) sessions.delete(sessions.keys().next().value!)
+      if (sessions.size >= maxSessions) forget(sessions.keys().next().value!)
     }
     sessions.set(session, dataset)
     return dataset
   }
+  /** After a session's data grew by `added`: the least recently used sessions go while all hold too many. */
+  const grew = (session: string | undefined, added: number) => {
+    if (session === undefined || added === 0) return
+    sessionRecords += added
+    for (const [name] of sessions) {
+      if (sessionRecords <= maxSessionRecords) return
+      if (name !== session) forget(name)
+    }
+  }
   const recordsAt = ({ session, resource, scope }: RecordPlace) =>
     datasetFor(session).collections.get(resource.name)?.get(scope)
-  /** The records of a place, writable: the dataset's own copy of the collection, the scope made if new. */
+  /** The records of a place, writable: the dataset's own copy of the collection (counted once made), the scope made if new. */
   const writableAt = ({ session, resource, scope }: RecordPlace) => {
-    const collection = own(datasetFor(session), resource.name)
+    const dataset = datasetFor(session)
+    const copied = !dataset.owned.has(resource.name)
+    const collection = own(dataset, resource.name)
+    if (copied) grew(session, countOf(collection))
     let records = collection.get(scope)
     if (!records) collection.set(scope, (records = new Map()))
     return { collection, records }
@@ -108,6 +136,7 @@ export function createMemoryRecords(options: MemoryRecordOptions, restored?: Sta
         stored = withKey(record, resource.idField, id)
       }
       put(collection, records, key, stored)
+      grew(place.session, 1)
       changed()
       return { outcome: 'created', id: key, record: stored }
     },
@@ -119,6 +148,7 @@ export function createMemoryRecords(options: MemoryRecordOptions, restored?: Sta
       if (!existing && countOf(collection) >= limit) return { outcome: 'full', limit }
       const record = existing ? withFieldsOf(existing, kept, given) : given
       put(collection, records, id, record)
+      if (!existing) grew(place.session, 1)
       changed()
       return { outcome: existing ? 'replaced' : 'created', record }
     },
@@ -138,6 +168,7 @@ export function createMemoryRecords(options: MemoryRecordOptions, restored?: Sta
       if (!existing) return undefined
       const { collection, records } = writableAt(place)
       drop(collection, records, id)
+      if (place.session !== undefined) sessionRecords--
       changed()
       return existing
     },
@@ -150,14 +181,18 @@ export function createMemoryRecords(options: MemoryRecordOptions, restored?: Sta
     },
     set(session, resource, records) {
       const dataset = datasetFor(session)
-      dataset.collections.set(resource, collectionOf(byName.get(resource)!, records))
+      const before = dataset.owned.has(resource) ? countOf(dataset.collections.get(resource)!) : 0
+      const collection = collectionOf(byName.get(resource)!, records)
+      dataset.collections.set(resource, collection)
       dataset.owned.add(resource)
+      grew(session, countOf(collection) - before)
       changed()
     },
     reset(session) {
-      if (session !== undefined) sessions.delete(session)
+      if (session !== undefined) forget(session)
       else {
         sessions.clear()
+        sessionRecords = 0
         shared = fork(seed)
       }
       changed()
