@@ -2,7 +2,6 @@ import type { CompiledOperation } from '../compile-operation.js'
 import { errors } from '../errors.js'
 import { isPlainObject } from '../internal/plain-object.js'
 import type { DeclaredMedia } from '../responses/declared-responses.js'
-import { madeBodyOf } from '../responses/made-body.js'
 import type { RenderContext } from '../responses/render-response.js'
 import { type ResponsePlan, selectResponse } from '../responses/select-response.js'
 import type { CompiledStateful } from '../state/compile-stateful.js'
@@ -12,14 +11,12 @@ import type { RecordPlace, RecordStore, StoredRecord } from '../state/record-sto
 import {
   type RecordShape,
   completeRecord,
-  itemsSchemaOf,
+  holdsNested,
   projectRecord,
-  propertySchemaOf,
-  shapeOf,
+  withoutServerFields,
 } from '../state/record-shape.js'
-import { carryExact, exactBodyOf, idValueOf, pathKeyOf, withKey } from '../state/record-values.js'
-import { isLosslessNumber } from 'lossless-json'
-import { nodeAt } from '../openapi/resolve-ref.js'
+import { NO_SHAPE, listShapesOf, shapesOf } from '../state/media-shapes.js'
+import { exactBodyOf, idValueOf, pathKeyOf, withKey } from '../state/record-values.js'
 import type { Resource } from '../state/resource.js'
 import type { Exchange, PipelineDeps } from './exchange.js'
 
@@ -142,13 +139,6 @@ function serverFieldsOf(stateful: CompiledStateful, shape: RecordShape): readonl
 
 const NONE: readonly string[] = []
 
-function withoutServerFields(body: StoredRecord, fields: readonly string[]): StoredRecord {
-  if (!fields.some((field) => field in body)) return body
-  const owned = carryExact(body, { ...body })
-  for (const field of fields) delete owned[field]
-  return owned
-}
-
 /** The body as a record: integers beyond 2^53 read again as written. */
 function bodyRecord(exchange: Exchange, value: Record<string, unknown>): StoredRecord {
   return exactBodyOf(value, () => new TextDecoder().decode(exchange.body)) as StoredRecord
@@ -196,15 +186,6 @@ async function answerList(
   return { ...plan, source: { kind: 'record', value, nested } }
 }
 
-/** A record with a field holding an object or an array (an exact integer is a number). */
-function holdsNested(record: Record<string, unknown>): boolean {
-  for (const key in record) {
-    const value = record[key]
-    if (value !== null && typeof value === 'object' && !isLosslessNumber(value)) return true
-  }
-  return false
-}
-
 function jsonMediaOf(plan: ResponsePlan): DeclaredMedia | undefined {
   const { media } = plan
   return media?.kind === 'json' && media.schemaPointer && plan.source.kind !== 'empty' ? media : undefined
@@ -218,60 +199,4 @@ function shapeFor(plan: ResponsePlan, context: RenderContext): RecordShape {
 function baseFor(plan: ResponsePlan, context: RenderContext): unknown {
   const media = jsonMediaOf(plan)
   return media ? shapesOf(media, context).base : undefined
-}
-
-const NO_SHAPE: RecordShape = { fields: undefined, required: [] }
-
-interface MediaShapes {
-  record: RecordShape
-  /** The schema's static sample: where a required field the record lacks comes from. */
-  base: unknown
-  /** For a list: the sample of the whole answer (a wrapper's other fields). */
-  wrapper?: unknown
-}
-
-/** Per declared media type, made on first use (per app, as the compiled responses are). */
-const shapes = new WeakMap<DeclaredMedia, MediaShapes>()
-
-function shapesOf(media: DeclaredMedia, context: RenderContext): MediaShapes {
-  let found = shapes.get(media)
-  if (!found) {
-    found = {
-      record: shapeOf(context.document, nodeAt(context.document, media.schemaPointer!)),
-      base: sampleOf(media, context),
-    }
-    shapes.set(media, found)
-  }
-  return found
-}
-
-/** A list's item shape: the array's items, or the items of the wrapper's array. */
-function listShapesOf(media: DeclaredMedia, stateful: CompiledStateful, context: RenderContext): MediaShapes {
-  let found = shapes.get(media)
-  if (!found) {
-    const { document } = context
-    const schema = nodeAt(document, media.schemaPointer!)
-    const itemsField = stateful.list?.wrapper?.items
-    const array = itemsField === undefined ? schema : propertySchemaOf(document, schema, itemsField)
-    const wrapper = sampleOf(media, context)
-    const sampleItems =
-      itemsField === undefined ? wrapper : (wrapper as Record<string, unknown> | undefined)?.[itemsField]
-    found = {
-      record: shapeOf(document, itemsSchemaOf(document, array)),
-      base: Array.isArray(sampleItems) ? sampleItems[0] : undefined,
-      wrapper,
-    }
-    shapes.set(media, found)
-  }
-  return found
-}
-
-/** The static sample of a media type's schema, parsed; `undefined` when none can be made. */
-function sampleOf(media: DeclaredMedia, context: RenderContext): unknown {
-  try {
-    const made = madeBodyOf('200', media, context, true)
-    return made.body === undefined ? undefined : JSON.parse(made.body)
-  } catch {
-    return undefined
-  }
 }

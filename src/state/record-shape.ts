@@ -1,5 +1,6 @@
 import { flattenSchema } from '../openapi/flatten-schema.js'
 import { derefSchema } from '../openapi/resolve-ref.js'
+import { isLosslessNumber } from 'lossless-json'
 import { carryExact } from './record-values.js'
 import type { StoredRecord } from './record-store.js'
 
@@ -69,4 +70,21 @@ function fillRequired(projected: Record<string, unknown>, shape: RecordShape, ba
 
 function hasField(base: unknown, field: string): boolean {
   return base !== null && typeof base === 'object' && (base as Record<string, unknown>)[field] !== undefined
+}
+
+/** A record with a field holding an object or an array (an exact integer is a number). */
+export function holdsNested(record: Record<string, unknown>): boolean {
+  for (const key in record) {
+    const value = record[key]
+    if (value !== null && typeof value === 'object' && !isLosslessNumber(value)) return true
+  }
+  return false
+}
+
+/** The body without the server's fields (see `serverFieldsOf` in `pipeline/data.ts`), as a new object where it changes. */
+export function withoutServerFields(body: StoredRecord, fields: readonly string[]): StoredRecord {
+  if (!fields.some((field) => field in body)) return body
+  const owned = carryExact(body, { ...body })
+  for (const field of fields) delete owned[field]
+  return owned
 }
