@@ -17,7 +17,7 @@ import {
 } from '../state/record-shape.js'
 import { NO_SHAPE, listShapesOf, shapesOf } from '../state/media-shapes.js'
 import { exactBodyOf, idValueOf, pathKeyOf, withKey } from '../state/record-values.js'
-import type { Resource } from '../state/resource.js'
+import type { RecordAction, Resource } from '../state/resource.js'
 import type { Exchange, PipelineDeps } from './exchange.js'
 
 /** What the data step reads of the request: its path parameters and parsed body. */
@@ -51,58 +51,88 @@ export async function dataStep(
     resource,
     scope: scopeKeyOf(resource, request.params),
   }
-  const id =
-    resource.idParameter === undefined ? undefined : pathKeyOf(request.params[resource.idParameter]!, resource.idKind)
-  const context = deps.engine.errorContext
   if (stateful.parent) await checkParent(records, place.session, stateful.parent, request.params)
-  switch (stateful.action) {
-    case 'create': {
-      if (!isPlainObject(request.value)) return plan
-      const shape = shapeFor(plan, context)
-      const body = withoutServerFields(bodyRecord(exchange, request.value), serverFieldsOf(stateful, shape))
-      const record = completeRecord(body, shape, baseFor(plan, context), resource.idField)
-      const created = await records.create(place, record)
-      if (created.outcome === 'exists') throw errors.recordExists(conflictStatus(operation), resource.name, created.id)
-      if (created.outcome === 'full')
-        throw errors.recordLimit(operation.responses.violationStatus, resource.name, created.limit)
-      exchange.dataEffect = effectOf('created', place, created.id, request.params)
-      return answerWith(plan, created.record, context)
-    }
-    case 'read':
-      return answerWith(plan, found(await records.read(place, id!), resource.name, id!), context)
-    case 'list':
-      return await answerList(exchange, operation, stateful, records, place, plan, context)
-    case 'replace': {
-      if (!isPlainObject(request.value)) return plan
-      const shape = shapeFor(plan, context)
-      const kept = serverFieldsOf(stateful, shape)
-      const body = withoutServerFields(bodyRecord(exchange, request.value), kept)
-      const keyed = withKey(body, resource.idField, idValueOf(id!, resource.idKind))
-      const record = completeRecord(keyed, shape, baseFor(plan, context), resource.idField)
-      const how = { createsIfAbsent: stateful.createsIfAbsent === true, kept }
-      const replaced = await records.replace(place, id!, record, how)
-      if (replaced.outcome === 'missing') throw errors.recordMissing(resource.name, id!)
-      if (replaced.outcome === 'full')
-        throw errors.recordLimit(operation.responses.violationStatus, resource.name, replaced.limit)
-      exchange.dataEffect = effectOf(replaced.outcome, place, id!, request.params)
-      // A PUT that creates answers its declared 201.
-      const created =
-        replaced.outcome === 'created'
-          ? selectResponse(operation, { ...chosen, code: 201 }, deps.engine.options, exchange.request.header('accept'))
-          : plan
-      return answerWith(created, replaced.record, context)
-    }
-    case 'merge': {
-      const merged = found(await records.merge(place, id!, request.value), resource.name, id!)
-      exchange.dataEffect = effectOf('updated', place, id!, request.params)
-      return answerWith(plan, merged, context)
-    }
-    case 'remove': {
-      const removed = found(await records.remove(place, id!), resource.name, id!)
-      exchange.dataEffect = effectOf('deleted', place, id!, request.params)
-      return answerWith(plan, removed, context)
-    }
-  }
+  const id = resource.idParameter === undefined ? '' : pathKeyOf(request.params[resource.idParameter]!, resource.idKind)
+  const call: DataCall = { exchange, deps, operation, stateful, request, plan, records, place, id }
+  return ACTIONS[stateful.action](call)
+}
+
+/** One request's data step, as each action reads it. */
+interface DataCall {
+  exchange: Exchange
+  deps: PipelineDeps
+  operation: CompiledOperation
+  stateful: CompiledStateful
+  request: DataRequest
+  plan: ResponsePlan
+  records: RecordStore
+  place: RecordPlace
+  /** The key the item path names (`pathKeyOf`); `''` on a collection path. */
+  id: string
+}
+
+const ACTIONS: Record<RecordAction, (call: DataCall) => Promise<ResponsePlan>> = {
+  /** A body that is not a JSON object (`--validate off`) stores nothing. */
+  async create({ exchange, deps, operation, stateful, request, plan, records, place }) {
+    if (!isPlainObject(request.value)) return plan
+    const { resource } = stateful
+    const context = deps.engine.errorContext
+    const shape = shapeFor(plan, context)
+    const body = withoutServerFields(bodyRecord(exchange, request.value), serverFieldsOf(stateful, shape))
+    const created = await records.create(place, completeRecord(body, shape, baseFor(plan, context), resource.idField))
+    if (created.outcome === 'exists') throw errors.recordExists(conflictStatus(operation), resource.name, created.id)
+    if (created.outcome === 'full')
+      throw errors.recordLimit(operation.responses.violationStatus, resource.name, created.limit)
+    exchange.dataEffect = effectOf('created', place, created.id, request.params)
+    return answerWith(plan, created.record, context)
+  },
+
+  async read({ deps, stateful, plan, records, place, id }) {
+    return answerWith(plan, found(await records.read(place, id), stateful.resource.name, id), deps.engine.errorContext)
+  },
+
+  list: answerList,
+
+  /** The key is the path's; an absent one is created (answered with the declared 201) only where a 201 is declared. */
+  async replace({ exchange, deps, operation, stateful, request, plan, records, place, id }) {
+    if (!isPlainObject(request.value)) return plan
+    const { resource } = stateful
+    const context = deps.engine.errorContext
+    const shape = shapeFor(plan, context)
+    const kept = serverFieldsOf(stateful, shape)
+    const body = withKey(
+      withoutServerFields(bodyRecord(exchange, request.value), kept),
+      resource.idField,
+      idValueOf(id, resource.idKind),
+    )
+    const record = completeRecord(body, shape, baseFor(plan, context), resource.idField)
+    const replaced = await records.replace(place, id, record, {
+      createsIfAbsent: stateful.createsIfAbsent === true,
+      kept,
+    })
+    if (replaced.outcome === 'missing') throw errors.recordMissing(resource.name, id)
+    if (replaced.outcome === 'full')
+      throw errors.recordLimit(operation.responses.violationStatus, resource.name, replaced.limit)
+    exchange.dataEffect = effectOf(replaced.outcome, place, id, request.params)
+    const accept = exchange.request.header('accept')
+    const answered =
+      replaced.outcome === 'created'
+        ? selectResponse(operation, { ...exchange.decision!.preferences, code: 201 }, deps.engine.options, accept)
+        : plan
+    return answerWith(answered, replaced.record, context)
+  },
+
+  async merge({ exchange, deps, stateful, request, plan, records, place, id }) {
+    const merged = found(await records.merge(place, id, request.value), stateful.resource.name, id)
+    exchange.dataEffect = effectOf('updated', place, id, request.params)
+    return answerWith(plan, merged, deps.engine.errorContext)
+  },
+
+  async remove({ exchange, deps, stateful, request, plan, records, place, id }) {
+    const removed = found(await records.remove(place, id), stateful.resource.name, id)
+    exchange.dataEffect = effectOf('deleted', place, id, request.params)
+    return answerWith(plan, removed, deps.engine.errorContext)
+  },
 }
 
 /** What the journal says the request did: `created plants/1`; a nested record names its parents: `created beds/1 (gardenId 9faf…)`. */
@@ -163,15 +193,17 @@ function answerWith(plan: ResponsePlan, record: StoredRecord, context: RenderCon
   return { ...plan, source: { kind: 'record', value, nested: holdsNested(value) } }
 }
 
-async function answerList(
-  exchange: Exchange,
-  operation: CompiledOperation,
-  stateful: CompiledStateful,
-  records: RecordStore,
-  place: RecordPlace,
-  plan: ResponsePlan,
-  context: RenderContext,
-): Promise<ResponsePlan> {
+/** A page of the records, in the list answer's shape: the array, or its wrapper filled. */
+async function answerList({
+  exchange,
+  deps,
+  operation,
+  stateful,
+  plan,
+  records,
+  place,
+}: DataCall): Promise<ResponsePlan> {
+  const context = deps.engine.errorContext
   const media = jsonMediaOf(plan)
   if (!media || !stateful.list) return plan
   const query = readListQuery(stateful.list, exchange.request.query(), operation.responses.violationStatus)
