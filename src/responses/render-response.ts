@@ -3,7 +3,7 @@ import type { Violation } from '../errors.js'
 import type { Logger } from '../log.js'
 import type { DeclaredMedia, DeclaredResponse, StaticBody } from './declared-responses.js'
 import { bodyProblems, bodyViolations, schemaProblems, schemaViolations } from '../validation/check-response-body.js'
-import { plainValueOf, serializeRecord } from '../state/record-values.js'
+import { serializeRecord } from '../state/record-values.js'
 import type { Faker } from './fake.js'
 import type { Sampler } from './sample-body.js'
 import type { GenerationBudget } from './generation-budget.js'
@@ -124,8 +124,8 @@ function renderRecord(
   { value, nested }: { value: unknown; nested: boolean },
   context: RenderContext,
 ): RenderedResponse {
-  const rendered: RenderedResponse = { status, contentType: media.contentType, headers, body: serializeRecord(value) }
-  const plain = plainValueOf(value)
+  const { text, plain } = serializeRecord(value)
+  const rendered: RenderedResponse = { status, contentType: media.contentType, headers, body: text }
   const violations = nested ? bodyViolations(context, media, plain) : schemaViolations(media, plain)
   if (violations.length) rendered.violations = violations
   return rendered

@@ -25,8 +25,12 @@ export function keyOf(value: unknown, kind: IdKind): string | undefined {
 
 /** The key a path names: `7.0`, `7e0` and `7` name plant 7, `-0` names 0, an upper-case uuid the lower-case one. */
 export function pathKeyOf(text: string, kind: IdKind): string {
+  // The usual key, plain digits short of 2^53, is already its own.
+  if (kind === 'integer' && PLAIN_SAFE_INTEGER.test(text)) return text
   return keyOf(idValueOf(text, kind), kind) ?? text
 }
+
+const PLAIN_SAFE_INTEGER = /^(?:0|[1-9]\d{0,14})$/
 
 /** The value a key from the path is stored as: a number for an integer id (exact beyond 2^53), else the text. */
 export function idValueOf(key: string, kind: IdKind): unknown {
@@ -140,9 +144,14 @@ export function withKey(record: StoredRecord, field: string, value: unknown): St
   return keyed
 }
 
-/** A record, or an answer made of records, as JSON text: exact integers as written. */
-export function serializeRecord(value: unknown): string {
-  return isExactValue(value) ? stringifyLossless(value)! : JSON.stringify(value)
+/**
+ * A record, or an answer made of records, as JSON text (exact integers as written), and as a validator
+ * reads it (`plainValueOf`), the one judged once.
+ */
+export function serializeRecord(value: unknown): { text: string; plain: unknown } {
+  if (!isExactValue(value)) return { text: JSON.stringify(value), plain: value }
+  const text = stringifyLossless(value)!
+  return { text, plain: JSON.parse(text) }
 }
 
 /** The value as a validator reads it: exact integers as numbers (the schema judges the type; the text keeps the digits). */
@@ -156,6 +165,9 @@ function isExactValue(value: unknown, depth = 0): boolean {
   if (exactRecords.has(value)) return true
   if (depth === 2) return false
   if (Array.isArray(value)) return value.some((member) => isExactValue(member, 2))
-  for (const member of Object.values(value)) if (Array.isArray(member) && isExactValue(member, depth + 1)) return true
+  for (const key in value) {
+    const member = (value as Record<string, unknown>)[key]
+    if (Array.isArray(member) && isExactValue(member, depth + 1)) return true
+  }
   return false
 }
