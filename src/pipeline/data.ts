@@ -88,7 +88,7 @@ const ACTIONS: Record<RecordAction, (call: DataCall) => Promise<ResponsePlan>> =
   },
 
   async read({ deps, stateful, plan, records, place, id }) {
-    return answerWith(plan, found(await records.read(place, id), stateful.resource.name, id), deps.engine.errorContext)
+    return answerRead(plan, found(await records.read(place, id), stateful.resource.name, id), deps.engine.errorContext)
   },
 
   list: answerList,
@@ -192,6 +192,23 @@ function answerWith(plan: ResponsePlan, record: StoredRecord, context: RenderCon
   const value = projectRecord(record, shape.record, shape.base)
   return { ...plan, source: { kind: 'record', value, nested: holdsNested(value) } }
 }
+
+/**
+ * A read: the same record (records are never changed in place) read again in the same media type is
+ * answered with the same source, whose rendering `renderResponse` keeps: nothing is projected,
+ * serialised or checked again, and the journal keeps one body for all its reads.
+ */
+function answerRead(plan: ResponsePlan, record: StoredRecord, context: RenderContext): ResponsePlan {
+  const media = jsonMediaOf(plan)
+  const kept = media && readAnswers.get(record)
+  if (kept && kept.media === media) return { ...plan, source: kept.source }
+  const answered = answerWith(plan, record, context)
+  if (media) readAnswers.set(record, { media, source: answered.source })
+  return answered
+}
+
+/** The last answer of each record read: kept as long as the record is. */
+const readAnswers = new WeakMap<StoredRecord, { media: DeclaredMedia; source: ResponsePlan['source'] }>()
 
 /** A page of the records, in the list answer's shape: the array, or its wrapper filled. */
 async function answerList({

@@ -7,7 +7,7 @@ import { serializeRecord } from '../state/record-values.js'
 import type { Faker } from './fake.js'
 import type { Sampler } from './sample-body.js'
 import type { GenerationBudget } from './generation-budget.js'
-import type { ResponsePlan } from './select-response.js'
+import type { BodySource, ResponsePlan } from './select-response.js'
 import { madeBodyOf } from './made-body.js'
 import { serializeBody } from './serialize-body.js'
 import { type TemplateRequest, pullsInStructure } from './templates.js'
@@ -121,15 +121,25 @@ function renderRecord(
   status: number,
   headers: Record<string, string> | undefined,
   media: DeclaredMedia,
-  { value, nested }: { value: unknown; nested: boolean },
+  source: RecordSource,
   context: RenderContext,
 ): RenderedResponse {
-  const { text, plain } = serializeRecord(value)
-  const rendered: RenderedResponse = { status, contentType: media.contentType, headers, body: text }
-  const violations = nested ? bodyViolations(context, media, plain) : schemaViolations(media, plain)
-  if (violations.length) rendered.violations = violations
+  let made = renderedRecords.get(source)
+  if (!made) {
+    const { text, plain } = serializeRecord(source.value)
+    const violations = source.nested ? bodyViolations(context, media, plain) : schemaViolations(media, plain)
+    made = violations.length ? { text, violations } : { text }
+    renderedRecords.set(source, made)
+  }
+  const rendered: RenderedResponse = { status, contentType: media.contentType, headers, body: made.text }
+  if (made.violations) rendered.violations = made.violations
   return rendered
 }
+
+type RecordSource = Extract<BodySource, { kind: 'record' }>
+
+/** A record source's bytes and what they break, made once: the data step answers reads of an unchanged record with the same source. */
+const renderedRecords = new WeakMap<RecordSource, { text: string; violations?: readonly Violation[] }>()
 
 /** A template that renders outside its schema (say, echoing a field the request lacks) yields to a generated body. */
 function renderTemplate(
