@@ -11,6 +11,7 @@ import type { RecordPlace, RecordStore, StoredRecord } from '../state/record-sto
 import {
   type RecordShape,
   completeRecord,
+  fitRecord,
   holdsNested,
   projectRecord,
   withoutServerFields,
@@ -189,7 +190,10 @@ function answerWith(plan: ResponsePlan, record: StoredRecord, context: RenderCon
   const media = jsonMediaOf(plan)
   if (!media) return plan
   const shape = shapesOf(media, context)
-  const value = projectRecord(record, shape.record, shape.base)
+  // A response that is no object (an array where the request sent an object) is answered as without state.
+  if (!shape.record.holdsObject) return plan
+  const value = fitRecord(media, projectRecord(record, shape.record, shape.base), shape.base)
+  if (value === undefined) return plan
   return { ...plan, source: { kind: 'record', value, nested: holdsNested(value) } }
 }
 

@@ -10,7 +10,7 @@ import { type RecordShape, itemsSchemaOf, propertySchemaOf, shapeOf } from './re
  * record's shape in it, and the schema's static sample, where a required field a record lacks comes
  * from; made on first use and kept (per app, as the compiled responses are).
  */
-export const NO_SHAPE: RecordShape = { fields: undefined, required: [] }
+export const NO_SHAPE: RecordShape = { fields: undefined, required: [], holdsObject: true }
 
 export interface MediaShapes {
   record: RecordShape
