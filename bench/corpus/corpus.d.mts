@@ -48,6 +48,8 @@ export interface CorpusOptions {
   only?: string
   list?: string
   maxOps?: number
+  /** serve each description with stateful mode on (`--stateful`) */
+  stateful?: boolean
   /** run `npm run build` first when dist/ is missing or stale (default true) */
   build?: boolean
   /** write .cache/corpus/results-*.json (default true) */

@@ -221,12 +221,13 @@ export function selectDescriptions({ source = 'apis-guru', sample, seed = 1, onl
 // ---------------------------------------------------------------------------------------------
 // Running
 
-function runOne(entry, { seed, maxOps, dist }) {
+function runOne(entry, { seed, maxOps, dist, stateful }) {
   const file = fileOf(entry.source, entry.rel)
   const job = {
     file,
     dist: pathToFileURL(join(dist, 'index.js')).href,
     seed,
+    stateful: stateful === true,
     maxOps: entry.maxOps ?? maxOps,
     unsatisfiable: entry.unsatisfiable ?? [],
   }
