@@ -41,9 +41,19 @@ export function nodeAt(document: unknown, pointer: string): any {
   let node: any = document
   for (const token of pointer.split('/').slice(1)) {
     if (node === null || typeof node !== 'object') return undefined
-    node = node[unescapeToken(decodeURIComponent(token))]
+    node = node[unescapeToken(percentDecoded(token))]
   }
   return node
+}
+
+/** A token percent-decoded where it is a URI fragment's; as written where it cannot be (`50%off` in a path key). */
+function percentDecoded(token: string): string {
+  if (!token.includes('%')) return token
+  try {
+    return decodeURIComponent(token)
+  } catch {
+    return token
+  }
 }
 
 /** A schema with its `$ref` chain followed (schemas keep their refs for Ajv; some start-up code needs the target). */
