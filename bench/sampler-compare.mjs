@@ -494,6 +494,7 @@ async function workerMain() {
     { findUndeclaredFields },
     { kindOf },
     { walkSchemas },
+    { ANNOTATIONS },
   ] = await Promise.all([
     import(at('openapi/load-spec.js')),
     import(at('openapi/operations.js')),
@@ -503,6 +504,7 @@ async function workerMain() {
     import(at('responses/undeclared-fields.js')),
     import(at('responses/serialize-body.js')),
     import(at('openapi/walk.js')),
+    import(at('openapi/normalize-schemas.js')),
   ])
   const { createAjv, addDescription, compileAt, markExactIntegers, schemaRootOf, EXACT_INT64_KEYWORD } = ajvModule
   const require = createRequire(import.meta.url)
@@ -550,7 +552,9 @@ async function workerMain() {
       } catch (e) {
         return send({ type: 'done', summary: { outcome: 'ajv-refused', note: String(e?.message ?? e).slice(0, 200) } })
       }
-      sampled = foldAllOfAnnotations ? foldAnnotationParts(structuredClone(view), walkSchemas) : view
+      sampled = foldAllOfAnnotations
+        ? foldAnnotationParts(structuredClone(view), walkSchemas, new Set([...ANNOTATIONS, '$comment']))
+        : view
       let operations
       try {
         operations = describeOperations(spec)
@@ -697,23 +701,11 @@ async function workerMain() {
   })
 }
 
-/** Annotation keywords: an allOf part made only of these constrains nothing. */
-const ANNOTATIONS = new Set([
-  'title',
-  'description',
-  'example',
-  'examples',
-  'default',
-  'deprecated',
-  'readOnly',
-  'writeOnly',
-  'xml',
-  'externalDocs',
-  '$comment',
-])
-
-/** Drops allOf parts that only annotate (an allOf left empty goes too); the document is a copy. */
-function foldAnnotationParts(document, walkSchemas) {
+/**
+ * Drops allOf parts that only annotate (an allOf left empty goes too); the document is a copy.
+ * `annotations`: the mock's own (`normalize-schemas.ts`), and `$comment`.
+ */
+function foldAnnotationParts(document, walkSchemas, annotations) {
   walkSchemas(document, (schema) => {
     if (!Array.isArray(schema.allOf)) return
     const kept = schema.allOf.filter(
@@ -722,7 +714,7 @@ function foldAnnotationParts(document, walkSchemas) {
           part &&
           typeof part === 'object' &&
           !Array.isArray(part) &&
-          Object.keys(part).every((k) => ANNOTATIONS.has(k))
+          Object.keys(part).every((k) => annotations.has(k))
         ),
     )
     if (kept.length === schema.allOf.length) return

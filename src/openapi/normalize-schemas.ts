@@ -102,7 +102,7 @@ function readNullable(schema: Record<string, any>): void {
 }
 
 /** Keywords that constrain nothing: they stay on a nullable schema that gets wrapped. */
-const ANNOTATIONS = new Set([
+export const ANNOTATIONS: ReadonlySet<string> = new Set([
   'title',
   'description',
   'example',
