@@ -14,43 +14,41 @@ import { silentLogger } from '../../src/log.js'
 const SEED = Number(process.env.FC_SEED ?? 20_250_505)
 
 // Every file the mock's own modules open or list, and every timing-safe compare, is recorded.
-const recorded = vi.hoisted(() => ({ files: [] as string[], compares: [] as Array<[number, number]> }))
-
-vi.mock('node:fs/promises', async (importOriginal) => {
-  const original = await importOriginal<typeof import('node:fs/promises')>()
-  const wrap =
+const { recorded, recording } = vi.hoisted(() => {
+  const recorded = { files: [] as string[], compares: [] as Array<[number, number]> }
+  /** The function, recording the file each call names (its first argument). */
+  const recording =
     <F extends (...args: any[]) => any>(fn: F) =>
     (...args: Parameters<F>): ReturnType<F> => {
       recorded.files.push(String(args[0]))
       return fn(...args)
     }
+  return { recorded, recording }
+})
+
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const original = await importOriginal<typeof import('node:fs/promises')>()
   return {
     ...original,
     default: original,
-    readFile: wrap(original.readFile),
-    readdir: wrap(original.readdir),
-    stat: wrap(original.stat),
-    open: wrap(original.open),
+    readFile: recording(original.readFile),
+    readdir: recording(original.readdir),
+    stat: recording(original.stat),
+    open: recording(original.open),
   }
 })
 
 vi.mock('node:fs', async (importOriginal) => {
   const original = await importOriginal<typeof import('node:fs')>()
-  const wrap =
-    <F extends (...args: any[]) => any>(fn: F) =>
-    (...args: Parameters<F>): ReturnType<F> => {
-      recorded.files.push(String(args[0]))
-      return fn(...args)
-    }
   return {
     ...original,
     default: original,
-    readFileSync: wrap(original.readFileSync),
-    existsSync: wrap(original.existsSync),
-    createReadStream: wrap(original.createReadStream),
-    openSync: wrap(original.openSync),
-    readdirSync: wrap(original.readdirSync),
-    statSync: wrap(original.statSync),
+    readFileSync: recording(original.readFileSync),
+    existsSync: recording(original.existsSync),
+    createReadStream: recording(original.createReadStream),
+    openSync: recording(original.openSync),
+    readdirSync: recording(original.readdirSync),
+    statSync: recording(original.statSync),
   }
 })
 
