@@ -4,6 +4,7 @@ import net from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { StartupErrorCode } from '../../src/errors.js'
+import { responseOf } from '../support/raw-socket.js'
 import { runCli, startCli, startedUrl, stopProcesses, waitForOutput, within, freePort } from '../support/processes.js'
 
 /**
@@ -211,16 +212,7 @@ describe('plant-store-mock CLI', () => {
             expect: '100-continue',
           },
         })
-        const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
-          req.on('response', (res) => {
-            let body = ''
-            res
-              .setEncoding('utf8')
-              .on('data', (chunk: string) => (body += chunk))
-              .on('end', () => resolve({ status: res.statusCode!, body }))
-          })
-          req.on('error', reject)
-        })
+        const response = responseOf(req)
         await within(5000, '100 Continue', new Promise<void>((resolve) => req.once('continue', resolve)))
         req.write('{"id": 1, ')
 

@@ -6,7 +6,7 @@
 import http from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startCli, startedUrl, stopProcesses, within } from '../support/processes.js'
-import { sleep } from '../support/raw-socket.js'
+import { responseOf, sleep } from '../support/raw-socket.js'
 
 const agents: http.Agent[] = []
 
@@ -25,19 +25,6 @@ interface InFlight {
   kind: string
   expected: number
   response: Promise<{ status: number; body: string }>
-}
-
-function responseOf(req: http.ClientRequest): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    req.on('response', (res) => {
-      let body = ''
-      res
-        .setEncoding('utf8')
-        .on('data', (chunk: string) => (body += chunk))
-        .on('end', () => resolve({ status: res.statusCode!, body }))
-    })
-    req.on('error', reject)
-  })
 }
 
 const headers = { authorization: 'Bearer t', 'content-type': 'application/json' }

@@ -1,7 +1,9 @@
 /**
  * A hand-driven HTTP/1.1 client over a raw TCP socket, for what fetch cannot do: send headers a byte
- * at a time, stream a body forever, or watch the server close the connection (#5).
+ * at a time, stream a body forever, or watch the server close the connection (#5); and the answer a
+ * node:http request gets.
  */
+import type http from 'node:http'
 import net from 'node:net'
 
 export interface RawConnection {
@@ -73,4 +75,18 @@ export async function streamChunked(
     })
     if (!drained) return { sent, stoppedBy: connection.isClosed() ? 'closed' : 'stalled' }
   }
+}
+
+/** The status and text body a node:http request gets. */
+export function responseOf(req: http.ClientRequest): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    req.on('response', (res) => {
+      let body = ''
+      res
+        .setEncoding('utf8')
+        .on('data', (chunk: string) => (body += chunk))
+        .on('end', () => resolve({ status: res.statusCode!, body }))
+    })
+    req.on('error', reject)
+  })
 }
