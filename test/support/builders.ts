@@ -1,7 +1,8 @@
 /**
  * Small builders for the unit tests: an in-memory description compiled with the same steps as
- * `src/engine.ts`, and a plain `RequestData` without any HTTP framework.
+ * `src/engine.ts`, a plain `RequestData` without any HTTP framework, and a journaled request.
  */
+import type { RequestRecord } from '../../src/journal/journal.js'
 import type { RequestData } from '../../src/request.js'
 import { silentLogger } from '../../src/log.js'
 import { compileResponses } from '../../src/responses/compile-responses.js'
@@ -124,5 +125,23 @@ export function requestOf({
     rawQuery: query,
     query: () => new URLSearchParams(query),
     cookie: (name) => cookies[name],
+  }
+}
+
+/** A valid POST /plants as the journal records it, answered 200, with what the test changes. */
+export function journaledPost(overrides: Partial<RequestRecord> = {}): RequestRecord {
+  return {
+    time: Date.UTC(2025, 0, 1),
+    method: 'POST',
+    path: '/plants',
+    query: '',
+    operation: 'addPlant',
+    headers: { 'content-type': 'application/json' },
+    status: 200,
+    scenario: 'default',
+    valid: true,
+    violations: [],
+    durationMs: 1,
+    ...overrides,
   }
 }

@@ -1,26 +1,13 @@
 /** The answers the journal keeps (`src/journal/journal.ts`, #13 §4): redacted and bounded when listed, counted in its byte budget. */
 import { describe, expect, it } from 'vitest'
 import { type AnswerSource, type RequestRecord, createJournal } from '../../src/journal/journal.js'
+import { journaledPost } from '../support/builders.js'
 
 const KIB = 1024
 
 /** A journaled POST /plants answered with `response`. */
 function record(response: AnswerSource | undefined, overrides: Partial<RequestRecord> = {}): RequestRecord {
-  return {
-    time: Date.UTC(2025, 0, 1),
-    method: 'POST',
-    path: '/plants',
-    query: '',
-    operation: 'addPlant',
-    headers: { 'content-type': 'application/json' },
-    status: response?.status ?? 0,
-    scenario: 'default',
-    valid: true,
-    violations: [],
-    durationMs: 1,
-    response,
-    ...overrides,
-  }
+  return journaledPost({ status: response?.status ?? 0, response, ...overrides })
 }
 
 describe('createJournal: the answers it keeps', () => {

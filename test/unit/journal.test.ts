@@ -1,28 +1,14 @@
 /** The request journal (`src/journal/journal.ts`, issue #3 §3): a bounded ring, redaction, filters. */
 import { describe, expect, it } from 'vitest'
 import { resolveOptions } from '../../src/resolve-options.js'
-import { type RequestRecord, createJournal } from '../../src/journal/journal.js'
+import { createJournal } from '../../src/journal/journal.js'
+import { journaledPost } from '../support/builders.js'
 
 const KIB = 1024
 const encode = (text: string) => new TextEncoder().encode(text)
 
 /** A journaled POST /plants, with what the test changes. */
-function record(overrides: Partial<RequestRecord> = {}): RequestRecord {
-  return {
-    time: Date.UTC(2025, 0, 1),
-    method: 'POST',
-    path: '/plants',
-    query: '',
-    operation: 'addPlant',
-    headers: { 'content-type': 'application/json' },
-    status: 200,
-    scenario: 'default',
-    valid: true,
-    violations: [],
-    durationMs: 1,
-    ...overrides,
-  }
-}
+const record = journaledPost
 
 function recordMany(journal: ReturnType<typeof createJournal>, count: number): void {
   for (let n = 1; n <= count; n++) journal.recordRequest(record({ query: `n=${n}` }))

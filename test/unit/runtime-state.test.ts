@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { createRuntimeState } from '../../src/state/runtime-state.js'
 import { MockError, StartupError } from '../../src/errors.js'
 import type { RequestRecord } from '../../src/journal/journal.js'
+import { journaledPost } from '../support/builders.js'
 import type { Scenario } from '../../src/scenarios/scenarios.js'
 
 function scenario(name: string, builtIn = true): Scenario {
@@ -17,20 +18,7 @@ function controls(start = 'default', journalSize = 100) {
 }
 
 function record(session?: string): RequestRecord {
-  return {
-    time: Date.now(),
-    method: 'POST',
-    path: '/plants',
-    query: '',
-    operation: 'addPlant',
-    headers: {},
-    status: 200,
-    scenario: 'default',
-    session,
-    valid: true,
-    violations: [],
-    durationMs: 0,
-  }
+  return journaledPost({ time: Date.now(), session })
 }
 
 /** The error `run` throws, to inspect it. */
