@@ -14,3 +14,8 @@ export interface RequestData {
   rawQuery: string
   cookie(name: string): string | undefined
 }
+
+/** The session a request names (`X-Mock-Session`): an empty header is none, as the admin API reads it (`sessionOf`). */
+export function requestSession(request: RequestData): string | undefined {
+  return request.header('x-mock-session') || undefined
+}

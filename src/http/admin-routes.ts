@@ -13,6 +13,7 @@ import {
   journalFilterOf,
   parseJsonObject,
   readPage,
+  askedSession,
   sessionOf,
 } from './read-admin-input.js'
 import { incomingOf } from './request-data.js'
@@ -130,7 +131,7 @@ export function createAdminRoutes({
   })
 
   admin.get('/scenario', (c) => {
-    const session = sessionOf(c.req.query('session'), c.req.header('x-mock-session'))
+    const session = askedSession(c)
     return c.json(describeScenarios(state, session))
   })
 
@@ -156,12 +157,12 @@ export function createAdminRoutes({
   })
 
   admin.delete('/requests', (c) => {
-    state.journal.clearRequests({ session: sessionOf(c.req.query('session'), c.req.header('x-mock-session')) })
+    state.journal.clearRequests({ session: askedSession(c) })
     return c.body(null, 204)
   })
 
   admin.post('/reset', async (c) => {
-    const session = sessionOf(c.req.query('session'), c.req.header('x-mock-session'))
+    const session = askedSession(c)
     await state.reset(session)
     return c.json(describeScenarios(state, session))
   })

@@ -5,7 +5,7 @@ import type { StatefulSetup } from '../state/compile-stateful.js'
 import type { RecordSets } from '../state/record-store.js'
 import type { RuntimeState } from '../state/runtime-state.js'
 import { checkResource, checkedRecords, storeOf } from '../state/steer-records.js'
-import { sessionOf } from './read-admin-input.js'
+import { askedSession } from './read-admin-input.js'
 import { incomingOf } from './request-data.js'
 import { readBody } from './read-body.js'
 
@@ -21,7 +21,7 @@ export function addStateRoutes(
   maxBodyBytes: number,
 ): void {
   admin.get('/state', async (c) => {
-    const session = sessionOf(c.req.query('session'), c.req.header('x-mock-session'))
+    const session = askedSession(c)
     const resource = c.req.query('resource')
     if (resource !== undefined) checkResource(stateful, resource)
     return stateAnswer(session, await storeOf(state.records).get(session, resource))
@@ -29,7 +29,7 @@ export function addStateRoutes(
 
   admin.put('/state/:resource', async (c) => {
     const resource = c.req.param('resource')
-    const session = sessionOf(c.req.query('session'), c.req.header('x-mock-session'))
+    const session = askedSession(c)
     const caller = `PUT /__mock/state/${resource}`
     const store = storeOf(state.records)
     checkResource(stateful, resource)

@@ -1,3 +1,4 @@
+import type { Context } from 'hono'
 import { errors } from '../errors.js'
 import type { JournalFilter, StatusClass } from '../journal/journal-filter.js'
 import { isPlainObject } from '../internal/plain-object.js'
@@ -66,6 +67,11 @@ export function readPage(query: Record<string, string>): { limit: number; after?
   if (query.cursor === undefined) return { limit }
   if (!/^\d{1,15}$/.test(query.cursor)) throw errors.badPageCursor(query.cursor)
   return { limit, after: Number(query.cursor) }
+}
+
+/** The session an admin call names: `?session=`, else `X-Mock-Session`; an empty one is none. */
+export function askedSession(c: Context): string | undefined {
+  return sessionOf(c.req.query('session'), c.req.header('x-mock-session'))
 }
 
 export function sessionOf(...candidates: Array<string | undefined>): string | undefined {

@@ -2,7 +2,7 @@ import type { Context } from 'hono'
 import { checkSecurity } from '../auth/check-security.js'
 import type { CompiledOperation } from '../compile-operation.js'
 import { errors, isMockError } from '../errors.js'
-import type { RequestData } from '../request.js'
+import { type RequestData, requestSession } from '../request.js'
 import { type Preferences, parsePrefer } from '../responses/prefer.js'
 import {
   type QueryPreferences,
@@ -108,9 +108,7 @@ function scenarioStep(
 ): Preferences {
   const { request } = exchange
   const named = request.header('x-mock-scenario')
-  const scenario = named
-    ? findScenario(state, named, operation)
-    : state.activeScenario(request.header('x-mock-session'))
+  const scenario = named ? findScenario(state, named, operation) : state.activeScenario(requestSession(request))
   exchange.scenario = scenario
   const prefer = query
     ? withQueryPreferences(parsePrefer(request.header('prefer')), query)

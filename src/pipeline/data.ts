@@ -1,3 +1,4 @@
+import { requestSession } from '../request.js'
 import type { CompiledOperation } from '../compile-operation.js'
 import { errors } from '../errors.js'
 import { isPlainObject } from '../internal/plain-object.js'
@@ -16,7 +17,7 @@ import {
   projectRecord,
   withoutServerFields,
 } from '../state/record-shape.js'
-import { NO_SHAPE, listShapesOf, shapesOf } from '../state/media-shapes.js'
+import { type MediaShapes, NO_SHAPES, listShapesOf, shapesOf } from '../state/media-shapes.js'
 import { exactBodyOf, idValueOf, pathKeyOf, withKey } from '../state/record-values.js'
 import type { RecordAction, Resource } from '../state/resource.js'
 import type { Exchange, PipelineDeps } from './exchange.js'
@@ -47,8 +48,7 @@ export async function dataStep(
   if (!records || chosen.code !== undefined || chosen.example !== undefined) return plan
   const { resource } = stateful
   const place: RecordPlace = {
-    // An empty X-Mock-Session is no session, as the admin API reads it (`sessionOf`).
-    session: exchange.request.header('x-mock-session') || undefined,
+    session: requestSession(exchange.request),
     resource,
     scope: scopeKeyOf(resource, request.params),
   }
@@ -78,9 +78,9 @@ const ACTIONS: Record<RecordAction, (call: DataCall) => Promise<ResponsePlan>> =
     if (!isPlainObject(request.value)) return plan
     const { resource } = stateful
     const context = deps.engine.errorContext
-    const shape = shapeFor(plan, context)
+    const { record: shape, base } = writtenShapes(plan, context)
     const body = withoutServerFields(bodyRecord(exchange, request.value), serverFieldsOf(stateful, shape))
-    const created = await records.create(place, completeRecord(body, shape, baseFor(plan, context), resource.idField))
+    const created = await records.create(place, completeRecord(body, shape, base, resource.idField))
     if (created.outcome === 'exists') throw errors.recordExists(conflictStatus(operation), resource.name, created.id)
     if (created.outcome === 'full')
       throw errors.recordLimit(operation.responses.violationStatus, resource.name, created.limit)
@@ -99,14 +99,14 @@ const ACTIONS: Record<RecordAction, (call: DataCall) => Promise<ResponsePlan>> =
     if (!isPlainObject(request.value)) return plan
     const { resource } = stateful
     const context = deps.engine.errorContext
-    const shape = shapeFor(plan, context)
+    const { record: shape, base } = writtenShapes(plan, context)
     const kept = serverFieldsOf(stateful, shape)
     const body = withKey(
       withoutServerFields(bodyRecord(exchange, request.value), kept),
       resource.idField,
       idValueOf(id, resource.idKind),
     )
-    const record = completeRecord(body, shape, baseFor(plan, context), resource.idField)
+    const record = completeRecord(body, shape, base, resource.idField)
     const replaced = await records.replace(place, id, record, {
       createsIfAbsent: stateful.createsIfAbsent === true,
       kept,
@@ -244,12 +244,8 @@ function jsonMediaOf(plan: ResponsePlan): DeclaredMedia | undefined {
   return media?.kind === 'json' && media.schemaPointer && plan.source.kind !== 'empty' ? media : undefined
 }
 
-function shapeFor(plan: ResponsePlan, context: RenderContext): RecordShape {
+/** What a create or replace answers in: the record's shape and sample there, or none where it answers no JSON. */
+function writtenShapes(plan: ResponsePlan, context: RenderContext): MediaShapes {
   const media = jsonMediaOf(plan)
-  return media ? shapesOf(media, context).record : NO_SHAPE
-}
-
-function baseFor(plan: ResponsePlan, context: RenderContext): unknown {
-  const media = jsonMediaOf(plan)
-  return media ? shapesOf(media, context).base : undefined
+  return media ? shapesOf(media, context) : NO_SHAPES
 }

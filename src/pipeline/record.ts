@@ -1,3 +1,4 @@
+import { requestSession } from '../request.js'
 import { type MockError, isMockError } from '../errors.js'
 import type { AnswerSource, RequestRecord } from '../journal/journal.js'
 import { written } from '../responses/prefer.js'
@@ -23,8 +24,7 @@ export function recordExchange(exchange: Exchange, { state, engine }: PipelineDe
   const mockError = isMockError(exchange.error) ? exchange.error : undefined
   // An error that answers the request as asked, or refuses the mock's own answer, says nothing against the request.
   const refused = mockError !== undefined && !ANSWERS_NOT_VIOLATIONS.has(mockError.kind) ? mockError : undefined
-  // An empty X-Mock-Session is no session, as the admin API reads it (`sessionOf`).
-  const session = request.header('x-mock-session') || undefined
+  const session = requestSession(request)
   const record: RequestRecord = {
     time: exchange.time,
     method: request.method,

@@ -10,7 +10,11 @@ import { type RecordShape, itemsSchemaOf, propertySchemaOf, shapeOf } from './re
  * record's shape in it, and the schema's static sample, where a required field a record lacks comes
  * from; made on first use and kept (per app, as the compiled responses are).
  */
-export const NO_SHAPE: RecordShape = { fields: undefined, required: [], holdsObject: true }
+/** What answers no JSON makes of a record: nothing to leave out or fill in. */
+export const NO_SHAPES: MediaShapes = {
+  record: { fields: undefined, required: [], holdsObject: true },
+  base: undefined,
+}
 
 export interface MediaShapes {
   record: RecordShape

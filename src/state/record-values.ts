@@ -95,7 +95,7 @@ const exactRecords = new WeakSet<object>()
 
 /** The request body again, read so that integers beyond 2^53 keep every digit: only when the parsed body holds one that rounding may have changed. */
 export function exactBodyOf(value: unknown, text: () => string): unknown {
-  if (!holdsUnsafeInteger(value)) return value
+  if (!holds(value, isUnsafeInteger)) return value
   try {
     const exact = parseLossless(text(), undefined, (literal) =>
       isSafeNumber(literal) ? Number(literal) : new LosslessNumber(literal),
@@ -109,7 +109,7 @@ export function exactBodyOf(value: unknown, text: () => string): unknown {
 
 /** Marks a record read from the state file or given by a test, if it holds an exact integer. */
 export function markIfExact<T>(record: T): T {
-  if (record !== null && typeof record === 'object' && holdsLossless(record)) exactRecords.add(record)
+  if (record !== null && typeof record === 'object' && holds(record, isLosslessNumber)) exactRecords.add(record)
   return record
 }
 
@@ -123,19 +123,16 @@ export function carryExact<T extends object>(from: object, to: T): T {
   return to
 }
 
-function holdsUnsafeInteger(value: unknown, depth = 0): boolean {
-  if (typeof value === 'number') return Number.isInteger(value) && !Number.isSafeInteger(value)
+/** A JSON value holding, at any depth up to 64, a value `found` says yes to. */
+function holds(value: unknown, found: (value: unknown) => boolean, depth = 0): boolean {
+  if (found(value)) return true
   if (value === null || typeof value !== 'object' || depth > 64) return false
-  for (const member of Object.values(value)) if (holdsUnsafeInteger(member, depth + 1)) return true
+  for (const member of Object.values(value)) if (holds(member, found, depth + 1)) return true
   return false
 }
 
-function holdsLossless(value: unknown, depth = 0): boolean {
-  if (isLosslessNumber(value)) return true
-  if (value === null || typeof value !== 'object' || depth > 64) return false
-  for (const member of Object.values(value)) if (holdsLossless(member, depth + 1)) return true
-  return false
-}
+const isUnsafeInteger = (value: unknown) =>
+  typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)
 
 /** A record with its key field set, as a new object; marked exact when the key is an integer beyond 2^53. */
 export function withKey(record: StoredRecord, field: string, value: unknown): StoredRecord {
