@@ -45,6 +45,19 @@ interface Sent {
   body?: string | Uint8Array
 }
 
+/** POST /plants with a token and this body, as the given media type. */
+function postPlant(body: string | Uint8Array, type = 'application/json'): Sent {
+  return {
+    method: 'POST',
+    path: '/plants',
+    headers: [
+      ['authorization', 'Bearer t'],
+      ['content-type', type],
+    ],
+    body,
+  }
+}
+
 interface Answer {
   status: number
   contentType: string | null
@@ -350,15 +363,7 @@ describe('arbitrary input through app.request()', () => {
   it('answers any body to POST /plants with a declared or documented status, never 5xx, within a bound (#5)', async () => {
     await fc.assert(
       fc.asyncProperty(body, contentType, async (payload, type) => {
-        const sent: Sent = {
-          method: 'POST',
-          path: '/plants',
-          headers: [
-            ['authorization', 'Bearer t'],
-            ['content-type', type],
-          ],
-          body: payload,
-        }
+        const sent = postPlant(payload, type)
         checkAnswer(sent, await send(app, sent))
       }),
       { ...params(), examples: [['{"id":1,"name":"Fern"}', 'application/json']] },
@@ -373,15 +378,7 @@ describe('arbitrary input through app.request()', () => {
           nearPlant.map((v) => JSON.stringify(v)),
         ),
         async (payload) => {
-          const sent: Sent = {
-            method: 'POST',
-            path: '/plants',
-            headers: [
-              ['authorization', 'Bearer t'],
-              ['content-type', 'application/json'],
-            ],
-            body: payload,
-          }
+          const sent = postPlant(payload)
           const answer = await send(app, sent)
           checkAnswer(sent, answer)
           const tooLarge = (typeof payload === 'string' ? Buffer.byteLength(payload) : payload.byteLength) > 1024 * 1024
@@ -594,15 +591,7 @@ describe('templates', () => {
         if (TEMPLATE_GRAMMAR.test(expression.trim())) return
         if (/[{}]/.test(expression) && !(outcome instanceof StartupError)) {
           // Braces inside break the placeholder, so the text is no template at all: it is served as written.
-          const sent: Sent = {
-            method: 'POST',
-            path: '/plants',
-            headers: [
-              ['authorization', 'Bearer t'],
-              ['content-type', 'application/json'],
-            ],
-            body: '{"id":1,"name":"Fern"}',
-          }
+          const sent = postPlant('{"id":1,"name":"Fern"}')
           const answer = await send(outcome as MockApp, sent)
           expect(JSON.parse(answer.text), expression).toEqual({ name: `{{${expression}}}` })
           return
