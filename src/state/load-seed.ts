@@ -8,7 +8,7 @@ import { exactBodyOf, markIfExact } from './record-values.js'
 import type { Resource } from './resource.js'
 
 /** The seed file of a resource: `plants.json`; a name with `/` (`orgs/repos`) is written with `.` (`orgs.repos.json`). */
-export function seedFileName(resource: Resource): string {
+function seedFileName(resource: Resource): string {
   return `${resource.name.replace(/\//g, '.')}.json`
 }
 

@@ -10,7 +10,7 @@ import { type StateWriter, createStateWriter } from './state-writer.js'
 /** Sessions with data of their own kept at most, as sessions with a scenario of their own are. */
 const MAX_DATA_SESSIONS = 10_000
 /** Records all sessions' own data holds at most (about 155 bytes each: some 150 MiB); the least recently used sessions' data goes first. */
-export const MAX_SESSION_RECORDS = 1_000_000
+const MAX_SESSION_RECORDS = 1_000_000
 
 export interface OpenedRecords {
   records: MemoryRecordStore

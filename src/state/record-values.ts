@@ -113,10 +113,6 @@ export function markIfExact<T>(record: T): T {
   return record
 }
 
-export function isExact(record: object): boolean {
-  return exactRecords.has(record)
-}
-
 /** Carries the mark to a record made from a marked one (a projection, a merge, a completion). */
 export function carryExact<T extends object>(from: object, to: T): T {
   if (exactRecords.has(from)) exactRecords.add(to)
