@@ -23,7 +23,7 @@ export interface PatternTester {
 export function compilePattern(source: string, flags: string): PatternTester {
   let compiled: PatternTester | undefined
   return {
-    test: (text) => (compiled ??= compileNow(source, flags)).test(text),
+    test: (text) => (compiled ??= compilePatternNow(source, flags) ?? MATCHES_ANYTHING).test(text),
     // Ajv shares one compiled pattern per distinct `toString()`.
     toString: () => `/${source}/${flags}`,
   }
@@ -32,8 +32,12 @@ export function compilePattern(source: string, flags: string): PatternTester {
 /** Ajv asks a regular-expression engine how to name itself in standalone code, which the mock never emits. */
 compilePattern.code = 'compilePattern'
 
-function compileNow(source: string, flags: string): PatternTester {
-  return linearTime(source) ?? boundedInput(backtracking(source, flags)) ?? MATCHES_ANYTHING
+/**
+ * A pattern compiled at once, on RE2 when it reads it, else on JavaScript's engine over bounded input;
+ * `undefined` when no engine reads it (a caller that must not match everything says so itself).
+ */
+export function compilePatternNow(source: string, flags = 'u'): PatternTester | undefined {
+  return linearTime(source) ?? boundedInput(backtracking(source, flags))
 }
 
 /** Longest value a pattern RE2 cannot read is run on; a longer one does not match (#12). */
