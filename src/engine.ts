@@ -12,6 +12,7 @@ import { type FixtureSet, loadFixtures } from './responses/fixtures.js'
 import { compileBudgetWarnings } from './responses/generation-budget.js'
 import type { ErrorContext } from './responses/render-error.js'
 import { loadScenarios } from './scenarios/load-scenarios.js'
+import { type RuleBook, ruleTargetsOf } from './rules/rule-targets.js'
 import { type StatefulSetup, compileStateful } from './state/compile-stateful.js'
 import { type Scenario, builtInScenarios, indexScenarios } from './scenarios/scenarios.js'
 import { kindOf, loadXmlSupport } from './responses/serialize-body.js'
@@ -47,6 +48,8 @@ export interface Engine {
   deferredExamples: DeclaredResponse[]
   /** `--stateful`: the resources, their seed and record checks; `undefined` without. */
   stateful: StatefulSetup | undefined
+  /** What scenario rules were read against, and runtime stubs are (`POST /__mock/stubs`). */
+  rules: RuleBook
 }
 
 /** How the engine is built, beyond the user's options. */
@@ -118,9 +121,13 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
       }),
     ),
   )
+  const rules: RuleBook = {
+    targets: ruleTargetsOf(operations, descriptions, views.request),
+    reading: { headers: { document: views.response, ajv, coercingAjv, logger }, requestDocument: views.request },
+  }
   const scenarios = indexScenarios([
     ...builtInScenarios(operations),
-    ...(await loadScenarios(options.fixtures, operations)),
+    ...(await loadScenarios(options.fixtures, rules)),
   ])
   if (!scenarios.has(options.scenario)) {
     throw startupErrors.startScenarioUnknown(options.scenario, [...scenarios.keys()])
@@ -164,6 +171,7 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
     },
     deferredExamples: deferredExamples ?? [],
     stateful,
+    rules,
   }
 }
 

@@ -54,6 +54,13 @@ export const startupErrorCodes = [
   'scenario_bad_dynamic',
   'scenario_bad_delay',
   'scenario_bad_fault',
+  'scenario_bad_condition',
+  'scenario_bad_times',
+  'scenario_bad_sequence',
+  'scenario_bad_body',
+  'scenario_bad_headers',
+  'scenario_bad_from',
+  'scenario_bad_validate',
   // Placeholders in fixtures and examples (`{{request.body.name}}`).
   'template_bad_expression',
   'template_never_matches',

@@ -6,7 +6,8 @@ import { type MediaKind, type XmlNames, kindOf } from './serialize-body.js'
 /** A body known at start-up, already serialised: the request path only writes it. */
 export interface StaticBody {
   name: string
-  origin: 'fixture' | 'example'
+  /** `inline`: a rule's or a stub's own `body`. */
+  origin: 'fixture' | 'example' | 'inline'
   /** The serialised body: JSON text, or the XML or plain text of a non-JSON media type. */
   json: string
   /** A fixture with `{{request...}}` placeholders is rendered per request instead of served as `json`. */

@@ -1,4 +1,5 @@
 import { isLosslessNumber } from 'lossless-json'
+import { ruleProblems } from '../errors/rule.js'
 import { isPlainObject } from '../internal/plain-object.js'
 import { compilePatternNow } from '../validation/compile-pattern.js'
 import {
@@ -13,9 +14,6 @@ import {
 } from './condition-values.js'
 import { findImpossibleStep, parseJsonPath, readJsonPath, type PathStep } from './json-path.js'
 import type { ConditionSource, Conditions, MatchRequest, Miss } from './rule.js'
-
-/** A rule or stub that is written wrong: the message says what, without where (the caller adds the file and rule, or answers 400). */
-export class RuleProblem extends Error {}
 
 export interface ConditionTarget {
   /** The request view of the description (for $ref resolution of the body schema). */
@@ -54,12 +52,12 @@ interface Place {
 /** A rule's `when` (as YAML or the admin API gives it) compiled once; a RuleProblem says what is written wrong. */
 export function compileConditions(raw: unknown, target: ConditionTarget): Conditions {
   if (!isPlainObject(raw) || isLosslessNumber(raw))
-    throw new RuleProblem(`when: expected a map of ${LOCATIONS.join(', ')}`)
+    throw ruleProblems.badCondition(`when: expected a map of ${LOCATIONS.join(', ')}`)
   const conditions: Condition[] = []
   let readsExactBody = false
   for (const [location, named] of Object.entries(raw)) {
     if (!LOCATIONS.includes(location))
-      throw new RuleProblem(`when: "${location}" is no location; use ${LOCATIONS.join(', ')}`)
+      throw ruleProblems.badCondition(`when: "${location}" is no location; use ${LOCATIONS.join(', ')}`)
     const places = location === 'session' ? [[SESSION, named] as const] : placesAt(location, named, target)
     for (const [place, operators] of places) {
       for (const [operator, operand] of operatorsOf(place.where, operators)) {
@@ -70,7 +68,7 @@ export function compileConditions(raw: unknown, target: ConditionTarget): Condit
       }
     }
   }
-  if (conditions.length === 0) throw new RuleProblem('when: lists no condition')
+  if (conditions.length === 0) throw ruleProblems.badCondition('when: lists no condition')
   return createConditions(conditions, readsExactBody)
 }
 
@@ -78,9 +76,9 @@ const SESSION: Place = { where: 'when.session', label: 'session', read: (request
 
 function placesAt(location: string, named: unknown, target: ConditionTarget): Array<readonly [Place, unknown]> {
   if (!isPlainObject(named) || isLosslessNumber(named))
-    throw new RuleProblem(`when.${location}: expected a map of names to conditions`)
+    throw ruleProblems.badCondition(`when.${location}: expected a map of names to conditions`)
   const entries = Object.entries(named)
-  if (entries.length === 0) throw new RuleProblem(`when.${location}: names nothing`)
+  if (entries.length === 0) throw ruleProblems.badCondition(`when.${location}: names nothing`)
   return entries.map(([name, operators]) => [placeOf(location, name, target), operators] as const)
 }
 
@@ -89,7 +87,7 @@ function placeOf(location: string, name: string, target: ConditionTarget): Place
   switch (location) {
     case 'body': {
       const steps = parseJsonPath(name)
-      if (typeof steps === 'string') throw new RuleProblem(`${where}: ${steps}`)
+      if (typeof steps === 'string') throw ruleProblems.badCondition(`${where}: ${steps}`)
       return { where, label: `body ${name}`, steps, read: (request) => readJsonPath(request.body, steps) }
     }
     case 'query':
@@ -101,7 +99,7 @@ function placeOf(location: string, name: string, target: ConditionTarget): Place
     case 'params':
       if (!target.pathParameters.includes(name)) {
         const declared = target.pathParameters.length ? `declares ${target.pathParameters.join(', ')}` : 'declares none'
-        throw new RuleProblem(`${where}: the operation has no path parameter "${name}"; it ${declared}`)
+        throw ruleProblems.badCondition(`${where}: the operation has no path parameter "${name}"; it ${declared}`)
       }
       return { where, label: `params ${name}`, read: (request) => decodeParam(request.params, name) }
     default:
@@ -124,12 +122,12 @@ function decodeParam(params: Record<string, string>, name: string): string | und
 function operatorsOf(where: string, operators: unknown): Array<[string, unknown]> {
   if (isScalar(operators)) return [['equals', operators]]
   if (!isPlainObject(operators))
-    throw new RuleProblem(`${where}: expected a value or a map of operators (${OPERATORS.join(', ')})`)
+    throw ruleProblems.badCondition(`${where}: expected a value or a map of operators (${OPERATORS.join(', ')})`)
   const entries = Object.entries(operators)
-  if (entries.length === 0) throw new RuleProblem(`${where}: lists no operator; use ${OPERATORS.join(', ')}`)
+  if (entries.length === 0) throw ruleProblems.badCondition(`${where}: lists no operator; use ${OPERATORS.join(', ')}`)
   for (const [operator] of entries)
     if (!OPERATORS.includes(operator))
-      throw new RuleProblem(`${where}: "${operator}" is no operator; use ${OPERATORS.join(', ')}`)
+      throw ruleProblems.badCondition(`${where}: "${operator}" is no operator; use ${OPERATORS.join(', ')}`)
   return entries
 }
 
@@ -142,10 +140,10 @@ function checkBodyPath(place: Place, operator: string, operand: unknown, target:
   const steps = place.steps!
   if (target.bodySchema === undefined) {
     if (steps.length === 0 && operator === 'exists' && operand === false) return
-    throw new RuleProblem(`${place.where}: the operation takes no JSON request body`)
+    throw ruleProblems.badCondition(`${place.where}: the operation takes no JSON request body`)
   }
   const impossible = findImpossibleStep(target.document, target.bodySchema, steps)
-  if (impossible) throw new RuleProblem(`${place.where}: ${impossible}`)
+  if (impossible) throw ruleProblems.badCondition(`${place.where}: ${impossible}`)
 }
 
 function compileCondition(place: Place, operator: string, operand: unknown): Condition {
@@ -160,7 +158,8 @@ function compileCondition(place: Place, operator: string, operand: unknown): Con
     case 'equals':
       return condition(equalityOf(where, operand, inBody))
     case 'in': {
-      if (!Array.isArray(operand) || operand.length === 0) throw new RuleProblem(`${where}: expected a non-empty list`)
+      if (!Array.isArray(operand) || operand.length === 0)
+        throw ruleProblems.badCondition(`${where}: expected a non-empty list`)
       const tests = operand.map((item, i) => equalityOf(`${where}[${i}]`, item, inBody))
       return condition((value) => {
         for (let i = 0; i < tests.length; i++) if (tests[i]!(value)) return true
@@ -168,7 +167,8 @@ function compileCondition(place: Place, operator: string, operand: unknown): Con
       })
     }
     case 'matches': {
-      if (typeof operand !== 'string') throw new RuleProblem(`${where}: expected a regular expression as a string`)
+      if (typeof operand !== 'string')
+        throw ruleProblems.badCondition(`${where}: expected a regular expression as a string`)
       const pattern = compileMatches(where, operand)
       return condition((value) => {
         const text = textOf(value)
@@ -176,13 +176,13 @@ function compileCondition(place: Place, operator: string, operand: unknown): Con
       }, `/${operand}/`)
     }
     case 'exists': {
-      if (typeof operand !== 'boolean') throw new RuleProblem(`${where}: expected true or false`)
+      if (typeof operand !== 'boolean') throw ruleProblems.badCondition(`${where}: expected true or false`)
       const test = (value: unknown) => (value !== undefined) === operand
       return { read: place.read, test, text: `${place.label} ${operand ? 'exists' : 'does not exist'}` }
     }
     default: {
       const test = orderTest(operator as Order, operand, inBody)
-      if (!test) throw new RuleProblem(`${where}: expected a number`)
+      if (!test) throw ruleProblems.badCondition(`${where}: expected a number`)
       return condition(test)
     }
   }
@@ -190,7 +190,7 @@ function compileCondition(place: Place, operator: string, operand: unknown): Con
 
 function equalityOf(where: string, operand: unknown, inBody: boolean): ValueTest {
   const test = equalityTest(operand, inBody)
-  if (!test) throw new RuleProblem(`${where}: expected a string, number or boolean (the value is text)`)
+  if (!test) throw ruleProblems.badCondition(`${where}: expected a string, number or boolean (the value is text)`)
   return test
 }
 
@@ -203,7 +203,7 @@ function compileMatches(where: string, source: string): { test(text: string): bo
   } catch (error) {
     reason = (error as Error).message
   }
-  throw new RuleProblem(`${where}: /${source}/ is no regular expression (${reason})`)
+  throw ruleProblems.badCondition(`${where}: /${source}/ is no regular expression (${reason})`)
 }
 
 function createConditions(conditions: readonly Condition[], readsExactBody: boolean): Conditions {

@@ -1,12 +1,13 @@
 import { type MockError, errors } from '../errors.js'
 import type { Preferences } from '../responses/prefer.js'
 import type { Delay } from '../config.js'
-import type { Fault, Scenario, ScenarioRule } from './scenarios.js'
+import type { AnswerRule, InlineBody, RuleAnswer } from '../rules/rule.js'
+import type { Fault } from './scenarios.js'
 
 /**
- * What a scenario makes of one request, decided before anything is answered (prism's negotiator
- * keeps the decision apart from the assembly the same way): plain data the pipeline applies, each
- * part at its step. The one place a scenario rule is read.
+ * What a scenario's rule or a stub makes of one request, decided before anything is answered
+ * (prism's negotiator keeps the decision apart from the assembly the same way): plain data the
+ * pipeline applies, each part at its step. The one place a rule's answer is read.
  */
 export interface ScenarioDecision {
   /** The rule refuses every credential: answered right after security (step 3). */
@@ -18,41 +19,49 @@ export interface ScenarioDecision {
   /** The rule's latency, where it sets one; else the mock's (`--delay`). */
   delay?: Delay
   fault?: Fault
-  /** The rule picks the status (for the request line's "forced by scenario …"). */
-  choosesStatus?: boolean
+  /** What picks the status, where the rule does: `scenario duplicate-plant`, `stub 3` (the request line's "forced by …"). */
+  forcedBy?: string
+  /** The rule or stub that answered, named in the journal (`answeredBy`). */
+  rule?: AnswerRule
+  /** The rule's own body, served unless Prefer picks a status or example. */
+  inline?: InlineBody
+  /** Headers the rule adds to the answer. */
+  headers?: Record<string, string>
 }
 
-export function applyScenario(
-  scenario: Scenario,
-  rule: ScenarioRule | undefined,
+/** Whose rule answers: the scenario in force, and what the rule belongs to (`scenario error`, `stub 3`). */
+export interface RuleOwner {
+  scenario: string
+  by: string
+}
+
+/** The decision of one rule's answer. A `Prefer` that picks a status or an example wins over the rule's status, example and body. */
+export function applyRule(
+  { scenario, by }: RuleOwner,
+  rule: AnswerRule | undefined,
+  answer: RuleAnswer | undefined,
   prefer: Preferences,
   operationId: string,
 ): ScenarioDecision {
-  if (!rule) return { preferences: prefer }
-  const decision: ScenarioDecision = {
-    preferences: withScenarioRule(prefer, rule),
-    delay: rule.delay,
-    fault: rule.fault,
-    choosesStatus: rule.status !== undefined,
-  }
-  if (rule.unauthorized) decision.refusal = errors.scenarioRefusesCredentials(scenario.name)
-  if (rule.forcedError && prefer.code === undefined && prefer.example === undefined)
-    decision.forced = errors.forcedByScenario(rule.forcedError, scenario.name, operationId)
-  return decision
-}
-
-/**
- * A scenario rule says what to answer; `Prefer` on the request says it more finely and wins.
- * Status and example go together: a `Prefer` naming either replaces the rule's pair.
- */
-function withScenarioRule(prefer: Preferences, rule: ScenarioRule | undefined): Preferences {
-  if (!rule) return prefer
+  if (!rule || !answer) return { preferences: prefer }
   const pickedByPrefer = prefer.code !== undefined || prefer.example !== undefined
-  return {
-    code: pickedByPrefer ? prefer.code : rule.status,
-    example: pickedByPrefer ? prefer.example : rule.example,
-    dynamic: prefer.dynamic ?? rule.dynamic,
-    delay: prefer.delay,
-    from: prefer.from,
+  const decision: ScenarioDecision = {
+    preferences: {
+      code: pickedByPrefer ? prefer.code : answer.status,
+      example: pickedByPrefer ? prefer.example : answer.example,
+      dynamic: prefer.dynamic ?? answer.dynamic,
+      delay: prefer.delay,
+      from: prefer.from,
+    },
+    delay: answer.delay,
+    fault: answer.fault,
+    rule,
   }
+  if (answer.status !== undefined || answer.body !== undefined) decision.forcedBy = by
+  if (answer.unauthorized) decision.refusal = errors.scenarioRefusesCredentials(scenario)
+  if (answer.forcedError && !pickedByPrefer)
+    decision.forced = errors.forcedByScenario(answer.forcedError, scenario, operationId)
+  if (answer.body && !pickedByPrefer) decision.inline = answer.body
+  if (answer.headers && !pickedByPrefer) decision.headers = answer.headers
+  return decision
 }

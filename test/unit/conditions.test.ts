@@ -1,6 +1,7 @@
 import { LosslessNumber } from 'lossless-json'
 import { describe, expect, it } from 'vitest'
-import { RuleProblem, compileConditions, type ConditionTarget } from '../../src/rules/conditions.js'
+import { compileConditions, type ConditionTarget } from '../../src/rules/conditions.js'
+import { RuleProblem } from '../../src/errors/rule.js'
 import { formatJsonPath, parseJsonPath, readJsonPath } from '../../src/rules/json-path.js'
 import type { MatchRequest, Miss } from '../../src/rules/rule.js'
 import { compilePattern, compilePatternNow } from '../../src/validation/compile-pattern.js'

@@ -6,7 +6,10 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { StartupError, StartupErrorCode } from '../../src/errors.js'
 import type { DeclaredResponse } from '../../src/responses/declared-responses.js'
 import { loadScenarios } from '../../src/scenarios/load-scenarios.js'
-import type { ScenarioTarget } from '../../src/scenarios/scenarios.js'
+import type { Scenario, ScenarioTarget } from '../../src/scenarios/scenarios.js'
+import type { RuleBook } from '../../src/rules/rule-targets.js'
+import { createAjv } from '../../src/validation/create-ajv.js'
+import { silentLogger } from '../../src/log.js'
 import { removeTempDirs, tempDirSync } from '../support/temp-dirs.js'
 import { expectStartupError } from '../support/startup-error.js'
 
@@ -41,13 +44,43 @@ const operations: ScenarioTarget[] = [
   },
 ]
 
+/** The operations as rules are read against them: no request body, no path parameters, no declared headers. */
+const book: RuleBook = {
+  targets: operations.map((operation) => ({
+    ...operation,
+    description: {
+      id: operation.id,
+      fixtureKey: operation.id,
+      method: operation.method,
+      path: operation.path,
+      parameters: [],
+      responses: [],
+      security: [],
+      securityPointer: '',
+    },
+    stateful: false,
+    conditions: { document: {}, bodySchema: undefined, pathParameters: [] },
+  })),
+  reading: { headers: { document: {}, ajv: createAjv(), logger: silentLogger }, requestDocument: {} },
+}
+
+/** What a scenario's one rule for the operation at `index` answers. */
+function answerOf(scenario: Scenario | undefined, index: number) {
+  const rules = scenario?.rules[index]
+  expect(rules).toHaveLength(1)
+  return rules![0]!.answer
+}
+
+/** What each operation's one rule answers (`undefined`: the operation has none). */
+const answersOf = (scenario: Scenario | undefined) => scenario?.rules.map((rules) => rules?.[0]?.answer)
+
 afterEach(removeTempDirs)
 
 /** A fresh fixtures folder holding the given files. */
 const fixturesWith = (files: Record<string, string>): string => tempDirSync('scenarios-', files)
 
 function load(yaml: string) {
-  return loadScenarios(fixturesWith({ 'scenarios.yaml': yaml }), operations)
+  return loadScenarios(fixturesWith({ 'scenarios.yaml': yaml }), book)
 }
 
 /** The StartupError loading this scenarios file stops with, having asserted its code. */
@@ -57,11 +90,11 @@ function startupError(yaml: string, code: StartupErrorCode): Promise<StartupErro
 
 describe('loadScenarios: the file', () => {
   it('finds no scenarios when the fixtures folder has no scenarios file', async () => {
-    expect(await loadScenarios(fixturesWith({}), operations)).toEqual([])
+    expect(await loadScenarios(fixturesWith({}), book)).toEqual([])
   })
 
   it('finds no scenarios when there is no fixtures folder', async () => {
-    expect(await loadScenarios('', operations)).toEqual([])
+    expect(await loadScenarios('', book)).toEqual([])
   })
 
   it('finds no scenarios in an empty scenarios file', async () => {
@@ -76,22 +109,22 @@ describe('loadScenarios: the file', () => {
       name: 'refuse',
       description: 'No plant is welcome',
       builtIn: false,
-      rules: [{ status: 400 }],
+      rules: [[{ label: 'scenario refuse, addPlant rule 1', answer: { status: 400 } }]],
     })
   })
 
   it('reads scenarios.yml', async () => {
     const scenarios = await loadScenarios(
       fixturesWith({ 'scenarios.yml': 'refuse:\n  rules:\n    addPlant: { status: 400 }\n' }),
-      operations,
+      book,
     )
     expect(scenarios.map((s) => s.name)).toEqual(['refuse'])
   })
 
   it('reads scenarios.json', async () => {
     const json = JSON.stringify({ refuse: { rules: { addPlant: { status: 400 } } } })
-    const [scenario] = await loadScenarios(fixturesWith({ 'scenarios.json': json }), operations)
-    expect(scenario?.rules[0]).toEqual({ status: 400 })
+    const [scenario] = await loadScenarios(fixturesWith({ 'scenarios.json': json }), book)
+    expect(answerOf(scenario, 0)).toEqual({ status: 400 })
   })
 
   it('prefers scenarios.yaml to scenarios.yml and scenarios.json', async () => {
@@ -100,7 +133,7 @@ describe('loadScenarios: the file', () => {
       'scenarios.yml': 'from-yml:\n  rules: {}\n',
       'scenarios.json': '{"from-json":{"rules":{}}}',
     })
-    expect((await loadScenarios(dir, operations)).map((s) => s.name)).toEqual(['from-yaml'])
+    expect((await loadScenarios(dir, book)).map((s) => s.name)).toEqual(['from-yaml'])
   })
 
   it('gives a scenario without a description an empty one', async () => {
@@ -122,65 +155,65 @@ describe('loadScenarios: the file', () => {
 describe('loadScenarios: rules', () => {
   it('names an operation by its operationId', async () => {
     const [scenario] = await load('s:\n  rules:\n    listPlants: { dynamic: true }\n')
-    expect(scenario?.rules).toEqual([undefined, { dynamic: true }])
+    expect(answersOf(scenario)).toEqual([undefined, { dynamic: true }])
   })
 
   it('names an operation as "METHOD /path"', async () => {
     const [scenario] = await load('s:\n  rules:\n    "GET /plants": { dynamic: true }\n')
-    expect(scenario?.rules).toEqual([undefined, { dynamic: true }])
+    expect(answersOf(scenario)).toEqual([undefined, { dynamic: true }])
   })
 
   it('applies a "*" rule to every operation', async () => {
     const [scenario] = await load('s:\n  rules:\n    "*": { delay: 100 }\n')
-    expect(scenario?.rules).toEqual([{ delay: { min: 100, max: 100 } }, { delay: { min: 100, max: 100 } }])
+    expect(answersOf(scenario)).toEqual([{ delay: { min: 100, max: 100 } }, { delay: { min: 100, max: 100 } }])
   })
 
   it('merges an operation rule over the "*" rule field by field', async () => {
     const [scenario] = await load(
       's:\n  rules:\n    "*": { delay: 100, fault: hang }\n    addPlant: { status: 400, fault: reset }\n',
     )
-    expect(scenario?.rules[0]).toEqual({ delay: { min: 100, max: 100 }, status: 400, fault: 'reset' })
-    expect(scenario?.rules[1]).toEqual({ delay: { min: 100, max: 100 }, fault: 'hang' })
+    expect(answerOf(scenario, 0)).toEqual({ delay: { min: 100, max: 100 }, status: 400, fault: 'reset' })
+    expect(answerOf(scenario, 1)).toEqual({ delay: { min: 100, max: 100 }, fault: 'hang' })
   })
 
   it('lets an operation rule win over "*" even when "*" comes later in the file', async () => {
     const [scenario] = await load('s:\n  rules:\n    addPlant: { fault: reset }\n    "*": { fault: hang }\n')
-    expect(scenario?.rules.map((rule) => rule?.fault)).toEqual(['reset', 'hang'])
+    expect(scenario?.rules.map((rules) => rules?.[0]?.answer.fault)).toEqual(['reset', 'hang'])
   })
 
   it('reads a status with a named fixture of that status', async () => {
     const [scenario] = await load('s:\n  rules:\n    addPlant: { status: 400, example: duplicate-id }\n')
-    expect(scenario?.rules[0]).toEqual({ status: 400, example: 'duplicate-id' })
+    expect(answerOf(scenario, 0)).toEqual({ status: 400, example: 'duplicate-id' })
   })
 
   it('reads "fixture" as another spelling of "example"', async () => {
     const [scenario] = await load('s:\n  rules:\n    addPlant: { status: 400, fixture: duplicate-id }\n')
-    expect(scenario?.rules[0]).toEqual({ status: 400, example: 'duplicate-id' })
+    expect(answerOf(scenario, 0)).toEqual({ status: 400, example: 'duplicate-id' })
   })
 
   it('finds a named fixture of any status when the rule gives none', async () => {
     const [scenario] = await load('s:\n  rules:\n    addPlant: { example: monstera }\n')
-    expect(scenario?.rules[0]).toEqual({ example: 'monstera' })
+    expect(answerOf(scenario, 0)).toEqual({ example: 'monstera' })
   })
 
   it('reads a status given as a string', async () => {
     const [scenario] = await load('s:\n  rules:\n    addPlant: { status: "400" }\n')
-    expect(scenario?.rules[0]).toEqual({ status: 400 })
+    expect(answerOf(scenario, 0)).toEqual({ status: 400 })
   })
 
   it('reads a delay range', async () => {
     const [scenario] = await load('s:\n  rules:\n    addPlant: { delay: 100-250 }\n')
-    expect(scenario?.rules[0]).toEqual({ delay: { min: 100, max: 250 } })
+    expect(answerOf(scenario, 0)).toEqual({ delay: { min: 100, max: 250 } })
   })
 
   it.each(['reset', 'empty', 'malformed', 'hang'])('reads the fault %s', async (fault) => {
     const [scenario] = await load(`s:\n  rules:\n    addPlant: { fault: ${fault} }\n`)
-    expect(scenario?.rules[0]).toEqual({ fault })
+    expect(answerOf(scenario, 0)).toEqual({ fault })
   })
 
   it('reads dynamic: false', async () => {
     const [scenario] = await load('s:\n  rules:\n    addPlant: { dynamic: false }\n')
-    expect(scenario?.rules[0]).toEqual({ dynamic: false })
+    expect(answerOf(scenario, 0)).toEqual({ dynamic: false })
   })
 })
 
@@ -246,7 +279,7 @@ describe('loadScenarios: start-up errors', () => {
   it('stops on an unknown rule field, listing the fields a rule takes', async () => {
     const error = await startupError('s:\n  rules:\n    addPlant: { code: 400 }\n', 'scenario_unknown_rule_field')
     expect(error.message).toMatch(
-      /rule "addPlant": unknown field\(s\) code; a rule takes status, example, fixture, dynamic, delay, fault/,
+      /rule "addPlant": unknown field\(s\) code; a rule takes status, example, fixture, body, headers, dynamic, delay, fault, from, when, times, sequence, cycle, validate/,
     )
   })
 

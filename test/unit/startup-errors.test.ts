@@ -4,6 +4,7 @@ import { createApp } from '../../src/index.js'
 import { CommandLineError } from '../../src/command-line/command-line-error.js'
 import { parseCommandLine } from '../../src/command-line/parse-command-line.js'
 import { startupErrorOf } from '../support/startup-error.js'
+import { type RuleProblem, ruleProblems } from '../../src/errors/rule.js'
 
 type Template = (...args: unknown[]) => StartupError
 
@@ -28,7 +29,11 @@ describe('the start-up error catalogue (#14)', () => {
   it('lists each code once, in snake_case, and every code but the CLI own is made by a template', () => {
     expect(new Set(startupErrorCodes).size).toBe(startupErrorCodes.length)
     for (const code of startupErrorCodes) expect(code).toMatch(/^[a-z]+(_[a-z0-9]+)+$/)
-    const made = new Set(templates.map(([name, template]) => sample(name, template).code))
+    // A scenario rule's problems are made by their own templates (`ruleProblems`), then told where they are.
+    const ruleCodes = Object.values(ruleProblems).map((template) =>
+      (template as (...args: unknown[]) => RuleProblem)(...Array.from({ length: template.length }, () => ['x'])).code,
+    )
+    const made = new Set([...templates.map(([name, template]) => sample(name, template).code), ...ruleCodes])
     expect(startupErrorCodes.filter((code) => !code.startsWith('cli_') && !made.has(code))).toEqual([])
   })
 

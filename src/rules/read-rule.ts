@@ -1,0 +1,223 @@
+import { stringify as stringifyLossless } from 'lossless-json'
+import { RuleProblem, ruleProblems } from '../errors/rule.js'
+import { isPlainObject } from '../internal/plain-object.js'
+import type { OperationDescription } from '../openapi/operations.js'
+import { parseDelay } from '../resolve-options.js'
+import { findResponse, mediaOf, settleExamples, statusOf } from '../responses/declared-responses.js'
+import { fixtureHeaderProblems } from '../responses/fixture-header-problems.js'
+import type { HeaderContext } from '../responses/header-context.js'
+import { compileTemplate } from '../responses/templates.js'
+import { FAULTS, type Fault, type ScenarioTarget } from '../scenarios/scenarios.js'
+import { bodyViolations } from '../validation/check-response-body.js'
+import { type ConditionTarget, compileConditions } from './conditions.js'
+import type { AnswerRule, InlineBody, RuleAnswer } from './rule.js'
+
+/** The fields of one answer: a plain rule, or a step of a sequence. */
+export const ANSWER_KEYS = ['status', 'example', 'fixture', 'body', 'headers', 'dynamic', 'delay', 'fault', 'from']
+/** The fields of a rule: an answer, and when and how often it applies. */
+export const RULE_KEYS = [...ANSWER_KEYS, 'when', 'times', 'sequence', 'cycle', 'validate']
+
+/** Answers in one sequence, at most: a sequence is a few steps of a test, not a data set. */
+const MAX_SEQUENCE = 1000
+
+/** An operation as rules are read against it: what it declares, and what its conditions may read. */
+export interface RuleTarget extends ScenarioTarget {
+  description: OperationDescription
+  conditions: ConditionTarget
+  /** It has an action on records (`--stateful`): `from: state` is something it can answer. */
+  stateful: boolean
+}
+
+/** What reading a rule needs beyond its operation: where header values and templates are checked. */
+export interface RuleReading {
+  headers: HeaderContext
+  /** The request view of the description, where a body template's placeholders are checked. */
+  requestDocument: unknown
+  /** Accept an inline body or headers that break the declared response (a stub's `"force": true`). */
+  force?: boolean
+}
+
+/**
+ * One rule as written (a map of a scenarios file, or a stub's JSON) compiled against its operation:
+ * its conditions, answers and counts are checked now, once; a mistake throws a `RuleProblem`.
+ * `keys` are the fields the caller takes (a stub adds its own).
+ */
+export function readRule(
+  raw: unknown,
+  target: RuleTarget,
+  reading: RuleReading,
+  label: string,
+  keys: readonly string[] = RULE_KEYS,
+): AnswerRule {
+  const fields = fieldsOf(raw, keys)
+  const rule: AnswerRule = { label, answer: {} }
+  if (fields.when !== undefined) rule.when = compileConditions(fields.when, target.conditions)
+  if (fields.times !== undefined) {
+    if (!Number.isInteger(fields.times) || (fields.times as number) < 1) throw ruleProblems.badTimes(fields.times)
+    rule.times = fields.times as number
+  }
+  if (fields.validate !== undefined) {
+    if (typeof fields.validate !== 'boolean') throw ruleProblems.badValidate()
+    if (!fields.validate) rule.skipsValidation = true
+  }
+  if (fields.sequence === undefined) {
+    if (fields.cycle !== undefined) throw ruleProblems.badSequence('"cycle" goes with a "sequence".')
+    rule.answer = readAnswer(fields, target, reading)
+    return rule
+  }
+  const { sequence } = fields
+  if (!Array.isArray(sequence) || sequence.length === 0 || sequence.length > MAX_SEQUENCE)
+    throw ruleProblems.badSequence(`"sequence" is a list of 1 to ${MAX_SEQUENCE} answers.`)
+  const beside = ANSWER_KEYS.filter((key) => fields[key] !== undefined)
+  if (beside.length)
+    throw ruleProblems.badSequence(`a rule with a "sequence" gives its answers there, not in ${beside.join(', ')}.`)
+  if (fields.cycle !== undefined && typeof fields.cycle !== 'boolean')
+    throw ruleProblems.badSequence('"cycle" is true or false.')
+  rule.sequence = sequence.map((step, index) =>
+    inStep(index, () => readAnswer(fieldsOf(step, ANSWER_KEYS), target, reading)),
+  )
+  if (fields.cycle) rule.cycle = true
+  return rule
+}
+
+function fieldsOf(raw: unknown, keys: readonly string[]): Record<string, unknown> {
+  if (!isPlainObject(raw)) throw ruleProblems.notMap()
+  const unknown = Object.keys(raw).filter((key) => !keys.includes(key))
+  if (unknown.length) throw ruleProblems.unknownField(unknown, keys)
+  return raw as Record<string, unknown>
+}
+
+/** A problem in a sequence's step says which step. */
+function inStep<T>(index: number, read: () => T): T {
+  try {
+    return read()
+  } catch (error) {
+    if (error instanceof RuleProblem) throw new RuleProblem(error.code, `sequence[${index}]: ${error.message}`)
+    throw error
+  }
+}
+
+function readAnswer(fields: Record<string, unknown>, target: RuleTarget, reading: RuleReading): RuleAnswer {
+  const answer: RuleAnswer = {}
+  if (fields.status !== undefined) answer.status = readStatus(fields.status, target)
+  const example = fields.example ?? fields.fixture
+  if (example !== undefined && fields.body !== undefined) throw ruleProblems.bodyAndExample()
+  if (example !== undefined) answer.example = readExample(String(example), answer.status, target)
+  if (fields.body !== undefined) answer.body = readBody(fields.body, answer.status, target, reading)
+  if (fields.headers !== undefined) answer.headers = readHeaders(fields.headers, answer.status, target, reading)
+  if (fields.dynamic !== undefined) {
+    if (typeof fields.dynamic !== 'boolean') throw ruleProblems.badDynamic()
+    answer.dynamic = fields.dynamic
+  }
+  if (fields.delay !== undefined) {
+    try {
+      answer.delay = parseDelay(fields.delay as string)
+    } catch (error) {
+      throw ruleProblems.badDelay((error as Error).message)
+    }
+  }
+  if (fields.fault !== undefined) {
+    if (!FAULTS.includes(fields.fault as Fault)) throw ruleProblems.badFault(FAULTS)
+    answer.fault = fields.fault as Fault
+  }
+  if (fields.from !== undefined) readFrom(fields.from, answer, target)
+  return answer
+}
+
+function readStatus(value: unknown, target: RuleTarget): number {
+  const status = Number(value)
+  if (!Number.isInteger(status) || status < 100 || status > 599) throw ruleProblems.badStatus(value)
+  if (!findResponse(target.responses.declared, status)) {
+    const declared = target.responses.declared.map((r) => r.code)
+    throw ruleProblems.undeclaredStatus(target.id, status, declared)
+  }
+  return status
+}
+
+function readExample(name: string, status: number | undefined, target: RuleTarget): string {
+  const { declared } = target.responses
+  const responses = status === undefined ? declared : [findResponse(declared, status)!]
+  responses.forEach(settleExamples)
+  if (responses.some((r) => r.bodies.has(name))) return name
+  const known = responses.flatMap((r) => [...r.bodies.keys()].map((n) => `${n} (${r.code})`))
+  throw ruleProblems.unknownExample(target.id, name, status, known)
+}
+
+/** The status an answer without one is given: the success the operation answers by default. */
+function answeredStatus(status: number | undefined, target: RuleTarget): number {
+  const { success } = target.responses
+  return status ?? (success ? statusOf(success, 200) : 204)
+}
+
+/**
+ * An inline body, as a fixture is read (`attachFixture`): `{{request...}}` placeholders compiled and
+ * checked against the operation, the rest against the response's JSON schema, its text kept.
+ */
+function readBody(value: unknown, status: number | undefined, target: RuleTarget, reading: RuleReading): InlineBody {
+  const served = answeredStatus(status, target)
+  const response = findResponse(target.responses.declared, served)
+  const media = response && mediaOf(response).find((m) => m.kind === 'json')
+  if (!response || !media) throw ruleProblems.bodyWithoutContent(target.id, served)
+  const where = `The "body" of a rule of ${target.id}`
+  let template
+  try {
+    template = compileTemplate(value, where, { document: reading.requestDocument, operation: target.description })
+  } catch (error) {
+    throw ruleProblems.badBody((error as Error).message)
+  }
+  // Integers beyond 2^53 are kept as written (a LosslessNumber); the schema judges the plain value.
+  const text = stringifyLossless(value)!
+  const violations = bodyViolations(reading.headers, media, JSON.parse(text), template?.slots)
+  if (violations.length && !reading.force)
+    throw ruleProblems.bodyBreaksSchema(
+      target.id,
+      served,
+      violations.map((v) => `${v.path} ${v.message}`),
+    )
+  const inline: InlineBody = {
+    status: served,
+    response,
+    media,
+    body: { name: 'inline', origin: 'inline', json: text, template },
+  }
+  if (violations.length) inline.violations = violations
+  return inline
+}
+
+/** Headers as a fixture's sidecar has them: lower-case names, string values, checked against those the response declares. */
+function readHeaders(
+  value: unknown,
+  status: number | undefined,
+  target: RuleTarget,
+  reading: RuleReading,
+): Record<string, string> {
+  if (!isPlainObject(value)) throw ruleProblems.badHeaders('"headers" is a map of header names to values.')
+  const headers: Record<string, string> = {}
+  for (const [name, written] of Object.entries(value)) {
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw ruleProblems.badHeaders(`"${name}" is no header name.`)
+    if (typeof written !== 'string' && typeof written !== 'number' && typeof written !== 'boolean')
+      throw ruleProblems.badHeaders(`the value of "${name}" must be a string, a number or a boolean.`)
+    const text = String(written)
+    if (/[\r\n\0]/.test(text)) throw ruleProblems.badHeaders(`the value of "${name}" holds a line break or NUL.`)
+    headers[name.toLowerCase()] = text
+  }
+  const served = answeredStatus(status, target)
+  const declared = target.description.responses.find(
+    (r) => r.code === findResponse(target.responses.declared, served)?.code,
+  )
+  const problems = fixtureHeaderProblems(reading.headers, declared?.headers ?? [], headers)
+  if (problems.length && !reading.force)
+    throw ruleProblems.badHeaders(`"headers" break what ${target.id} declares for ${served}: ${problems.join('; ')}.`)
+  return headers
+}
+
+function readFrom(value: unknown, answer: RuleAnswer, target: RuleTarget): void {
+  if (value !== 'state') throw ruleProblems.badFrom(`"from" takes "state", got ${JSON.stringify(value)}.`)
+  if (!target.stateful)
+    throw ruleProblems.badFrom(
+      `${target.id} keeps no records: "from: state" needs --stateful and a resource it acts on.`,
+    )
+  if (answer.status !== undefined || answer.example !== undefined || answer.body !== undefined)
+    throw ruleProblems.badFrom('"from: state" answers from the records: it takes no "status", "example" or "body".')
+  answer.fromState = true
+}
