@@ -8,6 +8,19 @@ export const adminErrors = {
   adminBodyNotObject: () => invalid('The body must be a JSON object.'),
   adminBodyNotScenario: () => invalid('The body must be {"name": "<scenario>"}, with an optional "session".'),
   adminSessionNotString: () => invalid('The "session" of the body must be a string.'),
+  badStub: (message: string) => invalid(`The stub is not taken: ${message}`),
+  tooManyStubs: (count: number, bytes: number) =>
+    new MockError(
+      409,
+      'invalid_admin_request',
+      `The mock holds ${count} stubs (or ${bytes / 1024 / 1024} MiB of them) at most: remove some (DELETE /__mock/stubs/{id}) first.`,
+    ),
+  stubNotFound: (id: string) =>
+    new MockError(
+      404,
+      'invalid_admin_request',
+      `There is no stub ${JSON.stringify(id)}; GET /__mock/stubs lists them.`,
+    ),
   adminSessionTooLong: (maxBytes: number, bytes: number) =>
     invalid(`A session name is at most ${maxBytes} bytes long (this one has ${bytes}).`),
   unknownJournalFilter: (name: string, known: readonly string[]) =>

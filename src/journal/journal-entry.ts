@@ -2,6 +2,7 @@ import type { Violation } from '../errors.js'
 import { joinHeader } from '../internal/join-header.js'
 import type { HeaderSource } from '../request.js'
 import type { AnswerSource, Stored } from './journal.js'
+import type { NearMiss } from '../rules/choose-rule.js'
 
 /** One request to the described API, as the journal keeps it. */
 export interface JournalEntry {
@@ -41,9 +42,24 @@ export interface JournalEntry {
   /** How the answer broke the operation's declared response (`body.id`, `status`, `header.location`); absent when it did not, as far as the mock knows. */
   responseViolations?: Violation[]
   fault?: string
+  /** The rule or stub that answered: `stub 3`, `scenario flaky, addPlant rule 2`, `scenario error`; absent when none did (the default answer). */
+  answeredBy?: string
+  /**
+   * Why no rule answered, where the operation has rules with conditions (WireMock's near miss): the
+   * closest rule, its first condition that failed, and the value the request had there (absent: none).
+   */
+  nearMiss?: NearMissEntry
   /** What the request did to the data (`--stateful`): `created plants/1`, `replaced plants/1`, `updated plants/1`, `deleted plants/1`; absent when it changed nothing. */
   data?: string
   durationMs: number
+}
+
+export interface NearMissEntry {
+  rule: string
+  /** `body $.name equals "Poison Ivy"`, or `times 1` when every condition held but its count was used up. */
+  condition: string
+  /** The value read where the condition failed (JSON text of a scalar; `(an object)` for a structure); absent when the request had none. */
+  actual?: string
 }
 
 /** The answer a request got, as WireMock's journal keeps it. */
@@ -89,7 +105,7 @@ export function firstBytesOf(text: string): StoredBody {
 }
 
 export function entryOf(record: Stored, redaction: Redaction): JournalEntry {
-  const { body, id, time, violations, responseViolations, query, response, ...rest } = record
+  const { body, id, time, violations, responseViolations, query, response, nearMiss, ...rest } = record
   const entry: JournalEntry = {
     id,
     time: new Date(time).toISOString(),
@@ -101,6 +117,15 @@ export function entryOf(record: Stored, redaction: Redaction): JournalEntry {
   if (responseViolations) entry.responseViolations = responseViolations.map((v) => ({ ...v }))
   if (body) writeBody(entry, body)
   if (response) entry.response = responseOf(response, redaction)
+  if (nearMiss) entry.nearMiss = nearMissOf(nearMiss)
+  return entry
+}
+
+function nearMissOf({ rule, condition, actual }: NearMiss): NearMissEntry {
+  if (condition === -1)
+    return { rule: rule.label, condition: `times ${rule.times}`, actual: `used up: ${String(actual)} hit(s)` }
+  const entry: NearMissEntry = { rule: rule.label, condition: rule.when!.describe(condition) }
+  if (actual !== undefined) entry.actual = typeof actual === 'string' ? JSON.stringify(actual) : String(actual)
   return entry
 }
 

@@ -14,6 +14,8 @@ export interface JournalFilter {
   valid?: boolean
   /** Only requests that arrived at or after this time (a `Date` or milliseconds since the epoch). */
   since?: Date | number
+  /** Only requests a rule or stub answered: `stub 3`, `scenario flaky, addPlant rule 1`. */
+  answeredBy?: string
 }
 
 export function matches(record: RequestRecord, filter: JournalFilter): boolean {
@@ -24,7 +26,8 @@ export function matches(record: RequestRecord, filter: JournalFilter): boolean {
     (filter.status === undefined || matchesStatus(record.status, filter.status)) &&
     (filter.session === undefined || record.session === filter.session) &&
     (filter.valid === undefined || record.valid === filter.valid) &&
-    (filter.since === undefined || record.time >= Number(filter.since))
+    (filter.since === undefined || record.time >= Number(filter.since)) &&
+    (filter.answeredBy === undefined || record.answeredBy === filter.answeredBy)
   )
 }
 

@@ -1,5 +1,6 @@
 import type { Violation } from '../errors.js'
 import type { HeaderSource } from '../request.js'
+import type { NearMiss } from '../rules/choose-rule.js'
 import {
   BODY_LIMIT,
   type JournalEntry,
@@ -26,8 +27,10 @@ export interface AnswerSource {
 /** What the request path hands over; redaction and decoding wait until someone reads the journal. */
 export interface RequestRecord extends Omit<
   JournalEntry,
-  'id' | 'time' | 'headers' | 'body' | 'bodyTruncated' | 'response'
+  'id' | 'time' | 'headers' | 'body' | 'bodyTruncated' | 'response' | 'nearMiss'
 > {
+  /** Formatted when the journal is listed. */
+  nearMiss?: NearMiss
   /** Milliseconds since the epoch. */
   time: number
   /** As the server parsed them: read (and redacted) when the journal is listed, not when the request is recorded. */

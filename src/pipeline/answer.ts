@@ -2,23 +2,16 @@ import type { Context } from 'hono'
 import { checkSecurity } from '../auth/check-security.js'
 import type { CompiledOperation } from '../compile-operation.js'
 import { errors, isMockError } from '../errors.js'
-import { type RequestData, requestSession } from '../request.js'
-import { type Preferences, parsePrefer } from '../responses/prefer.js'
-import {
-  type QueryPreferences,
-  readQueryPreferences,
-  withQueryPreferences,
-  withoutQueryControls,
-} from '../responses/query-preferences.js'
+import type { RequestData } from '../request.js'
+import type { Preferences } from '../responses/prefer.js'
+import { type QueryPreferences, readQueryPreferences, withoutQueryControls } from '../responses/query-preferences.js'
 import { renderResponse } from '../responses/render-response.js'
 import { type ResponsePlan, selectResponse } from '../responses/select-response.js'
 import { templateRequestOf } from '../responses/template-request.js'
 import { type RouteMatch, matchOperation } from '../routing/match-operation.js'
-import { applyScenario } from '../scenarios/apply-scenario.js'
-import type { Scenario } from '../scenarios/scenarios.js'
-import type { RuntimeState } from '../state/runtime-state.js'
 import { validateParameters } from '../validation/validate-params.js'
 import type { Exchange, PipelineDeps } from './exchange.js'
+import { chooseStep, mayAnswerPastViolations, scenarioStep } from './choose.js'
 import { dataStep } from './data.js'
 import { deliverStep } from './deliver.js'
 import { answerWithViolations, renderFailure } from './failure.js'
@@ -58,6 +51,7 @@ async function answerDescribed(c: Context, exchange: Exchange, deps: PipelineDep
   const prefer = scenarioStep(exchange, deps, operation, query)
   securityStep(exchange, operation)
   const value = await validateStep(c, exchange, deps, { operation, params, described, prefer })
+  if (exchange.choice) chooseStep(exchange, deps, operation, prefer, { params, value })
   const decided = decideStep(exchange, deps, operation, prefer, query)
   const plan = operation.stateful
     ? await dataStep(exchange, deps, operation, operation.stateful, { params, value }, decided)
@@ -95,44 +89,6 @@ function hasValidPathParameters(
   return !path?.length || validateParameters(path, request, params).length === 0
 }
 
-/**
- * 2. Scenario: named by the request, else the session's, else the active one; what its rule makes of
- * this request is decided here, as data (`applyScenario`), and applied at steps 3, 5 and 7. `Prefer`
- * is read here too: the rule refines it, and step 4 reads its `validate=`.
- */
-function scenarioStep(
-  exchange: Exchange,
-  { state }: PipelineDeps,
-  operation: CompiledOperation,
-  query: QueryPreferences | undefined,
-): Preferences {
-  const { request } = exchange
-  const named = request.header('x-mock-scenario')
-  const scenario = named ? findScenario(state, named, operation) : state.activeScenario(requestSession(request))
-  exchange.scenario = scenario
-  const prefer = query
-    ? withQueryPreferences(parsePrefer(request.header('prefer')), query)
-    : parsePrefer(request.header('prefer'))
-  exchange.decision = applyScenario(scenario, scenario.rules[operation.index], prefer, operation.id)
-  return prefer
-}
-
-/** A scenario the request names (`X-Mock-Scenario`): one the mock does not know is the request's mistake. */
-function findScenario(state: RuntimeState, name: string, operation: CompiledOperation): Scenario {
-  try {
-    return state.findScenario(name)
-  } catch (error) {
-    // The request names it, so the request is wrong: answer with the operation's violation status.
-    if (isMockError(error))
-      throw errors.unknownScenario(
-        operation.responses.violationStatus,
-        name,
-        state.listScenarios().map((s) => s.name),
-      )
-    throw error
-  }
-}
-
 /** 3. Security comes before anything else the request asks for, Prefer included; then a scenario that refuses every credential. */
 function securityStep(exchange: Exchange, operation: CompiledOperation): void {
   if (operation.security) checkSecurity(operation.security, exchange.request)
@@ -158,7 +114,13 @@ async function validateStep(
   { operation, params, described, prefer }: Validation,
 ): Promise<unknown> {
   if (prefer.validate === null) throw errors.badPreferValidate(operation.responses.violationStatus)
-  const mode = prefer.validate ?? deps.engine.options.validate
+  let mode = prefer.validate ?? deps.engine.options.validate
+  // A rule or stub may answer past violations (`validate: false`): which one answers is known only
+  // once the request is read, so violations are kept, and answered at step 4b unless it does.
+  if (mode === 'strict' && exchange.choice && mayAnswerPastViolations(exchange.choice)) {
+    exchange.choice.strict = true
+    mode = 'report'
+  }
   const reading: BodyReading = { c, exchange, deps, operation, request: exchange.request }
   if (mode === 'strict') {
     const violations = operation.parameters ? validateParameters(operation.parameters, described, params) : []
@@ -202,6 +164,14 @@ function decideStep(
   if (query && prefer.problem) throw errors.undeclaredPreference(violationStatus, prefer.problem)
   const decision = exchange.decision!
   if (decision.forced) throw decision.forced
+  const { inline } = decision
+  if (inline)
+    return {
+      status: inline.status,
+      response: inline.response,
+      media: inline.media,
+      source: { kind: 'static', body: inline.body },
+    }
   return selectResponse(operation, decision.preferences, engine.options, exchange.request.header('accept'))
 }
 
@@ -224,11 +194,14 @@ function renderStep(
 ): Response {
   // Only a templated fixture reads the request back; other bodies need no view of it.
   const templated = plan.source.kind === 'static' && plan.source.body.template !== undefined
-  const rendered = renderResponse(
+  let rendered = renderResponse(
     plan,
     engine.errorContext,
     templated ? templateRequestOf(template.described, template.params, template.value) : undefined,
   )
+  const { headers: added, inline } = exchange.decision!
+  if (added) rendered = { ...rendered, headers: { ...rendered.headers, ...added } }
+  if (inline?.violations) rendered = { ...rendered, violations: [...(rendered.violations ?? []), ...inline.violations] }
   if (rendered.violations !== undefined || exchange.violations !== undefined)
     return answerWithViolations(rendered, exchange, operation, engine.options.errors)
   const { status, contentType, headers, body } = rendered

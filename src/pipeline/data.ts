@@ -44,8 +44,8 @@ export async function dataStep(
   plan: ResponsePlan,
 ): Promise<ResponsePlan> {
   const records = deps.state.records
-  const chosen = exchange.decision!.preferences
-  if (!records || chosen.code !== undefined || chosen.example !== undefined) return plan
+  const { preferences: chosen, inline } = exchange.decision!
+  if (!records || chosen.code !== undefined || chosen.example !== undefined || inline) return plan
   const { resource } = stateful
   const place: RecordPlace = {
     session: requestSession(exchange.request),

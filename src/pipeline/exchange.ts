@@ -2,6 +2,9 @@ import type { CompiledOperation } from '../compile-operation.js'
 import type { Engine } from '../engine.js'
 import type { Violation } from '../errors.js'
 import type { AnswerSource } from '../journal/journal.js'
+import type { NearMiss } from '../rules/choose-rule.js'
+import type { AnswerRule } from '../rules/rule.js'
+import type { OperationStubs } from '../rules/stubs.js'
 import type { RequestData } from '../request.js'
 import type { Preferences } from '../responses/prefer.js'
 import type { ScenarioDecision } from '../scenarios/apply-scenario.js'
@@ -19,6 +22,10 @@ export interface Exchange {
   scenario?: Scenario
   /** What the scenario makes of this request (step 2), applied at steps 3, 5 and 7. */
   decision?: ScenarioDecision
+  /** Stubs and rules with conditions or counts, to choose among once the request is read (step 4b); set only when the operation has some. */
+  choice?: RuleChoice
+  /** Why no rule with conditions answered: the closest one's first failing condition (the journal's `nearMiss`). */
+  nearMiss?: NearMiss
   /** Set once the request is valid (step 5): only then does its `Prefer: delay=` count. */
   prefer?: Preferences
   body?: Uint8Array
@@ -37,6 +44,15 @@ export interface Exchange {
   dataEffect?: string
   /** The message of the error answered, which may not be `error` (`--errors` answers a 500 instead). */
   reason?: string
+}
+
+/** The rules a request of an operation chooses among at step 4b: the stubs first, then the scenario's. */
+export interface RuleChoice {
+  stubs: OperationStubs
+  /** The scenario's rules, unless its one plain rule was applied at step 2. */
+  rules?: readonly AnswerRule[]
+  /** Validation ran as `report` because a rule may answer past violations; the others still refuse them. */
+  strict?: boolean
 }
 
 /** What every step may read, built once per app (fastify's route context plays this part). */

@@ -52,6 +52,9 @@ export function recordExchange(exchange: Exchange, { state, engine }: PipelineDe
   const reason = reasonOf(exchange, status)
   if (reason !== undefined) record.reason = reason
   if (exchange.dataEffect !== undefined) record.data = exchange.dataEffect
+  const rule = exchange.decision?.rule
+  if (rule !== undefined) record.answeredBy = rule.label
+  if (exchange.nearMiss !== undefined) record.nearMiss = exchange.nearMiss
   state.journal.recordRequest(record)
   const logger = engine.logger
   if (logger.request) {
@@ -109,5 +112,5 @@ function forcedBy(exchange: Exchange, error: MockError | undefined): string | un
   if (error !== undefined) return undefined
   const code = exchange.prefer?.code
   if (code !== undefined) return `${written('code', exchange.prefer!.from)}${code}`
-  return exchange.decision?.choosesStatus ? `scenario ${exchange.scenario?.name}` : undefined
+  return exchange.decision?.forcedBy
 }

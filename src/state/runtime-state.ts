@@ -2,6 +2,8 @@ import { errors, startupErrors } from '../errors.js'
 import type { Redaction } from '../journal/journal-entry.js'
 import { type Journal, createJournal } from '../journal/journal.js'
 import type { Scenario } from '../scenarios/scenarios.js'
+import { RuleCounters } from '../rules/rule-counters.js'
+import { StubStore } from '../rules/stubs.js'
 import type { Awaitable, RecordStore } from './record-store.js'
 
 /**
@@ -22,7 +24,11 @@ export interface RuntimeState {
   records: RecordStore | undefined
   /** Sessions with a scenario of their own. */
   sessions(): Iterable<[string, Scenario]>
-  /** Scenario back to the start, sessions forgotten, journal emptied, data back to its seed; or only one session's. */
+  /** Runtime stubs (`POST /__mock/stubs`), tried before the scenario's rules. */
+  stubs: StubStore
+  /** How often each rule and stub has answered, per session (`times`, `sequence`). */
+  counters: RuleCounters
+  /** Scenario back to the start, sessions forgotten, journal emptied, stubs removed, counters zeroed, data back to its seed; or only one session's. */
   reset(session?: string): Awaitable<void>
 }
 
@@ -53,6 +59,8 @@ export function createRuntimeState(
     if (carried) bySession.set(session, carried)
   }
   const journal = previous?.journal ?? createJournal(journalSize, redaction, journalBytes)
+  const stubs = new StubStore()
+  const counters = new RuleCounters()
 
   const findScenario = (name: string) => scenarios.get(name) ?? throwUnknown(name)
   const throwUnknown = (name: string): never => {
@@ -76,7 +84,11 @@ export function createRuntimeState(
     journal,
     records,
     sessions: () => bySession.entries(),
+    stubs,
+    counters,
     reset(session) {
+      for (const stub of stubs.clear(session)) counters.forget(stub.rule)
+      counters.reset(session)
       if (session !== undefined) {
         bySession.delete(session)
         journal.clearRequests({ session })

@@ -1,0 +1,87 @@
+import { isLosslessNumber } from 'lossless-json'
+import type { AnswerRule, MatchRequest, Miss, RuleAnswer } from './rule.js'
+import type { RuleCounters } from './rule-counters.js'
+
+/** The rule that answers a request, and which of its answers (a sequence gives them in turn). */
+export interface Chosen {
+  rule: AnswerRule
+  answer: RuleAnswer
+}
+
+/**
+ * Why no rule answered, told of the closest one (WireMock's near miss): the first condition of it
+ * that failed and the value read there, or `condition: -1` when all held but its `times` were used up.
+ */
+export interface NearMiss extends Miss {
+  rule: AnswerRule
+  /** How many of its conditions failed: fewer is closer. */
+  failures: number
+}
+
+/** What a choice reads besides the rules: the request, the counters, and the exact body if a rule needs it. */
+export interface Choosing {
+  match: MatchRequest
+  counters: RuleCounters
+  /** The body read again with integers beyond 2^53 exact; asked once, by the first rule that compares one. */
+  exactBody: () => unknown
+  /** Only rules that answer past violations may answer (the request broke the description). */
+  onlySkipping: boolean
+  /** Set when no rule answered and some had conditions. */
+  nearMiss?: NearMiss
+}
+
+/**
+ * The first rule of `rules` whose conditions hold and whose `times` are not used up; its hit is
+ * counted. Conditions are all checked (each compiled once), so that the closest miss is known
+ * without a second pass.
+ */
+export function chooseRule(rules: readonly AnswerRule[], choosing: Choosing): Chosen | undefined {
+  const { match, counters } = choosing
+  for (const rule of rules) {
+    if (choosing.onlySkipping && !rule.skipsValidation) continue
+    const { when } = rule
+    if (when !== undefined) {
+      if (when.readsExactBody) match.body = choosing.exactBody()
+      const miss = SCRATCH
+      const failures = when.check(match, miss)
+      if (failures > 0) {
+        noteMiss(choosing, rule, failures, miss)
+        continue
+      }
+    }
+    const count = rule.times === undefined && rule.sequence === undefined ? 0 : counters.count(rule, match.session)
+    if (rule.times !== undefined && count >= rule.times) {
+      noteMiss(choosing, rule, 0, { condition: -1, actual: count })
+      continue
+    }
+    counters.hit(rule, match.session)
+    return { rule, answer: rule.sequence ? stepOf(rule.sequence, count, rule.cycle) : rule.answer }
+  }
+  return undefined
+}
+
+/** The answer a sequence gives the request that finds it at `count`: in turn, the last repeating, or from the start again (`cycle`). */
+function stepOf(sequence: readonly RuleAnswer[], count: number, cycle: boolean | undefined): RuleAnswer {
+  return sequence[cycle ? count % sequence.length : Math.min(count, sequence.length - 1)]!
+}
+
+/** Reused for every check: a miss is copied out only when it is the closest so far. */
+const SCRATCH: Miss = { condition: -1, actual: undefined }
+
+/** Fewer failing conditions is closer; the first rule wins a tie. */
+function noteMiss(choosing: Choosing, rule: AnswerRule, failures: number, miss: Miss): void {
+  const best = choosing.nearMiss
+  if (best !== undefined && failures >= best.failures) return
+  choosing.nearMiss = { rule, failures, condition: miss.condition, actual: keptValue(miss.actual) }
+}
+
+/** Longest text of a value a near miss keeps: it lives as long as its journal entry. */
+const KEPT_TEXT = 200
+
+/** A value a near miss keeps: a scalar (a long string cut), or what kind of structure it was. */
+function keptValue(value: unknown): unknown {
+  if (typeof value === 'string') return value.length > KEPT_TEXT ? `${value.slice(0, KEPT_TEXT)}…` : value
+  if (value === null || typeof value !== 'object') return value
+  if (isLosslessNumber(value)) return value
+  return Array.isArray(value) ? '(an array)' : '(an object)'
+}
