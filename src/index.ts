@@ -4,13 +4,11 @@ import { ADMIN_PREFIX, type MockOptions } from './config.js'
 import { type RuntimeState, createRuntimeState } from './state/runtime-state.js'
 import { type Engine, settleDeferredExamples, createEngine } from './engine.js'
 import { createHonoApp } from './http/app.js'
-import type { JournalEntry } from './journal/journal-entry.js'
-import type { JournalFilter } from './journal/journal-filter.js'
 import { type Logger, createConsoleLogger, silentLogger } from './log.js'
 import { listen } from './server.js'
 import { watchSources } from './watch.js'
 import { type OpenedRecords, openRecords } from './state/open-records.js'
-import { checkResource, checkedRecords, storeOf } from './state/steer-records.js'
+import { type MockHandle, carryStubs, handleOf } from './mock-handle.js'
 
 export type { MockOptions } from './config.js'
 /** What start-up rejects with: `code` names the problem (one of `startupErrorCodes`), `message` explains it. */
@@ -20,6 +18,7 @@ export { NetworkFault } from './http/faults.js'
 export type { JournalEntry, JournalResponse } from './journal/journal-entry.js'
 export type { JournalFilter, StatusClass } from './journal/journal-filter.js'
 export type { Logger, RequestLine } from './log.js'
+export type { MockHandle, MockState, StubDefinition, StubHandle } from './mock-handle.js'
 
 export interface AppOptions extends MockOptions {
   /**
@@ -27,37 +26,6 @@ export interface AppOptions extends MockOptions {
    * @default silent for createApp(); for startMockServer(), the console, as `logFormat` and `quiet` say
    */
   logger?: Logger
-}
-
-/** Steering a running mock from a test: scenarios, the request journal, reset. */
-export interface MockHandle {
-  /** Switches the active scenario, for every client or for one `X-Mock-Session`. Throws on an unknown name. */
-  useScenario(name: string, options?: { session?: string }): void
-  /** The scenario a request of this session (or of no session) gets. */
-  activeScenario(options?: { session?: string }): string
-  /**
-   * Journaled requests that match every filter given, oldest first: `{ valid: false, status: '4xx', since }`.
-   * Each says why it got its status (`reason`) and what it got (`response`: status, headers, body).
-   * Authorization, Cookie and Set-Cookie headers are redacted.
-   */
-  requests(filter?: JournalFilter): JournalEntry[]
-  clearRequests(filter?: { session?: string }): void
-  /** Scenario back to the start, sessions forgotten, journal emptied, data back to its seed (or only one session's). */
-  reset(options?: { session?: string }): void
-  /** The data of stateful mode (`stateful: true`); each call throws a `MockError` (status 409) without it. */
-  state: MockState
-}
-
-/** Reading and setting the records of stateful mode, of the data without a session or of one. */
-export interface MockState {
-  /** Every resource's records by name, or one resource's; records as stored, key included (`$scope` on nested ones). */
-  get(): Record<string, Array<Record<string, unknown>>>
-  get(resource: undefined, options: { session?: string }): Record<string, Array<Record<string, unknown>>>
-  get(resource: string, options?: { session?: string }): Array<Record<string, unknown>>
-  /** Replaces one resource's records; throws (status 400) naming the record and field when one breaks the resource's schema, and (404) for an unknown resource. */
-  set(resource: string, records: unknown[], options?: { session?: string }): void
-  /** The data back to its seed: all of it, or one session's. Scenarios and the journal are left as they are. */
-  reset(options?: { session?: string }): void
 }
 
 /** A Hono app serving the mock, with its handle under `mock`. */
@@ -194,36 +162,8 @@ function assemble(
     engine.options.journalBytes,
     opened?.records,
   )
+  carryStubs(previous, state, engine)
   const assembled = { engine, state, opened } as Assembled
   assembled.app = Object.assign(createHonoApp(engine, state, closing), { mock: handleOf(() => assembled) })
   return assembled
-}
-
-function handleOf(live: () => Pick<Assembled, 'engine' | 'state' | 'opened'>): MockHandle {
-  const current = () => live().state
-  return {
-    useScenario: (name, options = {}) => current().useScenario(name, options.session),
-    activeScenario: (options = {}) => current().activeScenario(options.session).name,
-    requests: (filter) => current().journal.listRequests(filter),
-    clearRequests: (filter) => current().journal.clearRequests(filter),
-    reset: (options = {}) => current().reset(options.session),
-    state: {
-      get: ((resource?: string, options: { session?: string } = {}) => {
-        const { engine, opened } = live()
-        if (resource !== undefined) checkResource(engine.stateful, resource)
-        const sets = storeOf(opened?.records).get(options.session, resource)
-        return resource === undefined ? sets : sets[resource]
-      }) as MockState['get'],
-      set: (resource, records, options = {}) => {
-        const { engine, opened } = live()
-        const store = storeOf(opened?.records)
-        store.set(
-          options.session,
-          resource,
-          checkedRecords(engine.stateful, resource, `mock.state.set("${resource}")`, records),
-        )
-      },
-      reset: (options = {}) => storeOf(live().opened?.records).reset(options.session),
-    },
-  }
 }

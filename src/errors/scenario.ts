@@ -19,7 +19,7 @@ export const scenarioErrors = {
   scenarioDefinedTwice: (name: string) =>
     fail(
       'scenario_defined_twice',
-      `The scenario "${name}" is defined twice (built-in names: default, error, unauthorized, dynamic).`,
+      `The scenario "${name}" is defined twice (built-in names: default, error, unauthorized, dynamic). Of the built-in ones, a scenarios file may define only default, to give it rules.`,
     ),
   scenarioNoRules: (where: string) =>
     fail('scenario_no_rules', `${where}: needs "rules", a map from operation to rule.`),

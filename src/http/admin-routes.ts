@@ -3,22 +3,13 @@ import { createTokenMatcher } from '../auth/check-security.js'
 import { ADMIN_PREFIX } from '../config.js'
 import type { RuntimeState } from '../state/runtime-state.js'
 import { type MockError, errors } from '../errors.js'
-import type { Scenario } from '../scenarios/scenarios.js'
 import { hostNameOf, isLoopbackName, isTrustedOrigin, requestHost } from './admin-hosts.js'
 import { corsForAdmin } from './cors.js'
-import {
-  ADMIN_BODY_LIMIT,
-  JOURNAL_FILTERS,
-  LISTING_PARAMETERS,
-  journalFilterOf,
-  parseJsonObject,
-  readPage,
-  askedSession,
-  sessionOf,
-} from './read-admin-input.js'
-import { incomingOf } from './request-data.js'
-import { readBody } from './read-body.js'
+import { JOURNAL_FILTERS, LISTING_PARAMETERS, journalFilterOf, readPage, askedSession } from './read-admin-input.js'
 import { addStateRoutes } from './admin-state-routes.js'
+import { addStubRoutes } from './admin-stub-routes.js'
+import { addScenarioRoutes, describeScenarios } from './admin-scenario-routes.js'
+import type { RuleBook } from '../rules/rule-targets.js'
 import type { StatefulSetup } from '../state/compile-stateful.js'
 
 export interface AdminOptions {
@@ -36,8 +27,10 @@ export interface AdminOptions {
   cors: boolean
   /** `--stateful`: the resources and their record checks, for `/__mock/state`. */
   stateful: StatefulSetup | undefined
-  /** Largest body `PUT /__mock/state/{resource}` takes (`--max-body`). */
+  /** Largest body `PUT /__mock/state/{resource}` and `POST /__mock/stubs` take (`--max-body`). */
   maxBodyBytes: number
+  /** What runtime stubs are read against. */
+  rules: RuleBook
 }
 
 /** One route of the admin API, as `admin-openapi.yaml` declares it. */
@@ -57,6 +50,11 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   { method: 'POST', path: `${ADMIN_PREFIX}/reset` },
   { method: 'GET', path: `${ADMIN_PREFIX}/state` },
   { method: 'PUT', path: `${ADMIN_PREFIX}/state/{resource}` },
+  { method: 'GET', path: `${ADMIN_PREFIX}/stubs` },
+  { method: 'POST', path: `${ADMIN_PREFIX}/stubs` },
+  { method: 'DELETE', path: `${ADMIN_PREFIX}/stubs` },
+  { method: 'GET', path: `${ADMIN_PREFIX}/stubs/{id}` },
+  { method: 'DELETE', path: `${ADMIN_PREFIX}/stubs/{id}` },
   { method: 'GET', path: `${ADMIN_PREFIX}/spec` },
 ]
 
@@ -71,6 +69,7 @@ export function createAdminRoutes({
   cors,
   stateful,
   maxBodyBytes,
+  rules,
 }: AdminOptions): Hono {
   const admin = new Hono()
   const accept = adminToken === undefined ? undefined : createTokenMatcher([adminToken])
@@ -130,19 +129,7 @@ export function createAdminRoutes({
     return next()
   })
 
-  admin.get('/scenario', (c) => {
-    const session = askedSession(c)
-    return c.json(describeScenarios(state, session))
-  })
-
-  admin.put('/scenario', async (c) => {
-    const body = parseJsonObject(await readBody(c.req.raw, incomingOf(c), ADMIN_BODY_LIMIT))
-    if (typeof body.name !== 'string') throw errors.adminBodyNotScenario()
-    if (body.session !== undefined && typeof body.session !== 'string') throw errors.adminSessionNotString()
-    const session = sessionOf(body.session, c.req.header('x-mock-session'))
-    state.useScenario(body.name, session)
-    return c.json(describeScenarios(state, session))
-  })
+  addScenarioRoutes(admin, state)
 
   admin.get('/requests', (c) => {
     const filter = journalFilterOf(c.req.query(), c.req.header('x-mock-session'), LISTING_PARAMETERS)
@@ -168,6 +155,7 @@ export function createAdminRoutes({
   })
 
   addStateRoutes(admin, state, stateful, maxBodyBytes)
+  addStubRoutes(admin, state, rules, maxBodyBytes)
 
   admin.get('/spec', (c) => c.body(spec.text, 200, { 'content-type': spec.mediaType }))
 
@@ -188,7 +176,7 @@ for (const { method, path } of ADMIN_ROUTES) {
 
 /** 405 with `Allow` for an admin path asked with another method, else 404 listing the admin routes. */
 function missedAdminRoute(method: string, path: string): MockError {
-  const allow = ADMIN_METHODS.get(/^\/__mock\/state\/[^/]+$/.test(path) ? `${ADMIN_PREFIX}/state/{resource}` : path)
+  const allow = ADMIN_METHODS.get(templateOf(path))
   if (allow) return errors.adminMethodNotAllowed(method, path, allow)
   return errors.adminNotFound(
     method,
@@ -197,13 +185,11 @@ function missedAdminRoute(method: string, path: string): MockError {
   )
 }
 
-function describeScenarios(state: RuntimeState, session: string | undefined) {
-  const describe = ({ name, description, builtIn }: Scenario) => ({ name, description, builtIn })
-  return {
-    active: state.activeScenario(session).name,
-    ...(session === undefined ? {} : { session }),
-    scenarios: state.listScenarios().map(describe),
-  }
+/** The admin route template a path is one of: `/__mock/state/plants` is `/__mock/state/{resource}`. */
+function templateOf(path: string): string {
+  if (/^\/__mock\/state\/[^/]+$/.test(path)) return `${ADMIN_PREFIX}/state/{resource}`
+  if (/^\/__mock\/stubs\/[^/]+$/.test(path)) return `${ADMIN_PREFIX}/stubs/{id}`
+  return path
 }
 
 /**

@@ -32,6 +32,7 @@ export function createHonoApp(engine: Engine, state: RuntimeState, closing: Abor
       cors: options.cors,
       stateful: engine.stateful,
       maxBodyBytes: options.maxBodyBytes,
+      rules: engine.rules,
     }
     app.route(ADMIN_PREFIX, createAdminRoutes(admin))
   }

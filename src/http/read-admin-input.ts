@@ -4,7 +4,16 @@ import type { JournalFilter, StatusClass } from '../journal/journal-filter.js'
 import { isPlainObject } from '../internal/plain-object.js'
 
 /** The journal's filters, as the listing and the count take them. */
-export const JOURNAL_FILTERS: readonly string[] = ['method', 'path', 'operation', 'status', 'valid', 'since', 'session']
+export const JOURNAL_FILTERS: readonly string[] = [
+  'method',
+  'path',
+  'operation',
+  'status',
+  'valid',
+  'since',
+  'session',
+  'answeredBy',
+]
 /** The listing takes the filters and its paging. */
 export const LISTING_PARAMETERS: readonly string[] = [...JOURNAL_FILTERS, 'limit', 'cursor']
 
@@ -29,6 +38,7 @@ function readFilter(query: Record<string, string>, known: readonly string[]): Jo
   if (query.path) filter.path = query.path
   if (query.operation) filter.operation = query.operation
   if (query.session) filter.session = query.session
+  if (query.answeredBy) filter.answeredBy = query.answeredBy
   if (query.status !== undefined) filter.status = readStatus(query.status)
   if (query.valid !== undefined) filter.valid = readValid(query.valid)
   if (query.since !== undefined) filter.since = readSince(query.since)

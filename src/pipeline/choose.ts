@@ -43,7 +43,7 @@ export function scenarioStep(
 
 /** A stub is named by itself (`stub 3`), a scenario's rule by its scenario. */
 function ownerOf(scenario: Scenario, rule: AnswerRule): RuleOwner {
-  return { scenario: scenario.name, by: rule.label.startsWith('stub ') ? rule.label : `scenario ${scenario.name}` }
+  return { scenario: scenario.name, by: rule.stub === undefined ? `scenario ${scenario.name}` : rule.label }
 }
 
 /** A scenario the request names (`X-Mock-Scenario`): one the mock does not know is the request's mistake. */

@@ -85,6 +85,8 @@ export interface AnswerRule {
   skipsValidation?: boolean
   /** A stub for one session sees only that session's requests. */
   session?: string
+  /** The id of the stub this rule is; `undefined` for a scenario's rule. */
+  stub?: number
 }
 
 /** A rule that answers whatever the request and however often: the fast path, decided before security. */

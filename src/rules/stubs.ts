@@ -50,6 +50,7 @@ export function readStub(source: Record<string, unknown>, book: RuleBook, id: nu
     if (error instanceof RuleProblem) throw errors.badStub(`${target.id}: ${error.message}`)
     throw error
   }
+  rule.stub = id
   if (session !== undefined) rule.session = session as string
   const forced = [rule.answer, ...(rule.sequence ?? [])].some((a) => a.body?.violations !== undefined)
   return {

@@ -64,11 +64,24 @@ export function builtInScenarios(operations: readonly ScenarioTarget[]): Scenari
   ]
 }
 
-/** Scenarios by name, built-in ones first. Names are unique. */
+/**
+ * Scenarios by name, built-in ones first. Names are unique, but for one: a file may give the built-in
+ * `default` (which has no rules) rules of its own, so that conditions and sequences apply without
+ * switching scenarios.
+ */
 export function indexScenarios(scenarios: readonly Scenario[]): Map<string, Scenario> {
   const byName = new Map<string, Scenario>()
   for (const scenario of scenarios) {
-    if (byName.has(scenario.name)) throw startupErrors.scenarioDefinedTwice(scenario.name)
+    const taken = byName.get(scenario.name)
+    if (taken?.builtIn && scenario.name === DEFAULT_SCENARIO && !scenario.builtIn) {
+      byName.set(DEFAULT_SCENARIO, {
+        ...scenario,
+        builtIn: true,
+        description: scenario.description || taken.description,
+      })
+      continue
+    }
+    if (taken) throw startupErrors.scenarioDefinedTwice(scenario.name)
     byName.set(scenario.name, scenario)
   }
   return byName

@@ -1,0 +1,165 @@
+import type { Engine } from './engine.js'
+import { describeStub } from './http/admin-stub-routes.js'
+import type { JournalEntry } from './journal/journal-entry.js'
+import type { JournalFilter } from './journal/journal-filter.js'
+import { readStub } from './rules/stubs.js'
+import type { OpenedRecords } from './state/open-records.js'
+import type { RuntimeState } from './state/runtime-state.js'
+import { checkResource, checkedRecords, storeOf } from './state/steer-records.js'
+
+/** Steering a running mock from a test: scenarios, the request journal, reset. */
+export interface MockHandle {
+  /** Switches the active scenario, for every client or for one `X-Mock-Session`. Throws on an unknown name. */
+  useScenario(name: string, options?: { session?: string }): void
+  /** The scenario a request of this session (or of no session) gets. */
+  activeScenario(options?: { session?: string }): string
+  /**
+   * Journaled requests that match every filter given, oldest first: `{ valid: false, status: '4xx', since }`.
+   * Each says why it got its status (`reason`) and what it got (`response`: status, headers, body).
+   * Authorization, Cookie and Set-Cookie headers are redacted.
+   */
+  requests(filter?: JournalFilter): JournalEntry[]
+  clearRequests(filter?: { session?: string }): void
+  /** Scenario back to the start, sessions forgotten, journal emptied, data back to its seed (or only one session's). */
+  reset(options?: { session?: string }): void
+  /** The data of stateful mode (`stateful: true`); each call throws a `MockError` (status 409) without it. */
+  state: MockState
+  /**
+   * Adds a runtime stub, tried before the scenario's rules: `mock.stub({ operation: 'addPlant', when:
+   * { body: { $.name: 'Poison Ivy' } }, status: 400, times: 1 })`. Throws a `MockError` (status 400)
+   * naming what is wrong: an unknown operation, an undeclared status, a body that breaks the schema.
+   */
+  stub(definition: StubDefinition): StubHandle
+  /** Every stub, as `GET /__mock/stubs` lists them. */
+  stubs(): Array<Record<string, unknown>>
+  /** Removes every stub, or those of one session. */
+  removeStubs(options?: { session?: string }): void
+}
+
+/** A runtime stub as written: a scenario rule's fields, plus the operation it answers. See the README's "Conditions, sequences and stubs". */
+export interface StubDefinition {
+  /** operationId, or `METHOD /path`. */
+  operation: string
+  when?: Record<string, unknown>
+  status?: number
+  example?: string
+  body?: unknown
+  headers?: Record<string, string | number | boolean>
+  dynamic?: boolean
+  delay?: number | string
+  fault?: 'reset' | 'empty' | 'malformed' | 'hang'
+  from?: 'state'
+  times?: number
+  sequence?: Array<
+    Omit<
+      StubDefinition,
+      'operation' | 'when' | 'times' | 'sequence' | 'cycle' | 'session' | 'priority' | 'force' | 'validate'
+    >
+  >
+  cycle?: boolean
+  /** Only this `X-Mock-Session`'s requests see it. */
+  session?: string
+  /** 1 is tried first; default 5; among equals, the newest first. */
+  priority?: number
+  /** Accept a body or headers that break the declared response (reported with each answer). */
+  force?: boolean
+  /** `false`: answer requests past their violations. */
+  validate?: boolean
+}
+
+export interface StubHandle {
+  id: number
+  /** The journal entries it answered, oldest first. */
+  readonly calls: JournalEntry[]
+  /** How often it answered, over every session. */
+  readonly hits: number
+  remove(): void
+}
+
+/** Reading and setting the records of stateful mode, of the data without a session or of one. */
+export interface MockState {
+  /** Every resource's records by name, or one resource's; records as stored, key included (`$scope` on nested ones). */
+  get(): Record<string, Array<Record<string, unknown>>>
+  get(resource: undefined, options: { session?: string }): Record<string, Array<Record<string, unknown>>>
+  get(resource: string, options?: { session?: string }): Array<Record<string, unknown>>
+  /** Replaces one resource's records; throws (status 400) naming the record and field when one breaks the resource's schema, and (404) for an unknown resource. */
+  set(resource: string, records: unknown[], options?: { session?: string }): void
+  /** The data back to its seed: all of it, or one session's. Scenarios and the journal are left as they are. */
+  reset(options?: { session?: string }): void
+}
+
+/** A reload reads the stubs again against the new description, keeping their ids; one it no longer takes is dropped, and said so. */
+export function carryStubs(previous: RuntimeState | undefined, state: RuntimeState, engine: Engine): void {
+  for (const stub of previous?.stubs.list() ?? []) {
+    try {
+      state.stubs.put(readStub(stub.source, engine.rules, stub.id, stub.bytes))
+    } catch (error) {
+      engine.logger.warn(
+        `stub ${stub.id} is removed: the reloaded description does not take it. ${(error as Error).message}`,
+      )
+    }
+  }
+}
+
+/** What the handle reads of the app it steers: the one in service, which a reload (`--watch`) replaces. */
+export interface LiveMock {
+  engine: Engine
+  state: RuntimeState
+  opened: OpenedRecords | undefined
+}
+
+/** The handle of `createApp().mock` and of `startMockServer()`, over whichever app is live. */
+export function handleOf(live: () => LiveMock): MockHandle {
+  const current = () => live().state
+  return {
+    useScenario: (name, options = {}) => current().useScenario(name, options.session),
+    activeScenario: (options = {}) => current().activeScenario(options.session).name,
+    requests: (filter) => current().journal.listRequests(filter),
+    clearRequests: (filter) => current().journal.clearRequests(filter),
+    reset: (options = {}) => current().reset(options.session),
+    state: {
+      get: ((resource?: string, options: { session?: string } = {}) => {
+        const { engine, opened } = live()
+        if (resource !== undefined) checkResource(engine.stateful, resource)
+        const sets = storeOf(opened?.records).get(options.session, resource)
+        return resource === undefined ? sets : sets[resource]
+      }) as MockState['get'],
+      set: (resource, records, options = {}) => {
+        const { engine, opened } = live()
+        const store = storeOf(opened?.records)
+        store.set(
+          options.session,
+          resource,
+          checkedRecords(engine.stateful, resource, `mock.state.set("${resource}")`, records),
+        )
+      },
+      reset: (options = {}) => storeOf(live().opened?.records).reset(options.session),
+    },
+    stub: (definition) => {
+      const { engine, state } = live()
+      const source = definition as unknown as Record<string, unknown>
+      const stub = state.stubs.add(source, engine.rules, Buffer.byteLength(JSON.stringify(source) ?? ''))
+      const label = `stub ${stub.id}`
+      return {
+        id: stub.id,
+        get calls() {
+          return current().journal.listRequests({ answeredBy: label })
+        },
+        get hits() {
+          return current().counters.total(stub.rule)
+        },
+        remove: () => {
+          current().stubs.remove(stub.id)
+          current().counters.forget(stub.rule)
+        },
+      }
+    },
+    stubs: () =>
+      current()
+        .stubs.list()
+        .map((stub) => describeStub(stub, current().counters)),
+    removeStubs: (options = {}) => {
+      for (const stub of current().stubs.clear(options.session)) current().counters.forget(stub.rule)
+    },
+  }
+}
