@@ -4,7 +4,7 @@
  * block against the built package, its `// a === b` comments checked where they stand. A README
  * edit that breaks an example fails here.
  */
-import { readFileSync, writeFileSync } from 'node:fs'
+import { cpSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -81,6 +81,8 @@ function requestOf(words: string[], base: string): { url: string; init: RequestI
 }
 
 let base: string
+/** The mock of the "Conditions, sequences and stubs" section: the Plant Store with its scenarios files added to the fixtures. */
+let rulesBase: string
 /** The mock of the Stateful mode walk-through, started as the README says: the Garden description, `--stateful`. */
 let statefulBase: string
 
@@ -91,10 +93,19 @@ async function startCli(args: string[]): Promise<string> {
   return url!
 }
 
+/** The Plant Store's fixtures with a scenarios file made of the section's YAML blocks, as a reader would put them there. */
+async function fixturesWithRulesOfReadme(): Promise<string> {
+  const dir = await tempDir('mock-readme-rules-', {})
+  cpSync(join(root, 'fixtures'), dir, { recursive: true })
+  writeFileSync(join(dir, 'scenarios.yaml'), blocksOf('Conditions, sequences and stubs', 'yaml').join('\n'))
+  return dir
+}
+
 beforeAll(async () => {
-  ;[base, statefulBase] = await Promise.all([
+  ;[base, statefulBase, rulesBase] = await Promise.all([
     startCli([]),
     startCli(['test/descriptions/stateful/garden.yaml', '--stateful']),
+    fixturesWithRulesOfReadme().then((dir) => startCli(['--fixtures', dir])),
   ])
 }, 30_000)
 
@@ -123,6 +134,19 @@ describe('README examples run as written (#13)', () => {
   // In order: each step sees the data the ones before it left.
   it.each(statefulExamples.map((e) => [e.command.slice(0, 110), e] as const))('stateful: %s', (_, example) =>
     runExample(example, statefulBase),
+  )
+
+  const rulesExamples = blocksOf('Conditions, sequences and stubs', 'sh').flatMap(curlExamples)
+
+  it('finds the conditions and stubs examples: a conditional rule either way, a stub created, listed and removed', () => {
+    expect(rulesExamples.length).toBeGreaterThanOrEqual(5)
+    const methods = rulesExamples.map((e) => requestOf(shellWords(e.command), '').init.method)
+    expect(new Set(methods)).toEqual(new Set(['GET', 'POST', 'DELETE']))
+  })
+
+  // In order, on the section's own scenarios file: the stub the POST creates is the one listed and removed.
+  it.each(rulesExamples.map((e) => [e.command.slice(0, 110), e] as const))('rules: %s', (_, example) =>
+    runExample(example, rulesBase),
   )
 
   async function runExample(example: CurlExample, base: string): Promise<void> {
