@@ -8,8 +8,8 @@ import { type AnswerRule, isPlain } from '../rules/rule.js'
 import { type RuleOwner, applyRule } from '../scenarios/apply-scenario.js'
 import type { Scenario } from '../scenarios/scenarios.js'
 import type { RuntimeState } from '../state/runtime-state.js'
-import { exactBodyOf } from '../state/record-values.js'
 import type { Exchange, PipelineDeps, RuleChoice } from './exchange.js'
+import { exactRequestBody } from './request-body.js'
 
 /**
  * 2. Scenario: named by the request, else the session's, else the active one. A rule that answers
@@ -87,7 +87,7 @@ export function chooseStep(
     const choosing: Choosing = {
       match: { request, params, body: value, session: requestSession(request) },
       counters: state.counters,
-      exactBody: () => exactBodyOf(value, () => new TextDecoder().decode(exchange.body)),
+      exactBody: () => exactRequestBody(exchange, value),
       onlySkipping: refused,
     }
     chosen = chooseRule(choice.stubs.rules, choosing) ?? (choice.rules && chooseRule(choice.rules, choosing))

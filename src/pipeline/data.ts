@@ -18,7 +18,8 @@ import {
   withoutServerFields,
 } from '../state/record-shape.js'
 import { type MediaShapes, NO_SHAPES, listShapesOf, shapesOf } from '../state/media-shapes.js'
-import { exactBodyOf, idValueOf, pathKeyOf, withKey } from '../state/record-values.js'
+import { idValueOf, pathKeyOf, withKey } from '../state/record-values.js'
+import { exactRequestBody } from './request-body.js'
 import type { RecordAction, Resource } from '../state/resource.js'
 import type { Exchange, PipelineDeps } from './exchange.js'
 
@@ -172,7 +173,7 @@ const NONE: readonly string[] = []
 
 /** The body as a record: integers beyond 2^53 read again as written. */
 function bodyRecord(exchange: Exchange, value: Record<string, unknown>): StoredRecord {
-  return exactBodyOf(value, () => new TextDecoder().decode(exchange.body)) as StoredRecord
+  return exactRequestBody(exchange, value) as StoredRecord
 }
 
 function found(record: StoredRecord | undefined, resource: string, id: string): StoredRecord {

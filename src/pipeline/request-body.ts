@@ -1,3 +1,4 @@
+import { exactBodyOf } from '../state/record-values.js'
 import type { Context } from 'hono'
 import type { CompiledOperation } from '../compile-operation.js'
 import { isMockError } from '../errors.js'
@@ -78,4 +79,9 @@ function findMediaType(body: NonNullable<CompiledOperation['body']>, contentType
   } catch {
     return undefined
   }
+}
+
+/** The parsed body again, integers beyond 2^53 read as written (`exactBodyOf`): for records and for conditions that compare one. */
+export function exactRequestBody(exchange: Exchange, value: unknown): unknown {
+  return exactBodyOf(value, () => new TextDecoder().decode(exchange.body))
 }

@@ -22,8 +22,8 @@ export interface NearMiss extends Miss {
 export interface Choosing {
   match: MatchRequest
   counters: RuleCounters
-  /** The body read again with integers beyond 2^53 exact; asked once, by the first rule that compares one. */
-  exactBody: () => unknown
+  /** The body read again with integers beyond 2^53 exact; asked once, by the first rule that compares one, then unset. */
+  exactBody?: () => unknown
   /** Only rules that answer past violations may answer (the request broke the description). */
   onlySkipping: boolean
   /** Set when no rule answered and some had conditions. */
@@ -41,7 +41,10 @@ export function chooseRule(rules: readonly AnswerRule[], choosing: Choosing): Ch
     if (choosing.onlySkipping && !rule.skipsValidation) continue
     const { when } = rule
     if (when !== undefined) {
-      if (when.readsExactBody) match.body = choosing.exactBody()
+      if (when.readsExactBody && choosing.exactBody) {
+        match.body = choosing.exactBody()
+        choosing.exactBody = undefined
+      }
       const miss = SCRATCH
       const failures = when.check(match, miss)
       if (failures > 0) {
