@@ -199,9 +199,9 @@ function renderStep(
     engine.errorContext,
     templated ? templateRequestOf(template.described, template.params, template.value) : undefined,
   )
-  const { headers: added, inline } = exchange.decision!
+  const { headers: added, violations: forced } = exchange.decision!
   if (added) rendered = { ...rendered, headers: { ...rendered.headers, ...added } }
-  if (inline?.violations) rendered = { ...rendered, violations: [...(rendered.violations ?? []), ...inline.violations] }
+  if (forced) rendered = { ...rendered, violations: [...(rendered.violations ?? []), ...forced] }
   if (rendered.violations !== undefined || exchange.violations !== undefined)
     return answerWithViolations(rendered, exchange, operation, engine.options.errors)
   const { status, contentType, headers, body } = rendered

@@ -1,3 +1,4 @@
+import type { Violation } from '../errors.js'
 import type { HeaderDescription } from '../openapi/operations.js'
 import type { HeaderContext } from './header-context.js'
 import { headerValidatorOf } from './header-validators.js'
@@ -11,11 +12,19 @@ export function fixtureHeaderProblems(
   declared: readonly HeaderDescription[],
   headers: Record<string, string>,
 ): string[] {
-  const problems: string[] = []
+  return fixtureHeaderViolations(context, declared, headers).map((v) => `${v.path} ${v.message}`)
+}
+
+/** The same, as violations (a stub's headers accepted with `"force": true` are reported with each answer). */
+export function fixtureHeaderViolations(
+  context: HeaderContext,
+  declared: readonly HeaderDescription[],
+  headers: Record<string, string>,
+): Violation[] {
+  const violations: Violation[] = []
   for (const header of declared) {
     const value = headers[header.name.toLowerCase()]
-    if (value !== undefined)
-      problems.push(...headerValidatorOf(context, header)(value).map((v) => `${v.path} ${v.message}`))
+    if (value !== undefined) violations.push(...headerValidatorOf(context, header)(value))
   }
-  return problems
+  return violations
 }

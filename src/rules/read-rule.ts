@@ -1,10 +1,11 @@
 import { stringify as stringifyLossless } from 'lossless-json'
+import type { Violation } from '../errors.js'
 import { RuleProblem, ruleProblems } from '../errors/rule.js'
 import { isPlainObject } from '../internal/plain-object.js'
 import type { OperationDescription } from '../openapi/operations.js'
 import { parseDelay } from '../resolve-options.js'
 import { findResponse, mediaOf, settleExamples, statusOf } from '../responses/declared-responses.js'
-import { fixtureHeaderProblems } from '../responses/fixture-header-problems.js'
+import { fixtureHeaderViolations } from '../responses/fixture-header-problems.js'
 import type { HeaderContext } from '../responses/header-context.js'
 import { compileTemplate } from '../responses/templates.js'
 import { FAULTS, type Fault, type ScenarioTarget } from '../scenarios/scenarios.js'
@@ -103,8 +104,10 @@ function readAnswer(fields: Record<string, unknown>, target: RuleTarget, reading
   const example = fields.example ?? fields.fixture
   if (example !== undefined && fields.body !== undefined) throw ruleProblems.bodyAndExample()
   if (example !== undefined) answer.example = readExample(String(example), answer.status, target)
-  if (fields.body !== undefined) answer.body = readBody(fields.body, answer.status, target, reading)
-  if (fields.headers !== undefined) answer.headers = readHeaders(fields.headers, answer.status, target, reading)
+  const forced: Violation[] = []
+  if (fields.body !== undefined) answer.body = readBody(fields.body, answer.status, target, reading, forced)
+  if (fields.headers !== undefined) answer.headers = readHeaders(fields.headers, answer.status, target, reading, forced)
+  if (forced.length) answer.violations = forced
   if (fields.dynamic !== undefined) {
     if (typeof fields.dynamic !== 'boolean') throw ruleProblems.badDynamic()
     answer.dynamic = fields.dynamic
@@ -153,7 +156,13 @@ function answeredStatus(status: number | undefined, target: RuleTarget): number 
  * An inline body, as a fixture is read (`attachFixture`): `{{request...}}` placeholders compiled and
  * checked against the operation, the rest against the response's JSON schema, its text kept.
  */
-function readBody(value: unknown, status: number | undefined, target: RuleTarget, reading: RuleReading): InlineBody {
+function readBody(
+  value: unknown,
+  status: number | undefined,
+  target: RuleTarget,
+  reading: RuleReading,
+  forced: Violation[],
+): InlineBody {
   const served = answeredStatus(status, target)
   const response = findResponse(target.responses.declared, served)
   const media = response && mediaOf(response).find((m) => m.kind === 'json')
@@ -174,14 +183,8 @@ function readBody(value: unknown, status: number | undefined, target: RuleTarget
       served,
       violations.map((v) => `${v.path} ${v.message}`),
     )
-  const inline: InlineBody = {
-    status: served,
-    response,
-    media,
-    body: { name: 'inline', origin: 'inline', json: text, template },
-  }
-  if (violations.length) inline.violations = violations
-  return inline
+  forced.push(...violations)
+  return { status: served, response, media, body: { name: 'inline', origin: 'inline', json: text, template } }
 }
 
 /** Headers as a fixture's sidecar has them: lower-case names, string values, checked against those the response declares. */
@@ -190,6 +193,7 @@ function readHeaders(
   status: number | undefined,
   target: RuleTarget,
   reading: RuleReading,
+  forced: Violation[],
 ): Record<string, string> {
   if (!isPlainObject(value)) throw ruleProblems.badHeaders('"headers" is a map of header names to values.')
   const headers: Record<string, string> = {}
@@ -205,9 +209,12 @@ function readHeaders(
   const declared = target.description.responses.find(
     (r) => r.code === findResponse(target.responses.declared, served)?.code,
   )
-  const problems = fixtureHeaderProblems(reading.headers, declared?.headers ?? [], headers)
-  if (problems.length && !reading.force)
+  const violations = fixtureHeaderViolations(reading.headers, declared?.headers ?? [], headers)
+  if (violations.length && !reading.force) {
+    const problems = violations.map((v) => `${v.path} ${v.message}`)
     throw ruleProblems.badHeaders(`"headers" break what ${target.id} declares for ${served}: ${problems.join('; ')}.`)
+  }
+  forced.push(...violations)
   return headers
 }
 

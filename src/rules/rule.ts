@@ -26,6 +26,8 @@ export interface RuleAnswer {
   headers?: Record<string, string>
   /** `from: state`: the data step answers (`--stateful`); the rule adds only its delay, fault and headers. */
   fromState?: boolean
+  /** How its body or headers break the declared response: a stub accepted with `"force": true`; reported with each answer. */
+  violations?: readonly Violation[]
 }
 
 /** A rule's inline `body`: the declared response and JSON media type it is served as. */
@@ -34,8 +36,6 @@ export interface InlineBody {
   response: DeclaredResponse
   media: DeclaredMedia
   body: StaticBody
-  /** How it breaks the declared response: a stub accepted with `"force": true`; reported with each answer. */
-  violations?: readonly Violation[]
 }
 
 /** Where a condition reads the request. */

@@ -52,7 +52,7 @@ export function readStub(source: Record<string, unknown>, book: RuleBook, id: nu
   }
   rule.stub = id
   if (session !== undefined) rule.session = session as string
-  const forced = [rule.answer, ...(rule.sequence ?? [])].some((a) => a.body?.violations !== undefined)
+  const forced = [rule.answer, ...(rule.sequence ?? [])].some((a) => a.violations !== undefined)
   return {
     id,
     operation: target.id,

@@ -1,4 +1,4 @@
-import { type MockError, errors } from '../errors.js'
+import { type MockError, type Violation, errors } from '../errors.js'
 import type { Preferences } from '../responses/prefer.js'
 import type { Delay } from '../config.js'
 import type { AnswerRule, InlineBody, RuleAnswer } from '../rules/rule.js'
@@ -27,6 +27,8 @@ export interface ScenarioDecision {
   inline?: InlineBody
   /** Headers the rule adds to the answer. */
   headers?: Record<string, string>
+  /** How the rule's own body or headers break the declared response (a forced stub): reported with the answer. */
+  violations?: readonly Violation[]
 }
 
 /** Whose rule answers: the scenario in force, and what the rule belongs to (`scenario error`, `stub 3`). */
@@ -63,5 +65,6 @@ export function applyRule(
     decision.forced = errors.forcedByScenario(answer.forcedError, scenario, operationId)
   if (answer.body && !pickedByPrefer) decision.inline = answer.body
   if (answer.headers && !pickedByPrefer) decision.headers = answer.headers
+  if (answer.violations && !pickedByPrefer) decision.violations = answer.violations
   return decision
 }
