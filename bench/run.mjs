@@ -8,10 +8,14 @@
 //   npm run bench -- --stateful        stateful mode only (bench/stateful.mjs): create and read against
 //                                      bare and stateless, then memory per 10,000 records
 //   npm run bench -- --memory          memory per 10,000 records only (in process, --expose-gc)
+//   npm run bench -- --rules           conditional rules only (bench/rules.mjs): valid POST /plants with
+//                                      0, 10, 100 non-matching rules (and 100 mixing body, headers, query)
+//                                      against bare; about 5 × (seconds + 1) s a round, so not in the
+//                                      default run (in --all)
 //   npm run bench -- --in-process      stateful and stateless CPU per request through app.request
 //   npm run bench -- --scale           start-up, RSS and routing throughput for 10/100/1000 operations
 //   npm run bench -- --profile         CPU profile of the mock under the valid-path load, summarised
-//   npm run bench -- --all             comparison, stateful mode, memory, in process, then scale
+//   npm run bench -- --all             comparison, stateful mode, memory, in process, rules, then scale
 //   npm run bench -- --soak            mixed valid and invalid traffic, 100 connections × 60 s: errors,
 //                                      status classes, RSS every 5 s, pass/fail (exit 1 on fail)
 // Options: --rounds N  --seconds S  --connections C  --no-prism  --no-build  --json FILE
@@ -42,6 +46,7 @@ import {
   timeToFirst200,
 } from './harness.mjs'
 import { summariseProfile } from './profile-summary.mjs'
+import { rulesCompare } from './rules.mjs'
 import { STATEFUL_PROFILE_PATHS, statefulCompare, statefulInProcess, statefulMemory } from './stateful.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -57,6 +62,7 @@ const { values: args } = parseArgs({
     stateful: { type: 'boolean', default: false },
     memory: { type: 'boolean', default: false },
     'in-process': { type: 'boolean', default: false },
+    rules: { type: 'boolean', default: false },
     rounds: { type: 'string' },
     seconds: { type: 'string' },
     connections: { type: 'string' },
@@ -534,7 +540,8 @@ async function main() {
     `node ${process.version} · ${settings.prism ? 'Prism found' : args['no-prism'] ? 'Prism skipped (--no-prism)' : 'Prism not installed: skipped'}${args.quick ? ' · quick mode' : ''}`,
   )
   const report = {}
-  const otherMode = args.scale || args.profile || args.soak || args.stateful || args.memory || args['in-process']
+  const otherMode =
+    args.scale || args.profile || args.soak || args.stateful || args.memory || args['in-process'] || args.rules
   if (args.soak) report.soak = await soak()
   if (args.profile) report.profile = await profile()
   if (args.all || !otherMode) report.compare = await compare()
@@ -542,6 +549,7 @@ async function main() {
   if (args.all || args.stateful || !otherMode) report.stateful = await statefulCompare(helpers)
   if (args.all || args.stateful || args.memory || !otherMode) report.memory = statefulMemory({ fmt })
   if (args.all || args['in-process']) report.inProcess = statefulInProcess({ fmt })
+  if (args.all || args.rules) report.rules = await rulesCompare(helpers)
   if (args.all || args.scale) report.scale = await scale()
   if (args.json) writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`)
 }
