@@ -37,7 +37,7 @@ export const ruleProblems = {
   /** `reason` is the message of the delay's own error. */
   badDelay: (reason: string) => problem('scenario_bad_delay', reason),
   badFault: (faults: readonly string[]) => problem('scenario_bad_fault', `"fault" is one of ${faults.join(', ')}.`),
-  badCondition: (message: string) => problem('scenario_bad_condition', message),
+  badCondition: (message: string) => problem('scenario_bad_condition', `${message}.`),
   badTimes: (value: unknown) =>
     problem('scenario_bad_times', `"times" is a whole number from 1 up, got ${JSON.stringify(value)}.`),
   badSequence: (message: string) => problem('scenario_bad_sequence', message),

@@ -39,6 +39,8 @@ export function chooseRule(rules: readonly AnswerRule[], choosing: Choosing): Ch
   const { match, counters } = choosing
   for (const rule of rules) {
     if (choosing.onlySkipping && !rule.skipsValidation) continue
+    // A stub for one session sees only that session's requests.
+    if (rule.session !== undefined && rule.session !== match.session) continue
     const { when } = rule
     if (when !== undefined) {
       if (when.readsExactBody && choosing.exactBody) {

@@ -331,7 +331,7 @@ describe('GET /__mock/requests a page at a time (#12)', () => {
     const unknown = await app.request('/__mock/requests?stauts=200')
     expect(unknown.status).toBe(400)
     expect(((await unknown.json()) as { message: string }).message).toContain(
-      'known: method, path, operation, status, valid, since, session, limit, cursor',
+      'known: method, path, operation, status, valid, since, session, answeredBy, limit, cursor',
     )
   })
 })

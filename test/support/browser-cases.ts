@@ -45,6 +45,11 @@ const ADMIN_ROUTES = [
   'POST /__mock/reset',
   'GET /__mock/state',
   'PUT /__mock/state/{resource}',
+  'GET /__mock/stubs',
+  'POST /__mock/stubs',
+  'DELETE /__mock/stubs',
+  'GET /__mock/stubs/{id}',
+  'DELETE /__mock/stubs/{id}',
   'GET /__mock/spec',
 ]
 

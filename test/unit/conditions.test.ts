@@ -246,7 +246,7 @@ describe('compileConditions: JSON paths', () => {
 describe('compileConditions: rules written wrong', () => {
   it('rejects paths the request body schema makes impossible', () => {
     expect(problem({ body: { '$.pot.colour': 'red' } })).toBe(
-      'when.body["$.pot.colour"]: the request body schema has no "colour" at $.pot',
+      'when.body["$.pot.colour"]: the request body schema has no "colour" at $.pot.',
     )
     expect(problem({ body: { '$.nmae': 'x' } })).toContain('has no "nmae" at $')
     expect(problem({ body: { '$.name.first': 'x' } })).toContain('has no "first" at $.name')
@@ -258,7 +258,7 @@ describe('compileConditions: rules written wrong', () => {
   it('rejects body conditions where the operation takes no JSON body, except that the body is absent', () => {
     const noBody = { ...target, bodySchema: undefined }
     expect(problem({ body: { '$.name': 'x' } }, noBody)).toBe(
-      'when.body["$.name"]: the operation takes no JSON request body',
+      'when.body["$.name"]: the operation takes no JSON request body.',
     )
     expect(problem({ body: { $: { exists: true } } }, noBody)).toContain('takes no JSON request body')
     expect(holds({ body: { $: { exists: false } } }, {}, noBody)).toBe(true)
@@ -266,30 +266,30 @@ describe('compileConditions: rules written wrong', () => {
 
   it('rejects path parameters the operation does not declare, listing those it does', () => {
     expect(problem({ params: { id: 1 } })).toBe(
-      'when.params["id"]: the operation has no path parameter "id"; it declares plantId',
+      'when.params["id"]: the operation has no path parameter "id"; it declares plantId.',
     )
     expect(problem({ params: { id: 1 } }, { ...target, pathParameters: [] })).toContain('it declares none')
   })
 
   it('names unknown operators and locations, wrong operands and empty maps', () => {
     expect(problem({ body: { '$.name': { equal: 'x' } } })).toBe(
-      'when.body["$.name"]: "equal" is no operator; use equals, matches, exists, in, gt, lt, gte, lte',
+      'when.body["$.name"]: "equal" is no operator; use equals, matches, exists, in, gt, lt, gte, lte.',
     )
     expect(problem({ bodyy: {} })).toBe(
-      'when: "bodyy" is no location; use body, query, headers, params, cookies, session',
+      'when: "bodyy" is no location; use body, query, headers, params, cookies, session.',
     )
-    expect(problem({})).toBe('when: lists no condition')
+    expect(problem({})).toBe('when: lists no condition.')
     expect(problem('x')).toContain('when: expected a map')
-    expect(problem({ query: {} })).toBe('when.query: names nothing')
+    expect(problem({ query: {} })).toBe('when.query: names nothing.')
     expect(problem({ query: 5 })).toContain('when.query: expected a map')
     expect(problem({ query: { limit: {} } })).toContain('when.query["limit"]: lists no operator')
     expect(problem({ query: { limit: [1] } })).toContain('when.query["limit"]: expected a value or a map')
-    expect(problem({ query: { limit: { in: 5 } } })).toBe('when.query["limit"].in: expected a non-empty list')
+    expect(problem({ query: { limit: { in: 5 } } })).toBe('when.query["limit"].in: expected a non-empty list.')
     expect(problem({ query: { limit: { in: [] } } })).toContain('expected a non-empty list')
     expect(problem({ query: { limit: { in: [1, {}] } } })).toContain('when.query["limit"].in[1]: expected a string')
     expect(problem({ query: { limit: null } })).toContain('when.query["limit"].equals: expected a string')
-    expect(problem({ query: { limit: { exists: 'yes' } } })).toBe('when.query["limit"].exists: expected true or false')
-    expect(problem({ query: { limit: { gt: '3' } } })).toBe('when.query["limit"].gt: expected a number')
+    expect(problem({ query: { limit: { exists: 'yes' } } })).toBe('when.query["limit"].exists: expected true or false.')
+    expect(problem({ query: { limit: { gt: '3' } } })).toBe('when.query["limit"].gt: expected a number.')
     expect(problem({ query: { limit: { lte: Infinity } } })).toContain('expected a number')
     expect(problem({ query: { limit: { matches: 3 } } })).toContain('.matches: expected a regular expression')
     expect(problem({ session: { equals: 'a', is: 'b' } })).toContain('when.session: "is" is no operator')
@@ -297,7 +297,7 @@ describe('compileConditions: rules written wrong', () => {
 
   it('rejects a malformed regular expression, naming it and what the engine says', () => {
     expect(problem({ headers: { 'X-Tenant': { matches: '[z-a]' } } })).toMatch(
-      /^when\.headers\["X-Tenant"\]\.matches: \/\[z-a\]\/ is no regular expression \(Invalid regular expression: .+\)$/,
+      /^when\.headers\["X-Tenant"\]\.matches: \/\[z-a\]\/ is no regular expression \(Invalid regular expression: .+\)\.$/,
     )
   })
 })
