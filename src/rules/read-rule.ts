@@ -123,7 +123,7 @@ function readAnswer(fields: Record<string, unknown>, target: RuleTarget, reading
     if (!FAULTS.includes(fields.fault as Fault)) throw ruleProblems.badFault(FAULTS)
     answer.fault = fields.fault as Fault
   }
-  if (fields.from !== undefined) readFrom(fields.from, answer, target)
+  if (fields.from !== undefined) checkFrom(fields.from, answer, target)
   return answer
 }
 
@@ -218,7 +218,12 @@ function readHeaders(
   return headers
 }
 
-function readFrom(value: unknown, answer: RuleAnswer, target: RuleTarget): void {
+/**
+ * `from: state` says what a rule without a status, example or body does anyway with `--stateful`: the
+ * data step answers, the rule adds its delay, fault and headers. It is checked, so that it cannot be
+ * written where it would not hold; nothing reads it afterwards.
+ */
+function checkFrom(value: unknown, answer: RuleAnswer, target: RuleTarget): void {
   if (value !== 'state') throw ruleProblems.badFrom(`"from" takes "state", got ${JSON.stringify(value)}.`)
   if (!target.stateful)
     throw ruleProblems.badFrom(
@@ -226,5 +231,4 @@ function readFrom(value: unknown, answer: RuleAnswer, target: RuleTarget): void 
     )
   if (answer.status !== undefined || answer.example !== undefined || answer.body !== undefined)
     throw ruleProblems.badFrom('"from: state" answers from the records: it takes no "status", "example" or "body".')
-  answer.fromState = true
 }

@@ -21,8 +21,12 @@ export class RuleCounters {
     let counts = this.bySession.get(key)
     if (counts === undefined) {
       if (this.bySession.size >= MAX_SESSIONS) this.bySession.delete(this.bySession.keys().next().value!)
-      this.bySession.set(key, (counts = new Map()))
+      counts = new Map()
+    } else {
+      // Counted last, forgotten last: the map's order is the order of use.
+      this.bySession.delete(key)
     }
+    this.bySession.set(key, counts)
     counts.set(rule, (counts.get(rule) ?? 0) + 1)
   }
 

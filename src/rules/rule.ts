@@ -24,8 +24,6 @@ export interface RuleAnswer {
   body?: InlineBody
   /** Headers sent besides the response's own (over them), lower-case names. */
   headers?: Record<string, string>
-  /** `from: state`: the data step answers (`--stateful`); the rule adds only its delay, fault and headers. */
-  fromState?: boolean
   /** How its body or headers break the declared response: a stub accepted with `"force": true`; reported with each answer. */
   violations?: readonly Violation[]
 }

@@ -65,7 +65,8 @@ function readScenario(file: string, name: string, definition: unknown, book: Rul
     const written = Array.isArray(raw) ? raw : [raw]
     for (const target of matched) {
       const own = written.map((rule, index) => {
-        const label = `scenario ${name}, ${key} rule ${index + 1}`
+        // A "*" rule is read for each operation: its label names which, so that hits and answers tell them apart.
+        const label = `scenario ${name}, ${key === '*' ? `* rule ${index + 1} for ${target.id}` : `${key} rule ${index + 1}`}`
         try {
           return readRule(rule, target, book.reading, label)
         } catch (error) {

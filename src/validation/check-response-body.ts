@@ -39,7 +39,12 @@ export function bodyViolations(
     : (response.validate.errors ?? []).filter((e) => !unknownAt.some((slot) => isAtOrUnder(e.instancePath, slot)))
   const violations = toViolations('body', errors)
   const undeclared = findUndeclaredFields(context.document, schemaNodeOf(context.document, response), value)
-  for (const path of undeclared) violations.push({ path: `body${path}`, message: 'is not declared by the schema' })
+  // A closed schema's `additionalProperties: false` already names the field, in the same words.
+  const told = new Set(violations.map((v) => `${v.path} ${v.message}`))
+  for (const path of undeclared) {
+    const violation = { path: `body${path}`, message: 'is not declared by the schema' }
+    if (!told.has(`${violation.path} ${violation.message}`)) violations.push(violation)
+  }
   return violations
 }
 

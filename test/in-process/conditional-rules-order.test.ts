@@ -77,10 +77,10 @@ describe('rules in order (#16)', () => {
     ])
     expect(app.mock.requests().map((entry) => entry.answeredBy)).toEqual([
       'scenario default, addItem rule 1',
-      'scenario default, * rule 1',
-      'scenario default, * rule 2',
-      'scenario default, * rule 1',
-      'scenario default, * rule 2',
+      'scenario default, * rule 1 for addItem',
+      'scenario default, * rule 2 for addItem',
+      'scenario default, * rule 1 for getItem',
+      'scenario default, * rule 2 for getItem',
     ])
   })
 

@@ -295,7 +295,7 @@ describe('readRule: headers', () => {
 describe('readRule: from', () => {
   it('reads from: state on an operation that keeps records', () => {
     const rule = read({ from: 'state', delay: 5, headers: { 'x-rule': 'state' } }, targetOf(0, true))
-    expect(rule.answer).toEqual({ fromState: true, delay: { min: 5, max: 5 }, headers: { 'x-rule': 'state' } })
+    expect(rule.answer).toEqual({ delay: { min: 5, max: 5 }, headers: { 'x-rule': 'state' } })
   })
 
   it('refuses from: state on an operation that keeps no records, naming --stateful', () => {
