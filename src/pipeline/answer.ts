@@ -11,7 +11,7 @@ import { templateRequestOf } from '../responses/template-request.js'
 import { type RouteMatch, matchOperation } from '../routing/match-operation.js'
 import { validateParameters } from '../validation/validate-params.js'
 import type { Exchange, PipelineDeps } from './exchange.js'
-import { chooseStep, mayAnswerPastViolations, scenarioStep } from './choose.js'
+import { chooseStep, countHit, mayAnswerPastViolations, scenarioStep } from './choose.js'
 import { dataStep } from './data.js'
 import { deliverStep } from './deliver.js'
 import { answerWithViolations, renderFailure } from './failure.js'
@@ -53,6 +53,7 @@ async function answerDescribed(c: Context, exchange: Exchange, deps: PipelineDep
   const value = await validateStep(c, exchange, deps, { operation, params, described, prefer })
   if (exchange.choice) chooseStep(exchange, deps, operation, prefer, { params, value })
   const decided = decideStep(exchange, deps, operation, prefer, query)
+  if (exchange.choice) countHit(exchange, deps)
   const plan = operation.stateful
     ? await dataStep(exchange, deps, operation, operation.stateful, { params, value }, decided)
     : decided

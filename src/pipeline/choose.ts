@@ -62,6 +62,12 @@ function findScenario(state: RuntimeState, name: string, operation: CompiledOper
   }
 }
 
+/** The chosen rule's hit, counted once the answer is decided: what `times` and `sequence` read next. */
+export function countHit(exchange: Exchange, { state }: PipelineDeps): void {
+  const rule = exchange.choice?.chosen
+  if (rule) state.counters.hit(rule, requestSession(exchange.request))
+}
+
 export function mayAnswerPastViolations({ stubs, rules }: RuleChoice): boolean {
   return stubs.skipping || (rules?.some((rule) => rule.skipsValidation) ?? false)
 }
@@ -98,12 +104,13 @@ export function chooseStep(
     exchange.violations = undefined
     throw errors.invalidRequest(operation.responses.violationStatus, violations)
   }
-  if (chosen)
-    exchange.decision = applyRule(
-      ownerOf(exchange.scenario!, chosen.rule),
-      chosen.rule,
-      chosen.answer,
-      prefer,
-      operation.id,
-    )
+  if (!chosen) return
+  choice.chosen = chosen.rule
+  exchange.decision = applyRule(
+    ownerOf(exchange.scenario!, chosen.rule),
+    chosen.rule,
+    chosen.answer,
+    prefer,
+    operation.id,
+  )
 }

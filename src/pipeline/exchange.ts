@@ -53,6 +53,8 @@ export interface RuleChoice {
   rules?: readonly AnswerRule[]
   /** Validation ran as `report` because a rule may answer past violations; the others still refuse them. */
   strict?: boolean
+  /** The rule or stub chosen at step 4b, counted once the answer is decided (step 5). */
+  chosen?: AnswerRule
 }
 
 /** What every step may read, built once per app (fastify's route context plays this part). */

@@ -4,6 +4,7 @@ import type { AnswerSource, RequestRecord } from '../journal/journal.js'
 import { written } from '../responses/prefer.js'
 import type { Fault } from '../scenarios/scenarios.js'
 import type { Exchange, PipelineDeps } from './exchange.js'
+import type { ScenarioDecision } from '../scenarios/apply-scenario.js'
 
 /**
  * Errors that answer a valid request as asked (by a scenario or a Prefer), or that refuse the mock's
@@ -52,8 +53,10 @@ export function recordExchange(exchange: Exchange, { state, engine }: PipelineDe
   const reason = reasonOf(exchange, status)
   if (reason !== undefined) record.reason = reason
   if (exchange.dataEffect !== undefined) record.data = exchange.dataEffect
-  const rule = exchange.decision?.rule
-  if (rule !== undefined) record.answeredBy = rule.label
+  // The rule that chose the answer, unless an error other than its own answered instead (a 406 after the choice).
+  const decision = exchange.decision
+  if (decision?.rule !== undefined && (mockError === undefined || isOwnError(decision, mockError)))
+    record.answeredBy = decision.rule.label
   if (exchange.nearMiss !== undefined) record.nearMiss = exchange.nearMiss
   state.journal.recordRequest(record)
   const logger = engine.logger
@@ -66,6 +69,10 @@ export function recordExchange(exchange: Exchange, { state, engine }: PipelineDe
         : { ...record, error: mockError?.message, forcedBy: forced },
     )
   }
+}
+
+function isOwnError(decision: ScenarioDecision, error: MockError): boolean {
+  return error === decision.forced || error === decision.refusal
 }
 
 /**

@@ -31,8 +31,9 @@ export interface Choosing {
 }
 
 /**
- * The first rule of `rules` whose conditions hold and whose `times` are not used up; its hit is
- * counted. Conditions are all checked (each compiled once), so that the closest miss is known
+ * The first rule of `rules` whose conditions hold and whose `times` are not used up. Its hit is
+ * counted by the caller once the answer is decided (a request refused on the way, a 406, uses up
+ * no step of a sequence); nothing awaits in between, so no other request reads the count. Conditions are all checked (each compiled once), so that the closest miss is known
  * without a second pass.
  */
 export function chooseRule(rules: readonly AnswerRule[], choosing: Choosing): Chosen | undefined {
@@ -59,7 +60,6 @@ export function chooseRule(rules: readonly AnswerRule[], choosing: Choosing): Ch
       noteMiss(choosing, rule, 0, { condition: -1, actual: count })
       continue
     }
-    counters.hit(rule, match.session)
     return { rule, answer: rule.sequence ? stepOf(rule.sequence, count, rule.cycle) : rule.answer }
   }
   return undefined

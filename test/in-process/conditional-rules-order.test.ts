@@ -6,7 +6,7 @@
  * counts none.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import type { MockApp } from '../../src/index.js'
+import { type MockApp, createApp } from '../../src/index.js'
 import { type Sent, rulesApp, send, statusesOf } from '../support/rule-app.js'
 import { removeTempDirs } from '../support/temp-dirs.js'
 
@@ -133,6 +133,21 @@ describe('times and sequence (#16)', () => {
     expect(await statusesOf(app, times(5, named('Fern')))).toEqual([503, 404, 200, 200, 200])
   })
 
+  it('a request refused after the choice (406) uses up no step of the sequence', async () => {
+    const app = await rulesApp(`default:
+  rules:
+    getItem:
+      - sequence: [ { status: 503 }, { status: 404 } ]
+`)
+    const refused = { headers: { accept: 'text/plain' } }
+    expect(await statusesOf(app, [refused, {}, {}])).toEqual([406, 503, 404])
+    expect(app.mock.requests().map((entry) => entry.answeredBy)).toEqual([
+      undefined,
+      'scenario default, getItem rule 1',
+      'scenario default, getItem rule 1',
+    ])
+  })
+
   it('a sequence with cycle: true starts again after its last answer', async () => {
     const app = await rulesApp(`default:
   rules:
@@ -250,5 +265,29 @@ describe('Prefer and the query controls beat every rule (#16)', () => {
     const answer = await send(app, named('Fern', { headers: { prefer: 'example=duplicate' } }))
     expect(answer.status).toBe(400)
     expect(answer.json).toEqual({ error: 400, message: 'An item of this name exists.' })
+  })
+})
+
+describe('the journal names the built-in scenarios that answer (#16)', () => {
+  it('error and unauthorized, their refusal included; not the default answer', async () => {
+    const app = await createApp({ tokens: ['t'] })
+    const post = (scenario?: string) =>
+      app.request('/plants', {
+        method: 'POST',
+        headers: {
+          authorization: 'Bearer t',
+          'content-type': 'application/json',
+          ...(scenario ? { 'x-mock-scenario': scenario } : {}),
+        },
+        body: JSON.stringify({ id: 1, name: 'Fern' }),
+      })
+    expect([(await post('error')).status, (await post('unauthorized')).status, (await post()).status]).toEqual([
+      400, 401, 200,
+    ])
+    expect(app.mock.requests().map((entry) => entry.answeredBy)).toEqual([
+      'scenario error',
+      'scenario unauthorized',
+      undefined,
+    ])
   })
 })
