@@ -125,10 +125,7 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
     targets: ruleTargetsOf(operations, descriptions, views.request),
     reading: { headers: { document: views.response, ajv, coercingAjv, logger }, requestDocument: views.request },
   }
-  const scenarios = indexScenarios([
-    ...builtInScenarios(operations),
-    ...(await loadScenarios(options.fixtures, rules)),
-  ])
+  const scenarios = indexScenarios([...builtInScenarios(operations), ...(await loadScenarios(options.fixtures, rules))])
   if (!scenarios.has(options.scenario)) {
     throw startupErrors.startScenarioUnknown(options.scenario, [...scenarios.keys()])
   }

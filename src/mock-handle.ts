@@ -1,3 +1,4 @@
+import { stringify as stringifyLossless } from 'lossless-json'
 import type { Engine } from './engine.js'
 import { describeStub } from './http/admin-stub-routes.js'
 import type { JournalEntry } from './journal/journal-entry.js'
@@ -138,19 +139,21 @@ export function handleOf(live: () => LiveMock): MockHandle {
     stub: (definition) => {
       const { engine, state } = live()
       const source = definition as unknown as Record<string, unknown>
-      const stub = state.stubs.add(source, engine.rules, Buffer.byteLength(JSON.stringify(source) ?? ''))
+      // Measured as JSON, as the admin API measures a stub; lossless-json writes a BigInt too.
+      const stub = state.stubs.add(source, engine.rules, Buffer.byteLength(stringifyLossless(source) ?? ''))
       const label = `stub ${stub.id}`
       return {
         id: stub.id,
         get calls() {
           return current().journal.listRequests({ answeredBy: label })
         },
+        // Looked up by id: a reload (--watch) reads the stub again into a new rule.
         get hits() {
-          return current().counters.total(stub.rule)
+          const live = current().stubs.get(stub.id)
+          return live ? current().counters.total(live.rule) : 0
         },
         remove: () => {
           current().stubs.remove(stub.id)
-          current().counters.forget(stub.rule)
         },
       }
     },
@@ -159,7 +162,7 @@ export function handleOf(live: () => LiveMock): MockHandle {
         .stubs.list()
         .map((stub) => describeStub(stub, current().counters)),
     removeStubs: (options = {}) => {
-      for (const stub of current().stubs.clear(options.session)) current().counters.forget(stub.rule)
+      current().stubs.clear(options.session)
     },
   }
 }

@@ -33,12 +33,11 @@ export function addStubRoutes(admin: Hono, state: RuntimeState, rules: RuleBook,
   admin.delete('/stubs/:id', (c) => {
     const stub = findStub(state, c.req.param('id'))
     state.stubs.remove(stub.id)
-    state.counters.forget(stub.rule)
     return c.body(null, 204)
   })
 
   admin.delete('/stubs', (c) => {
-    for (const stub of state.stubs.clear(askedSession(c))) state.counters.forget(stub.rule)
+    state.stubs.clear(askedSession(c))
     return c.body(null, 204)
   })
 }

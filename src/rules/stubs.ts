@@ -3,6 +3,7 @@ import { RuleProblem } from '../errors/rule.js'
 import { RULE_KEYS, type RuleTarget, readRule } from './read-rule.js'
 import type { RuleBook } from './rule-targets.js'
 import type { AnswerRule } from './rule.js'
+import type { RuleCounters } from './rule-counters.js'
 
 /** Stubs held at most, and the bytes of their definitions: stubs are a test's few, not a data set. */
 export const MAX_STUBS = 1000
@@ -89,8 +90,10 @@ export interface OperationStubs {
 
 const NONE: OperationStubs = { rules: [], skipping: false }
 
-/** The stubs of a running mock, by id and by operation; emptied by reset. */
+/** The stubs of a running mock, by id and by operation; emptied by reset. A removed stub's counts go with it. */
 export class StubStore {
+  constructor(private readonly counters: RuleCounters) {}
+
   private readonly byId = new Map<number, Stub>()
   private byOperation: OperationStubs[] = []
   private nextId = 1
@@ -132,6 +135,7 @@ export class StubStore {
     if (!stub) return undefined
     this.byId.delete(id)
     this.bytes -= stub.bytes
+    this.counters.forget(stub.rule)
     this.index(stub.index)
     return stub
   }

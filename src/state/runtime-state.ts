@@ -59,8 +59,8 @@ export function createRuntimeState(
     if (carried) bySession.set(session, carried)
   }
   const journal = previous?.journal ?? createJournal(journalSize, redaction, journalBytes)
-  const stubs = new StubStore()
   const counters = new RuleCounters()
+  const stubs = new StubStore(counters)
 
   const findScenario = (name: string) => scenarios.get(name) ?? throwUnknown(name)
   const throwUnknown = (name: string): never => {
@@ -87,7 +87,7 @@ export function createRuntimeState(
     stubs,
     counters,
     reset(session) {
-      for (const stub of stubs.clear(session)) counters.forget(stub.rule)
+      stubs.clear(session)
       counters.reset(session)
       if (session !== undefined) {
         bySession.delete(session)

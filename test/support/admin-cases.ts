@@ -579,11 +579,15 @@ export function describeAdminApi(transport: string, start: StartTarget): void {
         const listing = await admin(target, 'GET', '/requests?colour=red')
         expect(listing.status).toBe(400)
         expect(listing.json.message).toContain('"colour"')
-        expect(listing.json.message).toContain('method, path, operation, status, valid, since, session, answeredBy, limit, cursor')
+        expect(listing.json.message).toContain(
+          'method, path, operation, status, valid, since, session, answeredBy, limit, cursor',
+        )
         const counting = await admin(target, 'GET', '/requests/count?limit=1')
         expect(counting.status).toBe(400)
         expect(counting.json.message).toContain('"limit"')
-        expect(counting.json.message).toContain('known: method, path, operation, status, valid, since, session, answeredBy.')
+        expect(counting.json.message).toContain(
+          'known: method, path, operation, status, valid, since, session, answeredBy.',
+        )
       })
 
       it('the count is not journaled', async () => {

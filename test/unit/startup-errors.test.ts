@@ -30,8 +30,9 @@ describe('the start-up error catalogue (#14)', () => {
     expect(new Set(startupErrorCodes).size).toBe(startupErrorCodes.length)
     for (const code of startupErrorCodes) expect(code).toMatch(/^[a-z]+(_[a-z0-9]+)+$/)
     // A scenario rule's problems are made by their own templates (`ruleProblems`), then told where they are.
-    const ruleCodes = Object.values(ruleProblems).map((template) =>
-      (template as (...args: unknown[]) => RuleProblem)(...Array.from({ length: template.length }, () => ['x'])).code,
+    const ruleCodes = Object.values(ruleProblems).map(
+      (template) =>
+        (template as (...args: unknown[]) => RuleProblem)(...Array.from({ length: template.length }, () => ['x'])).code,
     )
     const made = new Set([...templates.map(([name, template]) => sample(name, template).code), ...ruleCodes])
     expect(startupErrorCodes.filter((code) => !code.startsWith('cli_') && !made.has(code))).toEqual([])
