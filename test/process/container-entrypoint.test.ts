@@ -246,7 +246,8 @@ function importedPackages(dir: string): Set<string> {
   for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile() || !entry.name.endsWith('.ts')) continue
     const text = readFileSync(join(entry.parentPath, entry.name), 'utf8')
-    for (const [, specifier] of text.matchAll(/(?:from|import\(|require\()\s*'([^'.][^']*)'/g)) {
+    // `from` as a word outside quotes: `'scenario_bad_from', message` and `'from']` are no imports.
+    for (const [, specifier] of text.matchAll(/(?<![\w$'])(?:from|import\(|require\()\s*'([^'.][^']*)'/g)) {
       if (specifier!.startsWith('node:')) continue
       const parts = specifier!.split('/')
       names.add(specifier!.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!)
