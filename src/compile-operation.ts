@@ -1,7 +1,8 @@
 import { type SecurityCheck, compileSecurity } from './auth/check-security.js'
 import type { ResolvedOptions } from './config.js'
 import type { Logger } from './log.js'
-import { compileResponses } from './responses/compile-responses.js'
+import { type ResponseCompileContext, compileResponses } from './responses/compile-responses.js'
+import { type CompiledEvent, compileEvent } from './events/compile-events.js'
 import type { DeclaredResponse, ResponseSet } from './responses/declared-responses.js'
 import type { FixtureSet } from './responses/fixtures.js'
 import type { OperationDescription } from './openapi/operations.js'
@@ -29,6 +30,8 @@ export interface CompiledOperation {
   responses: ResponseSet
   /** What the operation does to its resource's records (`--stateful`); `undefined` when it is answered as without. */
   stateful: CompiledStateful | undefined
+  /** The callbacks it declares, sent after a 2xx answer; `undefined` when none. */
+  callbacks: CompiledEvent[] | undefined
 }
 
 interface OperationCompileContext {
@@ -54,6 +57,15 @@ export function compileOperation(
   context: OperationCompileContext,
 ): CompiledOperation {
   const { document, ajv, requestAjv, coercingAjv, fixtures, options, logger } = context
+  const responseContext: ResponseCompileContext = {
+    document,
+    requestDocument: context.requestDocument,
+    ajv,
+    coercingAjv,
+    logger,
+    ignoreExamples: options.ignoreExamples,
+    deferredExamples: context.deferredExamples,
+  }
   const security = compileSecurity(description.security, document.components?.securitySchemes ?? {}, {
     tokens: options.tokens,
     pointer: description.securityPointer,
@@ -76,20 +88,9 @@ export function compileOperation(
     body: description.requestBody
       ? compileBody(requestAjv, description.requestBody, coercingAjv, { maxDepth: options.maxDepth })
       : undefined,
-    responses: compileResponses(
-      {
-        document,
-        requestDocument: context.requestDocument,
-        ajv,
-        coercingAjv,
-        logger,
-        ignoreExamples: options.ignoreExamples,
-        deferredExamples: context.deferredExamples,
-      },
-      description,
-      fixtures.get(description.fixtureKey),
-    ),
+    responses: compileResponses(responseContext, description, fixtures.get(description.fixtureKey)),
     stateful,
+    callbacks: description.callbacks?.map((event) => compileEvent(event, responseContext)),
   }
 }
 

@@ -13,6 +13,9 @@ import { compileBudgetWarnings } from './responses/generation-budget.js'
 import type { ErrorContext } from './responses/render-error.js'
 import { loadScenarios } from './scenarios/load-scenarios.js'
 import { type RuleBook, ruleTargetsOf } from './rules/rule-targets.js'
+import { type CompiledEvent, compileEvent } from './events/compile-events.js'
+import { describeWebhooks } from './openapi/describe-events.js'
+import type { ResponseCompileContext } from './responses/compile-responses.js'
 import { type StatefulSetup, compileStateful } from './state/compile-stateful.js'
 import { type Scenario, builtInScenarios, indexScenarios } from './scenarios/scenarios.js'
 import { kindOf, loadXmlSupport } from './responses/serialize-body.js'
@@ -50,6 +53,8 @@ export interface Engine {
   stateful: StatefulSetup | undefined
   /** What scenario rules were read against, and runtime stubs are (`POST /__mock/stubs`). */
   rules: RuleBook
+  /** The description's webhooks (OpenAPI 3.1), by name: sent on demand (`POST /__mock/webhooks`). */
+  webhooks: Map<string, CompiledEvent>
 }
 
 /** How the engine is built, beyond the user's options. */
@@ -169,7 +174,22 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
     deferredExamples: deferredExamples ?? [],
     stateful,
     rules,
+    webhooks: compileWebhooks(spec, {
+      document: views.response,
+      requestDocument: views.request,
+      ajv,
+      coercingAjv,
+      logger,
+    }),
   }
+}
+
+/** Each webhook by name; one declared with several methods is sent with the first. */
+function compileWebhooks(spec: SpecDocument, context: ResponseCompileContext): Map<string, CompiledEvent> {
+  const webhooks = new Map<string, CompiledEvent>()
+  for (const event of inDescription(spec.path, 'webhooks', () => describeWebhooks(spec)))
+    if (!webhooks.has(event.name)) webhooks.set(event.name, compileEvent(event, context))
+  return webhooks
 }
 
 /**

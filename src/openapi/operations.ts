@@ -4,6 +4,7 @@ import { describeParameters } from './describe-parameters.js'
 import { describeResponse } from './describe-responses.js'
 import type { SpecDocument } from './load-spec.js'
 import { type Located, pointerOf, resolveRef } from './resolve-ref.js'
+import { type EventDescription, describeCallbacks } from './describe-events.js'
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const
 
@@ -77,6 +78,8 @@ export interface OperationDescription {
   security: SecurityRequirement[]
   /** Where the security requirements are declared, as a JSON pointer: the operation's own, else the document's. */
   securityPointer: string
+  /** The callbacks the operation declares (`describeCallbacks`); absent when none. */
+  callbacks?: EventDescription[]
 }
 
 /** Lists every operation of the description, in declaration order. */
@@ -92,13 +95,16 @@ export function describeOperations({ document }: SpecDocument): OperationDescrip
       const operation = pathItem.node?.[method]
       if (!operation) continue
       const at = { node: operation, pointer: `${pathItem.pointer}${pointerOf(method)}` }
-      operations.push(describeOperation(document, path, method, at, pathItem, globalSecurity))
+      const described = describeOperation(document, path, method, at, pathItem, globalSecurity)
+      const callbacks = describeCallbacks(document, at)
+      if (callbacks.length) described.callbacks = callbacks
+      operations.push(described)
     }
   }
   return operations
 }
 
-function describeOperation(
+export function describeOperation(
   document: any,
   path: string,
   method: string,

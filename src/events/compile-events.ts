@@ -1,0 +1,71 @@
+import type { Violation } from '../errors.js'
+import type { EventDescription } from '../openapi/describe-events.js'
+import type { ResponseCompileContext } from '../responses/compile-responses.js'
+import { compileResponses } from '../responses/compile-responses.js'
+import { type ResponseSet, findResponse, mediaOf } from '../responses/declared-responses.js'
+import { bodyViolations, schemaViolations } from '../validation/check-response-body.js'
+
+/**
+ * A callback or webhook ready to send: what its request carries (its body as the description
+ * declares it, read as a response is, so that examples, static bodies and generation are the ones
+ * answers have) and what it expects back from the receiver.
+ */
+export interface CompiledEvent {
+  kind: EventDescription['kind']
+  name: string
+  /** A callback's URL expression as written; `''` for a webhook. */
+  expression: string
+  method: string
+  /** The request body as one declared "response" (status 200), or `undefined` when it has none. */
+  body: ResponseSet | undefined
+  /** What the receiver may answer. */
+  answers: ResponseSet
+}
+
+export function compileEvent(event: EventDescription, context: ResponseCompileContext): CompiledEvent {
+  const { request } = event
+  const content = request.requestBody?.content ?? []
+  const body = content.length
+    ? compileResponses(context, { ...request, responses: [{ code: '200', content, headers: [] }] })
+    : undefined
+  return {
+    kind: event.kind,
+    name: event.name,
+    expression: event.expression,
+    method: request.method,
+    body,
+    answers: compileResponses(context, request),
+  }
+}
+
+/**
+ * How a receiver's answer breaks what the callback or webhook declares: a status it does not declare,
+ * or a JSON body that breaks the declared schema. Reported with the delivery, never retried.
+ */
+export function answerViolations(event: CompiledEvent, status: number, contentType: string, text: string): Violation[] {
+  const { declared } = event.answers
+  // A description that declares no answer expects none in particular.
+  if (declared.length === 0) return []
+  const response = findResponse(declared, status)
+  if (!response) {
+    const codes = declared.map((r) => r.code).join(', ')
+    return [{ path: 'status', message: `is ${status}, which the ${event.kind} does not declare (declared: ${codes})` }]
+  }
+  const media = mediaOf(response).find((m) => m.kind === 'json')
+  if (!media?.validate || !/json/i.test(contentType) || text === '') return []
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return [{ path: 'body', message: 'is not JSON, as its content type says' }]
+  }
+  return schemaViolations(media, value)
+}
+
+/** How a body given for a webhook (`POST /__mock/webhooks`) breaks the declared request schema, undeclared fields included. */
+export function givenBodyViolations(event: CompiledEvent, document: unknown, value: unknown): Violation[] {
+  const response = event.body?.declared[0]
+  const media = response && mediaOf(response).find((m) => m.kind === 'json')
+  if (!media) return [{ path: 'body', message: `is given, but the ${event.kind} ${event.name} declares no JSON body` }]
+  return bodyViolations({ document }, media, value)
+}
