@@ -32,6 +32,8 @@ export interface CompiledOperation {
   stateful: CompiledStateful | undefined
   /** The callbacks it declares, sent after a 2xx answer; `undefined` when none. */
   callbacks: CompiledEvent[] | undefined
+  /** A 2xx answer sends something: its callbacks, or webhooks bound to it or to its data's events (set by the engine). */
+  sendsEvents: boolean
 }
 
 interface OperationCompileContext {
@@ -91,6 +93,7 @@ export function compileOperation(
     responses: compileResponses(responseContext, description, fixtures.get(description.fixtureKey)),
     stateful,
     callbacks: description.callbacks?.map((event) => compileEvent(event, responseContext)),
+    sendsEvents: description.callbacks !== undefined,
   }
 }
 

@@ -113,6 +113,18 @@ export interface MockOptions {
   stateLimit?: number
   /** validate every response before it is sent; a violation answers 500 (Prism's --errors) @default false */
   errors?: boolean
+  /** Where a webhook sent on demand goes when no `to` is given (`--webhook-url`). @default none */
+  webhookUrl?: string
+  /** Signs every callback and webhook: `X-Hub-Signature-256: sha256=<HMAC-SHA256 of the body, hex>` (`--webhook-secret`). @default none */
+  webhookSecret?: string
+  /** Host names callbacks and webhooks may go to when the mock listens beyond loopback (`--webhook-allow`). @default none there; any on loopback */
+  webhookAllow?: string[]
+  /** Callbacks and webhooks being sent at once, at most; more wait in a queue (`--max-deliveries-in-flight`). @default 100 */
+  maxDeliveriesInFlight?: number
+  /** How long one attempt of a delivery may take, in ms (`--webhook-timeout`). @default 5000 */
+  webhookTimeoutMs?: number
+  /** Attempts after the first, on a network error or a 5xx, the first after 500 ms, doubling (`--webhook-retries`). @default 3 */
+  webhookRetries?: number
 }
 
 export interface Delay {
@@ -120,9 +132,13 @@ export interface Delay {
   max: number
 }
 
-export type ResolvedOptions = Required<Omit<MockOptions, 'delay' | 'adminToken' | 'stateFile'>> & {
+export type ResolvedOptions = Required<
+  Omit<MockOptions, 'delay' | 'adminToken' | 'stateFile' | 'webhookUrl' | 'webhookSecret'>
+> & {
   fixturesRequired: boolean
   delay: Delay
   adminToken: string | undefined
   stateFile: string | undefined
+  webhookUrl: string | undefined
+  webhookSecret: string | undefined
 }

@@ -15,6 +15,7 @@ import { loadScenarios } from './scenarios/load-scenarios.js'
 import { type RuleBook, ruleTargetsOf } from './rules/rule-targets.js'
 import { type CompiledEvent, compileEvent } from './events/compile-events.js'
 import { describeWebhooks } from './openapi/describe-events.js'
+import { type WebhookBindings, loadWebhookBindings } from './events/load-webhook-bindings.js'
 import type { ResponseCompileContext } from './responses/compile-responses.js'
 import { type StatefulSetup, compileStateful } from './state/compile-stateful.js'
 import { type Scenario, builtInScenarios, indexScenarios } from './scenarios/scenarios.js'
@@ -55,6 +56,8 @@ export interface Engine {
   rules: RuleBook
   /** The description's webhooks (OpenAPI 3.1), by name: sent on demand (`POST /__mock/webhooks`). */
   webhooks: Map<string, CompiledEvent>
+  /** Webhooks bound to operations and data events by `fixtures/webhooks.yaml`. */
+  webhookBindings: WebhookBindings
 }
 
 /** How the engine is built, beyond the user's options. */
@@ -134,6 +137,15 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
   if (!scenarios.has(options.scenario)) {
     throw startupErrors.startScenarioUnknown(options.scenario, [...scenarios.keys()])
   }
+  const webhooks = compileWebhooks(spec, {
+    document: views.response,
+    requestDocument: views.request,
+    ajv,
+    coercingAjv,
+    logger,
+  })
+  const webhookBindings = await loadWebhookBindings(options.fixtures, webhooks, operations, stateful, views.response)
+  markEventOperations(operations, webhookBindings)
   const budget = { bytes: options.generationBytes, ms: options.generationMs }
   const faker = createFaker(views.response, options.seed, budget, { fillProperties: options.fillProperties })
   // Told against this app's own budget, which loadSpec does not know. The walk that names the
@@ -174,13 +186,8 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
     deferredExamples: deferredExamples ?? [],
     stateful,
     rules,
-    webhooks: compileWebhooks(spec, {
-      document: views.response,
-      requestDocument: views.request,
-      ajv,
-      coercingAjv,
-      logger,
-    }),
+    webhooks,
+    webhookBindings,
   }
 }
 
@@ -190,6 +197,16 @@ function compileWebhooks(spec: SpecDocument, context: ResponseCompileContext): M
   for (const event of inDescription(spec.path, 'webhooks', () => describeWebhooks(spec)))
     if (!webhooks.has(event.name)) webhooks.set(event.name, compileEvent(event, context))
   return webhooks
+}
+
+/** The operations whose 2xx answers send something: their own callbacks, a webhook bound to them, or to an event of their records. */
+function markEventOperations(operations: CompiledOperation[], bindings: WebhookBindings): void {
+  for (const operation of operations) {
+    const resource = operation.stateful?.resource.name
+    const onData =
+      resource !== undefined && [...bindings.byDataEvent.keys()].some((event) => event.startsWith(`${resource}.`))
+    if (bindings.byOperation.has(operation.index) || onData) operation.sendsEvents = true
+  }
 }
 
 /**

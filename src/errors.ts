@@ -6,6 +6,7 @@ import { MockError, type Violation } from './errors/mock-error.js'
 import { optionErrors } from './errors/option.js'
 import { preferenceErrors } from './errors/preference.js'
 import { scenarioErrors } from './errors/scenario.js'
+import { webhookErrors } from './errors/webhook.js'
 import { stateErrors, stateStartupErrors } from './errors/state.js'
 
 export { MockError, type MockErrorKind, type Violation, isMockError } from './errors/mock-error.js'
@@ -174,4 +175,5 @@ export const startupErrors = {
   ...scenarioErrors,
   ...optionErrors,
   ...stateStartupErrors,
+  ...webhookErrors,
 }

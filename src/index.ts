@@ -9,6 +9,7 @@ import { listen } from './server.js'
 import { watchSources } from './watch.js'
 import { type OpenedRecords, openRecords } from './state/open-records.js'
 import { type MockHandle, carryStubs, handleOf } from './mock-handle.js'
+import { createDeliverer } from './events/send-events.js'
 
 export type { MockOptions } from './config.js'
 /** What start-up rejects with: `code` names the problem (one of `startupErrorCodes`), `message` explains it. */
@@ -19,6 +20,7 @@ export type { JournalEntry, JournalResponse } from './journal/journal-entry.js'
 export type { JournalFilter, StatusClass } from './journal/journal-filter.js'
 export type { Logger, RequestLine } from './log.js'
 export type { MockHandle, MockState, StubDefinition, StubHandle } from './mock-handle.js'
+export type { DeliveryFilter, DeliveryRecord, DeliveryWait } from './events/delivery.js'
 
 export interface AppOptions extends MockOptions {
   /**
@@ -48,6 +50,9 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   const engine = await createEngine(options, options.logger ?? silentLogger)
   return assemble(engine, new AbortController().signal, undefined, await openRecords(engine)).app
 }
+
+/** How long `close()` (SIGTERM) lets callbacks and webhooks under way finish before cancelling them. */
+const DELIVERY_GRACE_MS = 2000
 
 export interface MockServer extends MockHandle {
   /** Base URL, e.g. `http://127.0.0.1:4010`. */
@@ -113,6 +118,8 @@ export async function startMockServer(options: AppOptions = {}): Promise<MockSer
       stopWatching?.()
       closing.abort()
       await server.close()
+      // Callbacks and webhooks under way get a short grace, then are recorded as cancelled.
+      await live.state.deliveries?.close(DELIVERY_GRACE_MS)
       // Every answered change is in the state file before close resolves (SIGTERM, SIGINT).
       await live.opened?.writer?.flush()
       live.opened?.writer?.close()
@@ -153,15 +160,13 @@ function assemble(
   previous: RuntimeState | undefined,
   opened: OpenedRecords | undefined,
 ): Assembled {
-  const state = createRuntimeState(
-    engine.scenarios,
-    engine.options.scenario,
-    engine.options.journalSize,
+  const state = createRuntimeState(engine.scenarios, engine.options.scenario, engine.options.journalSize, {
     previous,
-    engine.redaction,
-    engine.options.journalBytes,
-    opened?.records,
-  )
+    redaction: engine.redaction,
+    journalBytes: engine.options.journalBytes,
+    records: opened?.records,
+    deliveries: previous?.deliveries ?? createDeliverer(engine),
+  })
   carryStubs(previous, state, engine)
   const assembled = { engine, state, opened } as Assembled
   assembled.app = Object.assign(createHonoApp(engine, state, closing), { mock: handleOf(() => assembled) })

@@ -4,6 +4,8 @@ import { describeStub } from './http/admin-stub-routes.js'
 import type { JournalEntry } from './journal/journal-entry.js'
 import type { JournalFilter } from './journal/journal-filter.js'
 import { readStub } from './rules/stubs.js'
+import type { DeliveryFilter, DeliveryRecord, DeliveryWait } from './events/delivery.js'
+import { sendWebhook } from './events/send-events.js'
 import type { OpenedRecords } from './state/open-records.js'
 import type { RuntimeState } from './state/runtime-state.js'
 import { checkResource, checkedRecords, storeOf } from './state/steer-records.js'
@@ -35,6 +37,16 @@ export interface MockHandle {
   stubs(): Array<Record<string, unknown>>
   /** Removes every stub, or those of one session. */
   removeStubs(options?: { session?: string }): void
+  /**
+   * Sends one of the description's webhooks now (OpenAPI 3.1 `webhooks`), to `to` (else `--webhook-url`),
+   * with `body` (checked against its schema; throws a `MockError` 400 naming what breaks it), else its
+   * example or a body made of its schema. Answers the delivery's record, `pending` until it is settled.
+   */
+  sendWebhook(name: string, options?: { to?: string; body?: unknown; session?: string }): DeliveryRecord
+  /** Callbacks and webhooks sent, oldest first, matching every filter given. */
+  deliveries(filter?: DeliveryFilter): DeliveryRecord[]
+  /** Resolves once `count` (default 1) deliveries matching the filter are settled; rejects after `timeoutMs` (default 5000) saying what it saw. */
+  waitForDeliveries(wait?: DeliveryWait): Promise<DeliveryRecord[]>
 }
 
 /** A runtime stub as written: a scenario rule's fields, plus the operation it answers. See the README's "Conditions, sequences and stubs". */
@@ -161,6 +173,9 @@ export function handleOf(live: () => LiveMock): MockHandle {
       current()
         .stubs.list()
         .map((stub) => describeStub(stub, current().counters)),
+    sendWebhook: (name, options = {}) => sendWebhook(live().engine, current(), { name, ...options }),
+    deliveries: (filter) => current().deliveries?.list(filter) ?? [],
+    waitForDeliveries: (wait) => current().deliveries?.waitFor(wait) ?? Promise.resolve([]),
     removeStubs: (options = {}) => {
       current().stubs.clear(options.session)
     },

@@ -51,6 +51,12 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     stateful = false,
     stateFile,
     stateLimit = 10_000,
+    webhookUrl,
+    webhookSecret,
+    webhookAllow = [],
+    maxDeliveriesInFlight = 100,
+    webhookTimeoutMs = 5000,
+    webhookRetries = 3,
   } = options
   const specPath = resolve(spec)
   const fixtures = options.fixtures ? resolve(options.fixtures) : defaultFixtures(specPath)
@@ -84,6 +90,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     throw startupErrors.optionBadAdminToken()
   }
   if (!Number.isSafeInteger(stateLimit) || stateLimit < 1) throw startupErrors.optionBadStateLimit(stateLimit)
+  checkDeliveryOptions({ webhookUrl, maxDeliveriesInFlight, webhookTimeoutMs, webhookRetries })
   return {
     spec: specPath,
     fixtures,
@@ -118,7 +125,28 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     stateful: stateful || stateFile !== undefined,
     stateFile: stateFile === undefined ? undefined : resolve(stateFile),
     stateLimit,
+    webhookUrl,
+    webhookSecret,
+    webhookAllow: webhookAllow.map((name) => name.trim().toLowerCase()).filter(Boolean),
+    maxDeliveriesInFlight,
+    webhookTimeoutMs,
+    webhookRetries,
   }
+}
+
+/** The sender's options: a default target that is an http(s) URL, and counts and times in range. */
+function checkDeliveryOptions(
+  options: Pick<MockOptions, 'webhookUrl' | 'maxDeliveriesInFlight' | 'webhookTimeoutMs' | 'webhookRetries'>,
+): void {
+  const { webhookUrl, maxDeliveriesInFlight, webhookTimeoutMs, webhookRetries } = options
+  if (webhookUrl !== undefined && !/^https?:\/\/[^/]/i.test(webhookUrl))
+    throw startupErrors.optionBadWebhookUrl(webhookUrl)
+  if (!Number.isSafeInteger(maxDeliveriesInFlight) || maxDeliveriesInFlight! < 1 || maxDeliveriesInFlight! > 10_000)
+    throw startupErrors.optionBadDeliveryCount('maxDeliveriesInFlight', 1, 10_000, maxDeliveriesInFlight)
+  if (!Number.isSafeInteger(webhookRetries) || webhookRetries! < 0 || webhookRetries! > 10)
+    throw startupErrors.optionBadDeliveryCount('webhookRetries', 0, 10, webhookRetries)
+  if (!Number.isSafeInteger(webhookTimeoutMs) || webhookTimeoutMs! < 1 || webhookTimeoutMs! > 600_000)
+    throw startupErrors.optionBadDeliveryCount('webhookTimeoutMs', 1, 600_000, webhookTimeoutMs)
 }
 
 /** `--validate` and `validate` take these three words only. */

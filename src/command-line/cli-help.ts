@@ -40,6 +40,20 @@ The description and its bodies:
   --allow-ref-outside <dir>  a folder outside the description's own that its
                        $refs may read; repeat for more [default: its own only]
 
+Callbacks and webhooks:
+  --webhook-url <url>  where a webhook sent on demand goes when no "to" is given
+  --webhook-secret <s> sign every callback and webhook: X-Hub-Signature-256:
+                       sha256=<HMAC-SHA256 of the body, hex>
+                                                   [env MOCK_WEBHOOK_SECRET]
+  --webhook-allow <hosts>  host names callbacks and webhooks may go to when the
+                       mock listens beyond loopback (comma-separated)
+  --max-deliveries-in-flight <n>
+                       sent at once; more wait in a queue       [default: 100]
+  --webhook-timeout <ms>
+                       one attempt's limit                     [default: 5000]
+  --webhook-retries <n>  retries on network errors and 5xx, the first after
+                       0.5 s, doubling                           [default: 3]
+
 Listening:
   -p, --port <n>       port; 0 picks a free one        [env PORT, default: 4010]
   -h, --host <addr>    address to listen on       [env HOST, default: 127.0.0.1]

@@ -43,6 +43,12 @@ const FLAGS = {
   'state-limit': { type: 'string' },
   'allow-ref-outside': { type: 'string', multiple: true },
   'allowed-hosts': { type: 'string', multiple: true },
+  'webhook-url': { type: 'string' },
+  'webhook-secret': { type: 'string' },
+  'webhook-allow': { type: 'string', multiple: true },
+  'max-deliveries-in-flight': { type: 'string' },
+  'webhook-timeout': { type: 'string' },
+  'webhook-retries': { type: 'string' },
   help: { type: 'boolean' },
   version: { type: 'boolean' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>

@@ -80,6 +80,12 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     stateLimit: readOptional('--state-limit', values['state-limit'], wholeNumber),
     allowRefOutside: values['allow-ref-outside'],
     allowedHosts: values['allowed-hosts']?.flatMap((list) => list.split(',')),
+    webhookUrl: values['webhook-url'],
+    webhookSecret: values['webhook-secret'] ?? settings.read('MOCK_WEBHOOK_SECRET', (_, text) => text),
+    webhookAllow: values['webhook-allow']?.flatMap((list) => list.split(',')),
+    maxDeliveriesInFlight: readOptional('--max-deliveries-in-flight', values['max-deliveries-in-flight'], wholeNumber),
+    webhookTimeoutMs: readOptional('--webhook-timeout', values['webhook-timeout'], wholeNumber),
+    webhookRetries: readOptional('--webhook-retries', values['webhook-retries'], wholeNumber),
   }
   // `--multiprocess` is taken and does nothing: one process answers, and it keeps up (README, Performance).
   return { action: 'serve', options, verboseLevel: level, environment: settings.used }

@@ -1,4 +1,4 @@
-import { MockError } from './mock-error.js'
+import { MockError, type Violation } from './mock-error.js'
 
 const invalid = (message: string) => new MockError(400, 'invalid_admin_request', message)
 const forbidden = (message: string) => new MockError(403, 'admin_forbidden', message)
@@ -8,6 +8,37 @@ export const adminErrors = {
   adminBodyNotObject: () => invalid('The body must be a JSON object.'),
   adminBodyNotScenario: () => invalid('The body must be {"name": "<scenario>"}, with an optional "session".'),
   adminSessionNotString: () => invalid('The "session" of the body must be a string.'),
+  unknownWebhook: (name: string, known: readonly string[]) =>
+    new MockError(
+      404,
+      'invalid_admin_request',
+      `The description declares no webhook "${name}"; it declares ${known.length ? known.map((n) => `"${n}"`).join(', ') : 'none (webhooks are an OpenAPI 3.1 feature)'}.`,
+    ),
+  webhookNameMissing: (known: readonly string[]) =>
+    invalid(
+      `The body must be {"name": "<webhook>", "to": "<URL>"}, with an optional "body"; the webhooks: ${known.join(', ') || 'none'}.`,
+    ),
+  webhookBadTarget: (to: string) => invalid(`"to" must be an http: or https: URL, got ${JSON.stringify(to)}.`),
+  badDeliveryFilter: (name: string, values: readonly string[]) =>
+    invalid(`The "${name}" filter takes ${values.join(', ')}.`),
+  webhookWithoutTarget: (name: string) =>
+    invalid(
+      `The webhook "${name}" has nowhere to go: give "to" (an http: or https: URL), or start the mock with --webhook-url.`,
+    ),
+  webhookBodyInvalid: (name: string, violations: readonly Violation[]) =>
+    new MockError(
+      400,
+      'invalid_admin_request',
+      `The body given for the webhook "${name}" breaks its schema: ${violations.map((v) => `${v.path} ${v.message}`).join('; ')}.`,
+      { details: violations },
+    ),
+  webhookBodyUnmade: (name: string, violations: readonly Violation[]) =>
+    new MockError(
+      500,
+      'generation_failed',
+      `No body the mock can make meets the schema of the webhook "${name}": ${violations.map((v) => `${v.path} ${v.message}`).join('; ')}. Give one with "body".`,
+      { details: violations },
+    ),
   badStub: (message: string) => invalid(`The stub is not taken: ${message}`),
   tooManyStubs: (count: number, bytes: number) =>
     new MockError(

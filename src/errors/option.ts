@@ -44,4 +44,8 @@ export const optionErrors = {
     fail('host_unavailable', `Cannot listen on host ${host}: it is not an address of this machine.`),
   listenFailed: (host: string, port: number, reason: string) =>
     fail('listen_failed', `Cannot listen on ${host}:${port}: ${reason}`),
+  optionBadWebhookUrl: (value: string) =>
+    fail('option_bad_webhook_url', `webhookUrl must be an http: or https: URL, got "${value}".`),
+  optionBadDeliveryCount: (name: string, min: number, max: number, value: unknown) =>
+    fail('option_bad_delivery', `${name} must be a whole number from ${min} to ${max}, got ${String(value)}.`),
 }

@@ -64,6 +64,9 @@ export const startupErrorCodes = [
   // Placeholders in fixtures and examples (`{{request.body.name}}`).
   'template_bad_expression',
   'template_never_matches',
+  // The webhooks file (`fixtures/webhooks.yaml`).
+  'webhook_file_invalid',
+  'webhook_bad_binding',
   // Options given to createMockServer (the CLI's own codes are cli_*).
   'option_bad_port',
   'option_bad_seed',
@@ -80,6 +83,8 @@ export const startupErrorCodes = [
   'option_bad_delay',
   'option_bad_size',
   'option_bad_state_limit',
+  'option_bad_webhook_url',
+  'option_bad_delivery',
   // Stateful mode: seed data (`fixtures/data/<resource>.json`) and the state file (`--state-file`).
   'state_seed_unreadable',
   'state_seed_invalid',

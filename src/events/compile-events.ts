@@ -4,6 +4,7 @@ import type { ResponseCompileContext } from '../responses/compile-responses.js'
 import { compileResponses } from '../responses/compile-responses.js'
 import { type ResponseSet, findResponse, mediaOf } from '../responses/declared-responses.js'
 import { bodyViolations, schemaViolations } from '../validation/check-response-body.js'
+import { type RuntimeExpression, RuntimeExpressionError, compileRuntimeExpression } from './runtime-expression.js'
 
 /**
  * A callback or webhook ready to send: what its request carries (its body as the description
@@ -15,6 +16,8 @@ export interface CompiledEvent {
   name: string
   /** A callback's URL expression as written; `''` for a webhook. */
   expression: string
+  /** A callback's URL, compiled; `undefined` for a webhook, or a callback whose expression no reader takes (warned about). */
+  url: RuntimeExpression | undefined
   method: string
   /** The request body as one declared "response" (status 200), or `undefined` when it has none. */
   body: ResponseSet | undefined
@@ -32,9 +35,21 @@ export function compileEvent(event: EventDescription, context: ResponseCompileCo
     kind: event.kind,
     name: event.name,
     expression: event.expression,
+    url: event.kind === 'callback' ? compileUrl(event, context) : undefined,
     method: request.method,
     body,
     answers: compileResponses(context, request),
+  }
+}
+
+/** A callback's URL expression; a malformed one is warned about and the callback never sent, as a description people publish must still load. */
+function compileUrl(event: EventDescription, context: ResponseCompileContext): RuntimeExpression | undefined {
+  try {
+    return compileRuntimeExpression(event.expression)
+  } catch (error) {
+    if (!(error instanceof RuntimeExpressionError)) throw error
+    context.logger.warn(`callback ${event.name}: ${error.message}; it is never sent.`)
+    return undefined
   }
 }
 

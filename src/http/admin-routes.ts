@@ -8,6 +8,8 @@ import { corsForAdmin } from './cors.js'
 import { JOURNAL_FILTERS, LISTING_PARAMETERS, journalFilterOf, readPage, askedSession } from './read-admin-input.js'
 import { addStateRoutes } from './admin-state-routes.js'
 import { addStubRoutes } from './admin-stub-routes.js'
+import { addDeliveryRoutes } from './admin-delivery-routes.js'
+import type { Engine } from '../engine.js'
 import { addScenarioRoutes, describeScenarios } from './admin-scenario-routes.js'
 import type { RuleBook } from '../rules/rule-targets.js'
 import type { StatefulSetup } from '../state/compile-stateful.js'
@@ -31,6 +33,8 @@ export interface AdminOptions {
   maxBodyBytes: number
   /** What runtime stubs are read against. */
   rules: RuleBook
+  /** The engine, for the webhooks it sends on demand (`POST /__mock/webhooks`). */
+  engine: Engine
 }
 
 /** One route of the admin API, as `admin-openapi.yaml` declares it. */
@@ -55,6 +59,11 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   { method: 'DELETE', path: `${ADMIN_PREFIX}/stubs` },
   { method: 'GET', path: `${ADMIN_PREFIX}/stubs/{id}` },
   { method: 'DELETE', path: `${ADMIN_PREFIX}/stubs/{id}` },
+  { method: 'POST', path: `${ADMIN_PREFIX}/webhooks` },
+  { method: 'GET', path: `${ADMIN_PREFIX}/webhooks/targets` },
+  { method: 'PUT', path: `${ADMIN_PREFIX}/webhooks/targets` },
+  { method: 'GET', path: `${ADMIN_PREFIX}/deliveries` },
+  { method: 'DELETE', path: `${ADMIN_PREFIX}/deliveries` },
   { method: 'GET', path: `${ADMIN_PREFIX}/spec` },
 ]
 
@@ -70,6 +79,7 @@ export function createAdminRoutes({
   stateful,
   maxBodyBytes,
   rules,
+  engine,
 }: AdminOptions): Hono {
   const admin = new Hono()
   const accept = adminToken === undefined ? undefined : createTokenMatcher([adminToken])
@@ -156,6 +166,7 @@ export function createAdminRoutes({
 
   addStateRoutes(admin, state, stateful, maxBodyBytes)
   addStubRoutes(admin, state, rules, maxBodyBytes)
+  addDeliveryRoutes(admin, engine, state, maxBodyBytes)
 
   admin.get('/spec', (c) => c.body(spec.text, 200, { 'content-type': spec.mediaType }))
 

@@ -33,6 +33,7 @@ export function createHonoApp(engine: Engine, state: RuntimeState, closing: Abor
       stateful: engine.stateful,
       maxBodyBytes: options.maxBodyBytes,
       rules: engine.rules,
+      engine,
     }
     app.route(ADMIN_PREFIX, createAdminRoutes(admin))
   }

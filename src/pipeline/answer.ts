@@ -52,6 +52,7 @@ async function answerDescribed(c: Context, exchange: Exchange, deps: PipelineDep
   securityStep(exchange, operation)
   const value = await validateStep(c, exchange, deps, { operation, params, described, prefer })
   if (exchange.choice) chooseStep(exchange, deps, operation, prefer, { params, value })
+  if (operation.sendsEvents) exchange.eventInput = { params, value }
   const decided = decideStep(exchange, deps, operation, prefer, query)
   if (exchange.choice) countHit(exchange, deps)
   const plan = operation.stateful

@@ -3,6 +3,7 @@ import type { Engine } from '../engine.js'
 import type { Violation } from '../errors.js'
 import type { AnswerSource } from '../journal/journal.js'
 import type { NearMiss } from '../rules/choose-rule.js'
+import type { EventInput } from '../events/send-events.js'
 import type { AnswerRule } from '../rules/rule.js'
 import type { OperationStubs } from '../rules/stubs.js'
 import type { RequestData } from '../request.js'
@@ -42,6 +43,8 @@ export interface Exchange {
   answer?: AnswerSource
   /** What the request did to the data (`--stateful`): `created plants/1`; set only when it changed some. */
   dataEffect?: string
+  /** What the events a 2xx answer sends read of the request; set only for an operation that sends some (`sendsEvents`). */
+  eventInput?: EventInput
   /** The message of the error answered, which may not be `error` (`--errors` answers a 500 instead). */
   reason?: string
 }

@@ -4,6 +4,7 @@ import type { AnswerSource, RequestRecord } from '../journal/journal.js'
 import { written } from '../responses/prefer.js'
 import type { Fault } from '../scenarios/scenarios.js'
 import type { Exchange, PipelineDeps } from './exchange.js'
+import { sendEvents } from '../events/send-events.js'
 import type { ScenarioDecision } from '../scenarios/apply-scenario.js'
 
 /**
@@ -18,9 +19,11 @@ const ANSWERS_NOT_VIOLATIONS = new Set<MockError['kind']>([
 
 /**
  * Step 8, the one lifecycle point where a request is recorded, and then logged (the line is written
- * later, off the request path). `status` is 0 when a network fault sent no response.
+ * later, off the request path), and a 2xx answer's callbacks sent (after this turn: never before the
+ * answer). `status` is 0 when a network fault sent no response.
  */
-export function recordExchange(exchange: Exchange, { state, engine }: PipelineDeps, status: number): void {
+export function recordExchange(exchange: Exchange, deps: PipelineDeps, status: number): void {
+  const { state, engine } = deps
   const { request } = exchange
   const mockError = isMockError(exchange.error) ? exchange.error : undefined
   // An error that answers the request as asked, or refuses the mock's own answer, says nothing against the request.
@@ -59,6 +62,9 @@ export function recordExchange(exchange: Exchange, { state, engine }: PipelineDe
     record.answeredBy = decision.rule.label
   if (exchange.nearMiss !== undefined) record.nearMiss = exchange.nearMiss
   state.journal.recordRequest(record)
+  const input = exchange.eventInput
+  if (input !== undefined && status >= 200 && status < 300 && mockError === undefined)
+    setImmediate(() => sendEvents(exchange, deps, input))
   const logger = engine.logger
   if (logger.request) {
     // One more field on the spread line costs every request (as in the journal): only a forced status carries it.

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { LosslessNumber } from 'lossless-json'
 import { parse as parseYaml } from 'yaml'
@@ -9,6 +8,7 @@ import type { RuleBook } from '../rules/rule-targets.js'
 import { type AnswerRule, isPlain } from '../rules/rule.js'
 import type { Scenario } from './scenarios.js'
 import { isPlainObject } from '../internal/plain-object.js'
+import { readFirstFile } from '../internal/read-first-file.js'
 
 const FILE_NAMES = ['scenarios.yaml', 'scenarios.yml', 'scenarios.json']
 
@@ -23,7 +23,12 @@ const FILE_NAMES = ['scenarios.yaml', 'scenarios.yml', 'scenarios.json']
  * Every rule is checked against the description now, so that a typo fails at start-up, not in a test.
  */
 export async function loadScenarios(fixturesDir: string, book: RuleBook): Promise<Scenario[]> {
-  const found = fixturesDir ? await readFirst(FILE_NAMES.map((name) => join(fixturesDir, name))) : undefined
+  const found = fixturesDir
+    ? await readFirstFile(
+        FILE_NAMES.map((name) => join(fixturesDir, name)),
+        startupErrors.scenarioFileUnreadable,
+      )
+    : undefined
   if (!found) return []
   const { file, text } = found
   let parsed: unknown
@@ -91,16 +96,4 @@ function combine(own: AnswerRule[], forAll: AnswerRule[] | undefined): AnswerRul
   if (own.length === 1 && forAll.length === 1 && isPlain(own[0]!) && isPlain(forAll[0]!))
     return [{ label: own[0]!.label, answer: { ...forAll[0]!.answer, ...own[0]!.answer } }]
   return [...own, ...forAll]
-}
-
-async function readFirst(files: string[]): Promise<{ file: string; text: string } | undefined> {
-  for (const file of files) {
-    try {
-      return { file, text: await readFile(file, 'utf8') }
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
-        throw startupErrors.scenarioFileUnreadable(file, (error as Error).message)
-    }
-  }
-  return undefined
 }

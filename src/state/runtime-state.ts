@@ -4,6 +4,8 @@ import { type Journal, createJournal } from '../journal/journal.js'
 import type { Scenario } from '../scenarios/scenarios.js'
 import { RuleCounters } from '../rules/rule-counters.js'
 import { StubStore } from '../rules/stubs.js'
+import type { Deliverer } from '../events/delivery.js'
+import { WebhookTargets } from '../events/webhook-targets.js'
 import type { Awaitable, RecordStore } from './record-store.js'
 
 /**
@@ -24,6 +26,10 @@ export interface RuntimeState {
   records: RecordStore | undefined
   /** Sessions with a scenario of their own. */
   sessions(): Iterable<[string, Scenario]>
+  /** The sender of callbacks and webhooks, and its journal (`GET /__mock/deliveries`). */
+  deliveries: Deliverer | undefined
+  /** Where each session's webhooks go (`PUT /__mock/webhooks/targets`). */
+  webhookTargets: WebhookTargets
   /** Runtime stubs (`POST /__mock/stubs`), tried before the scenario's rules. */
   stubs: StubStore
   /** How often each rule and stub has answered, per session (`times`, `sequence`). */
@@ -37,18 +43,22 @@ const MAX_SESSIONS = 10_000
 /** Longest session name, in UTF-8 bytes: with the count above, sessions hold at most a few megabytes. */
 const MAX_SESSION_BYTES = 256
 
-/**
- * @param previous the controls of the version being replaced (`--watch`): its journal is kept, and its
- * active scenarios too where the new version still has them.
- */
+/** What a runtime state is made with besides its scenarios; every part optional. */
+export interface RuntimeStateParts {
+  /** The state of the version being replaced (`--watch`): its journal and deliveries are kept, and its active scenarios where the new version still has them. */
+  previous?: RuntimeState
+  redaction?: Redaction
+  journalBytes?: number
+  records?: RecordStore
+  /** The sender of callbacks and webhooks; without one, none is sent. */
+  deliveries?: Deliverer
+}
+
 export function createRuntimeState(
   scenarios: ReadonlyMap<string, Scenario>,
   startScenario: string,
   journalSize: number,
-  previous?: RuntimeState,
-  redaction?: Redaction,
-  journalBytes?: number,
-  records?: RecordStore,
+  { previous, redaction, journalBytes, records, deliveries }: RuntimeStateParts = {},
 ): RuntimeState {
   const start = scenarios.get(startScenario)
   if (!start) throw startupErrors.scenarioUnknown(startScenario, [...scenarios.keys()])
@@ -61,6 +71,7 @@ export function createRuntimeState(
   const journal = previous?.journal ?? createJournal(journalSize, redaction, journalBytes)
   const counters = new RuleCounters()
   const stubs = new StubStore(counters)
+  const webhookTargets = new WebhookTargets()
 
   const findScenario = (name: string) => scenarios.get(name) ?? throwUnknown(name)
   const throwUnknown = (name: string): never => {
@@ -86,8 +97,12 @@ export function createRuntimeState(
     sessions: () => bySession.entries(),
     stubs,
     counters,
+    deliveries,
+    webhookTargets,
     reset(session) {
       stubs.clear(session)
+      deliveries?.clear(session)
+      webhookTargets.reset(session)
       counters.reset(session)
       if (session !== undefined) {
         bySession.delete(session)

@@ -1,0 +1,150 @@
+import { join } from 'node:path'
+import { parse as parseYaml } from 'yaml'
+import { startupErrors } from '../errors.js'
+import { isPlainObject } from '../internal/plain-object.js'
+import { readFirstFile } from '../internal/read-first-file.js'
+import type { CompiledOperation } from '../compile-operation.js'
+import type { StatefulSetup } from '../state/compile-stateful.js'
+import { type CompiledEvent, givenBodyViolations } from './compile-events.js'
+
+const FILE_NAMES = ['webhooks.yaml', 'webhooks.yml', 'webhooks.json']
+const BINDING_KEYS = ['on', 'to', 'body']
+/** The events of stateful mode a webhook may follow: `plants.created`. */
+const DATA_EVENTS = ['created', 'replaced', 'updated', 'deleted']
+
+/** What a binding sends: the request's or the answer's JSON body, or a body of its own. */
+export type BindingBody = { from: 'request' | 'response' } | { value: unknown } | undefined
+
+/** One webhook bound to an event: sent after every 2xx answer of an operation, or every change of a resource's records. */
+export interface WebhookBinding {
+  webhook: CompiledEvent
+  /** Where to: else the session's target, else `--webhook-url`. */
+  to?: string
+  body: BindingBody
+  /** `addPlant`, or `plants.created`: the event as written, for the journal and messages. */
+  on: string
+}
+
+/** The bindings of `fixtures/webhooks.yaml`, by what triggers them. */
+export interface WebhookBindings {
+  /** By operation index: sent after a 2xx answer. */
+  byOperation: Map<number, WebhookBinding[]>
+  /** By `resource.event` (`--stateful`): sent after the data changed so. */
+  byDataEvent: Map<string, WebhookBinding[]>
+}
+
+/**
+ * Reads `<fixtures>/webhooks.yaml`, every binding checked now: a webhook the description does not
+ * declare, an operation or resource event that does not exist, a target that is no http(s) URL, a
+ * body that breaks the webhook's schema stop start-up naming the file and the binding.
+ * ```yaml
+ * /plant/webhook:
+ *   on: addPlant                  # operationId, "POST /plants", or with --stateful plants.created
+ *   to: http://127.0.0.1:9000/hook
+ *   body: "{{response.body}}"     # or "{{request.body}}", or a body of its own
+ * ```
+ */
+export async function loadWebhookBindings(
+  fixturesDir: string,
+  webhooks: ReadonlyMap<string, CompiledEvent>,
+  operations: readonly CompiledOperation[],
+  stateful: StatefulSetup | undefined,
+  document: unknown,
+): Promise<WebhookBindings> {
+  const bindings: WebhookBindings = { byOperation: new Map(), byDataEvent: new Map() }
+  const unreadable = (file: string, reason: string) => startupErrors.webhookFile(file, `cannot be read: ${reason}`)
+  const found = fixturesDir
+    ? await readFirstFile(
+        FILE_NAMES.map((name) => join(fixturesDir, name)),
+        unreadable,
+      )
+    : undefined
+  if (!found) return bindings
+  let parsed: unknown
+  try {
+    parsed = parseYaml(found.text, { uniqueKeys: true })
+  } catch (error) {
+    throw startupErrors.webhookFile(found.file, `is not valid YAML or JSON: ${(error as Error).message}`)
+  }
+  if (parsed === null || parsed === undefined) return bindings
+  if (!isPlainObject(parsed)) throw startupErrors.webhookFile(found.file, 'must map webhook names to { on, to, body }')
+  for (const [name, raw] of Object.entries(parsed)) {
+    const webhook = webhooks.get(name)
+    const where = `In ${found.file}, webhook "${name}"`
+    if (!webhook)
+      throw startupErrors.webhookBinding(
+        where,
+        `the description declares no such webhook (it declares ${[...webhooks.keys()].join(', ') || 'none'})`,
+      )
+    for (const [index, written] of (Array.isArray(raw) ? raw : [raw]).entries()) {
+      const at = Array.isArray(raw) ? `${where} #${index + 1}` : where
+      const binding = readBinding(at, webhook, written, document)
+      const trigger = triggerOf(at, binding.on, operations, stateful)
+      const map: Map<number | string, WebhookBinding[]> =
+        typeof trigger === 'number' ? bindings.byOperation : bindings.byDataEvent
+      map.set(trigger, [...(map.get(trigger) ?? []), binding])
+    }
+  }
+  return bindings
+}
+
+function readBinding(where: string, webhook: CompiledEvent, written: unknown, document: unknown): WebhookBinding {
+  if (!isPlainObject(written))
+    throw startupErrors.webhookBinding(where, 'a binding is a map such as { on: addPlant, to: http://… }')
+  const unknown = Object.keys(written).filter((key) => !BINDING_KEYS.includes(key))
+  if (unknown.length)
+    throw startupErrors.webhookBinding(
+      where,
+      `unknown field(s) ${unknown.join(', ')}; a binding takes ${BINDING_KEYS.join(', ')}`,
+    )
+  const { on, to, body } = written as Record<string, unknown>
+  if (typeof on !== 'string' || on === '')
+    throw startupErrors.webhookBinding(
+      where,
+      '"on" names an operation, or with --stateful a resource event such as plants.created',
+    )
+  if (to !== undefined && (typeof to !== 'string' || !/^https?:\/\/[^/]/i.test(to)))
+    throw startupErrors.webhookBinding(where, `"to" must be an http: or https: URL, got ${JSON.stringify(to)}`)
+  return { webhook, on, to: to as string | undefined, body: readBody(where, webhook, body, document) }
+}
+
+function readBody(where: string, webhook: CompiledEvent, body: unknown, document: unknown): BindingBody {
+  if (body === undefined) return undefined
+  if (body === '{{response.body}}') return { from: 'response' }
+  if (body === '{{request.body}}') return { from: 'request' }
+  const violations = givenBodyViolations(webhook, document, body)
+  if (violations.length)
+    throw startupErrors.webhookBinding(
+      where,
+      `"body" breaks the webhook's schema: ${violations.map((v) => `${v.path} ${v.message}`).join('; ')}`,
+    )
+  return { value: body }
+}
+
+/** The operation's index, or the data event `resource.created`. */
+function triggerOf(
+  where: string,
+  on: string,
+  operations: readonly CompiledOperation[],
+  stateful: StatefulSetup | undefined,
+): number | string {
+  const operation = operations.find((o) => o.id === on || `${o.method} ${o.path}` === on)
+  if (operation) return operation.index
+  const [resource, event] = on.split('.')
+  if (event !== undefined && DATA_EVENTS.includes(event)) {
+    if (!stateful)
+      throw startupErrors.webhookBinding(where, `"${on}" is an event of stateful mode: start the mock with --stateful`)
+    if (stateful.resources.some((r) => r.name === resource)) return on
+    throw startupErrors.webhookBinding(
+      where,
+      `there is no resource "${resource}" (resources: ${stateful.resources.map((r) => r.name).join(', ') || 'none'})`,
+    )
+  }
+  throw startupErrors.webhookBinding(
+    where,
+    `"${on}" names no operation and no resource event (operations: ${operations
+      .slice(0, 10)
+      .map((o) => o.id)
+      .join(', ')}${operations.length > 10 ? ', …' : ''}; events: <resource>.${DATA_EVENTS.join('|')})`,
+  )
+}

@@ -1,0 +1,239 @@
+import { ADMIN_PREFIX } from '../config.js'
+import type { Engine } from '../engine.js'
+import { type Violation, errors } from '../errors.js'
+import { isLoopbackName } from '../http/admin-hosts.js'
+import { joinHeader } from '../internal/join-header.js'
+import type { Exchange, PipelineDeps } from '../pipeline/exchange.js'
+import { type HeaderSource, requestSession } from '../request.js'
+import { renderDeclared } from '../responses/render-response.js'
+import { selectResponse } from '../responses/select-response.js'
+import type { RuntimeState } from '../state/runtime-state.js'
+import { type CompiledEvent, answerViolations, givenBodyViolations } from './compile-events.js'
+import { Deliverer, type DeliveryRecord } from './delivery.js'
+import type { ExpressionSource } from './runtime-expression.js'
+import type { WebhookBinding } from './load-webhook-bindings.js'
+
+/**
+ * The sender of one mock: its options, and the targets it refuses. On loopback any host may be a
+ * target (the receivers of a test); a mock listening beyond loopback sends only to `--webhook-allow`,
+ * since a callback's URL comes from a request body. Its own admin API is never a target.
+ */
+export function createDeliverer({ options, logger }: Engine): Deliverer {
+  return new Deliverer({
+    timeoutMs: options.webhookTimeoutMs,
+    retries: options.webhookRetries,
+    maxInFlight: options.maxDeliveriesInFlight,
+    secret: options.webhookSecret,
+    allowedHosts: isLoopbackName(options.host) ? undefined : options.webhookAllow,
+    refuse: (url) =>
+      url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`)
+        ? `${ADMIN_PREFIX} is the admin API of a mock, never a receiver`
+        : undefined,
+    logger,
+  })
+}
+
+/** What a request whose answer sends events carries to them: its path parameters and parsed body. */
+export interface EventInput {
+  params: Record<string, string>
+  value: unknown
+}
+
+/**
+ * After a 2xx answer: the operation's callbacks, then the webhooks `fixtures/webhooks.yaml` binds to
+ * the operation or to what it did to the data (`plants.created`). Sent off the request path: they
+ * never delay or change the answer, and what cannot be sent is logged, never thrown.
+ */
+export function sendEvents(exchange: Exchange, deps: PipelineDeps, input: EventInput): void {
+  try {
+    sendCallbacks(exchange, deps, input)
+    sendBoundWebhooks(exchange, deps, input)
+  } catch (error) {
+    deps.engine.logger.error(`events of ${exchange.operation?.id} not sent: ${(error as Error).message}`)
+  }
+}
+
+/** Each callback's request, its URL from its runtime expression; one whose URL resolves to nothing is skipped and logged. */
+function sendCallbacks(exchange: Exchange, { engine, state }: PipelineDeps, input: EventInput): void {
+  const { operation, answer } = exchange
+  if (!operation?.callbacks || !state.deliveries || !answer) return
+  const source = expressionSourceOf(exchange, input)
+  for (const event of operation.callbacks) {
+    const url = event.url?.evaluate(source)
+    if (url === undefined) {
+      const missing = event.url?.missingIn(source) ?? event.expression
+      engine.logger.info(`callback ${event.name} of ${operation.id} not sent: ${missing} has no value in this exchange`)
+      continue
+    }
+    const made = bodyOf(engine, event)
+    if (made.violations) {
+      const problems = made.violations.map((v) => `${v.path} ${v.message}`).join('; ')
+      engine.logger.warn(`callback ${event.name} of ${operation.id} not sent: no body meets its schema (${problems})`)
+      continue
+    }
+    send(state.deliveries, event, made, { url, operation: operation.id, session: requestSession(exchange.request) })
+  }
+}
+
+/**
+ * A webhook sent now (`POST /__mock/webhooks`, `mock.sendWebhook`): the body given, checked against
+ * the webhook's schema (400 naming what breaks it), else its example or a body made of its schema.
+ */
+export function sendWebhook(
+  engine: Engine,
+  state: RuntimeState,
+  request: { name: string; to?: string; body?: unknown; session?: string },
+): DeliveryRecord {
+  const event = engine.webhooks.get(request.name)
+  if (!event) throw errors.unknownWebhook(request.name, [...engine.webhooks.keys()])
+  const url = request.to ?? targetOf(engine, state, request.name, request.session)
+  if (url === undefined || !state.deliveries) throw errors.webhookWithoutTarget(request.name)
+  let made: MadeBody
+  if (request.body !== undefined) {
+    const violations = givenBodyViolations(event, engine.errorContext.document, request.body)
+    if (violations.length) throw errors.webhookBodyInvalid(request.name, violations)
+    made = { text: JSON.stringify(request.body), contentType: 'application/json' }
+  } else {
+    made = bodyOf(engine, event)
+    if (made.violations) throw errors.webhookBodyUnmade(request.name, made.violations)
+  }
+  return send(state.deliveries, event, made, { url, session: request.session })
+}
+
+/**
+ * The webhooks bound to the operation and to the data event of its answer. The target: the session's
+ * (`PUT /__mock/webhooks/targets`), else the binding's `to`, else `--webhook-url`; the body: the
+ * request's or the answer's (`{{request.body}}`, `{{response.body}}`) checked against the webhook's
+ * schema, the binding's own, or the webhook's example or static body.
+ */
+function sendBoundWebhooks(exchange: Exchange, { engine, state }: PipelineDeps, input: EventInput): void {
+  const { operation } = exchange
+  if (!operation || !state.deliveries) return
+  const { byOperation, byDataEvent } = engine.webhookBindings
+  const dataEvent =
+    operation.stateful && exchange.dataEffect
+      ? `${operation.stateful.resource.name}.${exchange.dataEffect.split(' ')[0]}`
+      : undefined
+  const bindings = [...(byOperation.get(operation.index) ?? []), ...((dataEvent && byDataEvent.get(dataEvent)) || [])]
+  const session = requestSession(exchange.request)
+  for (const binding of bindings) {
+    const { webhook } = binding
+    const url = state.webhookTargets.targetOf(session, webhook.name) ?? binding.to ?? engine.options.webhookUrl
+    if (url === undefined) {
+      engine.logger.info(
+        `webhook ${webhook.name} on ${binding.on} not sent: no target (give "to", PUT /__mock/webhooks/targets, or --webhook-url)`,
+      )
+      continue
+    }
+    const made = boundBody(engine, exchange, input, binding)
+    if (made.violations) {
+      const problems = made.violations.map((v) => `${v.path} ${v.message}`).join('; ')
+      engine.logger.warn(
+        `webhook ${webhook.name} on ${binding.on} not sent: its body breaks the webhook's schema (${problems})`,
+      )
+      continue
+    }
+    send(state.deliveries, webhook, made, { url, operation: operation.id, session })
+  }
+}
+
+function boundBody(engine: Engine, exchange: Exchange, input: EventInput, binding: WebhookBinding): MadeBody {
+  const { body, webhook } = binding
+  if (body === undefined) return bodyOf(engine, webhook)
+  const value =
+    'value' in body ? body.value : body.from === 'request' ? input.value : parseAnswer(exchange.answer?.body ?? null)
+  const violations = givenBodyViolations(webhook, engine.errorContext.document, value)
+  return violations.length ? { violations } : { text: JSON.stringify(value), contentType: 'application/json' }
+}
+
+/** Where a webhook goes when the caller names no target: the session's, else `--webhook-url`. */
+function targetOf(engine: Engine, state: RuntimeState, name: string, session: string | undefined): string | undefined {
+  return state.webhookTargets.targetOf(session, name) ?? engine.options.webhookUrl
+}
+
+/** A request body as sent: its text and content type, and how it breaks its schema when no body could meet it. */
+interface MadeBody {
+  text?: string
+  contentType?: string
+  violations?: readonly Violation[]
+}
+
+function send(
+  deliveries: Deliverer,
+  event: CompiledEvent,
+  made: MadeBody,
+  target: { url: string; operation?: string; session?: string },
+): DeliveryRecord {
+  const headers: Record<string, string> = {}
+  if (made.contentType) headers['content-type'] = made.contentType
+  return deliveries.send({
+    kind: event.kind,
+    name: event.name,
+    operation: target.operation,
+    session: target.session,
+    url: target.url,
+    method: event.method,
+    headers,
+    body: made.text,
+    checkAnswer: (status, answerHeaders, text) =>
+      answerViolations(event, status, answerHeaders.get('content-type') ?? '', text),
+  })
+}
+
+/** The body the event declares, as an answer's is made: an example, else a static body of its schema (or generated, `--dynamic`). */
+function bodyOf(engine: Engine, event: CompiledEvent): MadeBody {
+  if (!event.body) return {}
+  const plan = selectResponse({ id: event.name, responses: event.body }, {}, engine.options)
+  const rendered = renderDeclared(plan, plan.response!, engine.errorContext)
+  return { text: rendered.body ?? undefined, contentType: rendered.contentType, violations: rendered.violations }
+}
+
+/** The exchange as a callback's expressions read it. */
+function expressionSourceOf(exchange: Exchange, { params, value }: EventInput): ExpressionSource {
+  const { request, answer } = exchange
+  const host = request.header('host') ?? 'localhost'
+  const headers = answer!.headers
+  let responseBody: unknown
+  return {
+    url: `http://${host}${request.path}${request.rawQuery ? `?${request.rawQuery}` : ''}`,
+    method: request.method,
+    request: {
+      path: Object.fromEntries(Object.entries(params).map(([name, text]) => [name, decodeSafely(text)])),
+      query: request.query(),
+      header: (name) => request.header(name),
+      body: value,
+    },
+    response: {
+      status: answer!.status,
+      header: (name) =>
+        name === 'content-type' && answer!.contentType !== undefined ? answer!.contentType : headerOf(headers, name),
+      get body() {
+        return (responseBody ??= parseAnswer(answer!.body))
+      },
+    },
+  }
+}
+
+function headerOf(headers: HeaderSource | undefined, name: string): string | undefined {
+  if (!headers) return undefined
+  if (headers instanceof Headers) return headers.get(name) ?? undefined
+  const value = (headers as Record<string, string | string[] | undefined>)[name]
+  return value === undefined ? undefined : joinHeader(value)
+}
+
+function parseAnswer(body: string | Uint8Array | null): unknown {
+  if (typeof body !== 'string') return undefined
+  try {
+    return JSON.parse(body)
+  } catch {
+    return undefined
+  }
+}
+
+function decodeSafely(text: string): string {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
+}
