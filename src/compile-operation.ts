@@ -1,5 +1,6 @@
 import { type SecurityCheck, compileSecurity } from './auth/check-security.js'
 import type { ResolvedOptions } from './config.js'
+import { startupErrors } from './errors.js'
 import type { Logger } from './log.js'
 import { type ResponseCompileContext, compileResponses } from './responses/compile-responses.js'
 import { type CompiledEvent, compileEvent } from './events/compile-events.js'
@@ -59,6 +60,15 @@ export function compileOperation(
   context: OperationCompileContext,
 ): CompiledOperation {
   const { document, ajv, requestAjv, coercingAjv, fixtures, options, logger } = context
+  const own = fixtures.get(description.fixtureKey) ?? []
+  for (const fixture of own) {
+    if (fixture.callback !== undefined && !description.callbacks?.some((event) => event.name === fixture.callback))
+      throw startupErrors.fixtureUnknownCallback(
+        fixture.file,
+        description.id,
+        (description.callbacks ?? []).map((event) => event.name),
+      )
+  }
   const responseContext: ResponseCompileContext = {
     document,
     requestDocument: context.requestDocument,
@@ -90,9 +100,18 @@ export function compileOperation(
     body: description.requestBody
       ? compileBody(requestAjv, description.requestBody, coercingAjv, { maxDepth: options.maxDepth })
       : undefined,
-    responses: compileResponses(responseContext, description, fixtures.get(description.fixtureKey)),
+    responses: compileResponses(
+      responseContext,
+      description,
+      own.filter((fixture) => fixture.callback === undefined),
+    ),
     stateful,
-    callbacks: description.callbacks?.map((event) => compileEvent(event, responseContext)),
+    callbacks: description.callbacks?.map((event) =>
+      compileEvent(event, responseContext, {
+        operation: description,
+        fixture: own.find((fixture) => fixture.callback === event.name),
+      }),
+    ),
     sendsEvents: description.callbacks !== undefined,
   }
 }

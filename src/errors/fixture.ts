@@ -25,6 +25,11 @@ export const fixtureErrors = {
       'fixture_unknown_status',
       `The fixture ${file} is for status ${status}, which ${operationId} does not declare (declared: ${declared.join(', ') || 'none'}).`,
     ),
+  fixtureUnknownCallback: (file: string, operationId: string, declared: readonly string[]) =>
+    fail(
+      'fixture_unknown_callback',
+      `The fixture ${file} is the body of a callback ${operationId} does not declare (its callbacks: ${declared.join(', ') || 'none'}).`,
+    ),
   fixtureNoContent: (file: string, status: string, operationId: string) =>
     fail(
       'fixture_no_content',

@@ -30,6 +30,7 @@ export const startupErrorCodes = [
   'fixture_unreadable',
   'fixture_not_json',
   'fixture_unknown_status',
+  'fixture_unknown_callback',
   'fixture_no_content',
   'fixture_no_json_media',
   'fixture_mismatch',

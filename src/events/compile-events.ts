@@ -1,5 +1,7 @@
 import type { Violation } from '../errors.js'
 import type { EventDescription } from '../openapi/describe-events.js'
+import type { OperationDescription } from '../openapi/operations.js'
+import type { Fixture } from '../responses/fixtures.js'
 import type { ResponseCompileContext } from '../responses/compile-responses.js'
 import { compileResponses } from '../responses/compile-responses.js'
 import { type ResponseSet, findResponse, mediaOf } from '../responses/declared-responses.js'
@@ -25,11 +27,30 @@ export interface CompiledEvent {
   answers: ResponseSet
 }
 
-export function compileEvent(event: EventDescription, context: ResponseCompileContext): CompiledEvent {
+/**
+ * A callback has the operation that triggers it, and may have a fixture
+ * (`fixtures/<operationId>/callbacks/<name>.json`): read as an answer's fixture is, checked against
+ * the callback's body schema, its `{{request...}}` placeholders against the triggering operation.
+ */
+export function compileEvent(
+  event: EventDescription,
+  context: ResponseCompileContext,
+  trigger?: { operation: OperationDescription; fixture?: Fixture },
+): CompiledEvent {
   const { request } = event
   const content = request.requestBody?.content ?? []
+  // The body is described as the one answer of the operation whose request its placeholders read.
+  const reading = trigger?.operation ?? request
   const body = content.length
-    ? compileResponses(context, { ...request, responses: [{ code: '200', content, headers: [] }] })
+    ? compileResponses(
+        context,
+        {
+          ...reading,
+          id: `${reading.id} ${event.kind} ${event.name}`,
+          responses: [{ code: '200', content, headers: [] }],
+        },
+        trigger?.fixture ? [trigger.fixture] : [],
+      )
     : undefined
   return {
     kind: event.kind,

@@ -7,6 +7,8 @@ import type { Exchange, PipelineDeps } from '../pipeline/exchange.js'
 import { type HeaderSource, requestSession } from '../request.js'
 import { renderDeclared } from '../responses/render-response.js'
 import { selectResponse } from '../responses/select-response.js'
+import { templateRequestOf } from '../responses/template-request.js'
+import type { TemplateRequest } from '../responses/templates.js'
 import type { RuntimeState } from '../state/runtime-state.js'
 import { type CompiledEvent, answerViolations, givenBodyViolations } from './compile-events.js'
 import { Deliverer, type DeliveryRecord } from './delivery.js'
@@ -65,7 +67,7 @@ function sendCallbacks(exchange: Exchange, { engine, state }: PipelineDeps, inpu
       engine.logger.info(`callback ${event.name} of ${operation.id} not sent: ${missing} has no value in this exchange`)
       continue
     }
-    const made = bodyOf(engine, event)
+    const made = bodyOf(engine, event, templateRequestOf(exchange.request, input.params, input.value))
     if (made.violations) {
       const problems = made.violations.map((v) => `${v.path} ${v.message}`).join('; ')
       engine.logger.warn(`callback ${event.name} of ${operation.id} not sent: no body meets its schema (${problems})`)
@@ -181,10 +183,10 @@ function send(
 }
 
 /** The body the event declares, as an answer's is made: an example, else a static body of its schema (or generated, `--dynamic`). */
-function bodyOf(engine: Engine, event: CompiledEvent): MadeBody {
+function bodyOf(engine: Engine, event: CompiledEvent, request?: TemplateRequest): MadeBody {
   if (!event.body) return {}
   const plan = selectResponse({ id: event.name, responses: event.body }, {}, engine.options)
-  const rendered = renderDeclared(plan, plan.response!, engine.errorContext)
+  const rendered = renderDeclared(plan, plan.response!, engine.errorContext, request)
   return { text: rendered.body ?? undefined, contentType: rendered.contentType, violations: rendered.violations }
 }
 

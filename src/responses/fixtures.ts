@@ -16,6 +16,8 @@ export interface Fixture {
   headers?: Record<string, string>
   /** The sidecar's path, for start-up errors. */
   headersFile?: string
+  /** `callbacks/<name>.json`: the body of the operation's callback `name`, not an answer (`code` is `200`). */
+  callback?: string
 }
 
 /** Fixtures by folder name (operationId, or e.g. `post_plants_{id}`). */
@@ -70,6 +72,10 @@ async function loadOperationFolder(folder: string, skipped: (file: string) => vo
   for (const name of (await readdir(folder)).sort()) {
     if (name.startsWith('.')) continue
     const file = join(folder, name)
+    if (name === CALLBACKS_FOLDER && (await isDirectory(file))) {
+      fixtures.push(...(await loadCallbackFolder(file, skipped)))
+      continue
+    }
     if (EDITOR_LEFTOVER.test(name)) {
       skipped(file)
       continue
@@ -85,6 +91,26 @@ async function loadOperationFolder(folder: string, skipped: (file: string) => vo
     fixtures.push({ file, code: match[1]!, name: match[2] ?? 'default', value: await readJson(file) })
   }
   for (const name of sidecars) await attachSidecar(folder, name, fixtures)
+  return fixtures
+}
+
+/** `<operation>/callbacks/<name>.json`: the body each callback of the operation sends (`{{request...}}` placeholders read the request that triggered it). */
+const CALLBACKS_FOLDER = 'callbacks'
+const CALLBACK_FILE = /^([A-Za-z0-9][\w.-]*)\.json$/
+
+async function loadCallbackFolder(folder: string, skipped: (file: string) => void): Promise<Fixture[]> {
+  const fixtures: Fixture[] = []
+  for (const name of (await readdir(folder)).sort()) {
+    if (name.startsWith('.')) continue
+    const file = join(folder, name)
+    if (EDITOR_LEFTOVER.test(name)) {
+      skipped(file)
+      continue
+    }
+    const match = CALLBACK_FILE.exec(name)
+    if (!match) throw startupErrors.fixtureBadName(file)
+    fixtures.push({ file, code: '200', name: 'default', callback: match[1]!, value: await readJson(file) })
+  }
   return fixtures
 }
 

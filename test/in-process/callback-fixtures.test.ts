@@ -1,0 +1,69 @@
+/**
+ * A callback's body from a fixture (#17): `fixtures/<operationId>/callbacks/<name>.json`, its
+ * `{{request...}}` placeholders filled from the request that triggered it, checked at start-up against
+ * the callback's body schema. A real receiver on loopback.
+ */
+import { type Server, createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { fileURLToPath } from 'node:url'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { createApp } from '../../src/index.js'
+import { expectStartupError } from '../support/startup-error.js'
+import { removeTempDirs, tempDirSync } from '../support/temp-dirs.js'
+
+const spec = fileURLToPath(new URL('../descriptions/events/callbacks.yaml', import.meta.url))
+
+let server: Server
+let base: string
+const received: Array<{ url: string; body: string }> = []
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    let body = ''
+    request.on('data', (chunk) => (body += chunk))
+    request.on('end', () => {
+      received.push({ url: request.url ?? '', body })
+      response.statusCode = request.method === 'PUT' ? 204 : 200
+      response.end()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+})
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+
+afterEach(async () => {
+  received.length = 0
+  await removeTempDirs()
+})
+
+const subscribe = (app: Awaited<ReturnType<typeof createApp>>, body: object) =>
+  app.request('/subscriptions?topic=ferns', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+
+describe('callback bodies from fixtures (#17)', () => {
+  it('sends the fixture, its placeholders read from the triggering request', async () => {
+    const fixtures = tempDirSync('callback-fixtures-', {
+      'subscribe/callbacks/onPlantAdded.json': { subscription: 'sub-9', name: '{{request.body.plant}}' },
+    })
+    const app = await createApp({ spec, fixtures })
+    expect((await subscribe(app, { callbackUrl: `${base}/cb`, plant: 'Monstera' })).status).toBe(201)
+    await app.mock.waitForDeliveries({ name: 'onPlantAdded' })
+    expect(received.filter((r) => r.url === '/cb').map((r) => JSON.parse(r.body))).toEqual([
+      { subscription: 'sub-9', name: 'Monstera' },
+    ])
+  })
+
+  it('stops start-up on a fixture that breaks the callback’s schema, or names no callback', async () => {
+    const broken = tempDirSync('callback-fixtures-', { 'subscribe/callbacks/onPlantAdded.json': { name: 5 } })
+    const mismatch = await expectStartupError(createApp({ spec, fixtures: broken }), 'fixture_mismatch')
+    expect(mismatch.message).toContain('onPlantAdded.json')
+    const unknown = tempDirSync('callback-fixtures-', { 'subscribe/callbacks/onNothing.json': {} })
+    const error = await expectStartupError(createApp({ spec, fixtures: unknown }), 'fixture_unknown_callback')
+    expect(error.message).toContain('its callbacks: onPlantAdded, onTopic')
+  })
+})
