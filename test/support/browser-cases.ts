@@ -50,6 +50,11 @@ const ADMIN_ROUTES = [
   'DELETE /__mock/stubs',
   'GET /__mock/stubs/{id}',
   'DELETE /__mock/stubs/{id}',
+  'POST /__mock/webhooks',
+  'GET /__mock/webhooks/targets',
+  'PUT /__mock/webhooks/targets',
+  'GET /__mock/deliveries',
+  'DELETE /__mock/deliveries',
   'GET /__mock/spec',
 ]
 
