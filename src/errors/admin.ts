@@ -18,12 +18,13 @@ export const adminErrors = {
     invalid(
       `The body must be {"name": "<webhook>", "to": "<URL>"}, with an optional "body"; the webhooks: ${known.join(', ') || 'none'}.`,
     ),
-  webhookBadTarget: (to: string) => invalid(`"to" must be an http: or https: URL, got ${JSON.stringify(to)}.`),
+  webhookBadTarget: (to: unknown) =>
+    invalid(`A webhook's target must be an http: or https: URL, got ${JSON.stringify(to)}.`),
   badDeliveryFilter: (name: string, values: readonly string[]) =>
     invalid(`The "${name}" filter takes ${values.join(', ')}.`),
   webhookWithoutTarget: (name: string) =>
     invalid(
-      `The webhook "${name}" has nowhere to go: give "to" (an http: or https: URL), or start the mock with --webhook-url.`,
+      `The webhook "${name}" has nowhere to go: give "to" (an http: or https: URL), set the session's target (PUT /__mock/webhooks/targets), or start the mock with --webhook-url.`,
     ),
   webhookBodyInvalid: (name: string, violations: readonly Violation[]) =>
     new MockError(

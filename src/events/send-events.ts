@@ -27,12 +27,25 @@ export function createDeliverer({ options, logger }: Engine): Deliverer {
     maxInFlight: options.maxDeliveriesInFlight,
     secret: options.webhookSecret,
     allowedHosts: isLoopbackName(options.host) ? undefined : options.webhookAllow,
-    refuse: (url) =>
-      url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`)
-        ? `${ADMIN_PREFIX} is the admin API of a mock, never a receiver`
-        : undefined,
+    refuse: (url) => (isAdminPath(url) ? `${ADMIN_PREFIX} is the admin API of a mock, never a receiver` : undefined),
     logger,
   })
+}
+
+/**
+ * A path the mock would route to its admin API: as the router reads it, percent-decoded and with
+ * repeated slashes as one (`/%5F%5Fmock/reset` is `/__mock/reset`), whatever the host: the URL of a
+ * callback comes from a request body, and must not reset the mock that sends it.
+ */
+function isAdminPath(url: URL): boolean {
+  let path = url.pathname
+  try {
+    path = decodeURIComponent(path)
+  } catch {
+    // Left as written: a malformed escape reaches no route decoded either.
+  }
+  path = path.replace(/\/{2,}/g, '/').toLowerCase()
+  return path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`)
 }
 
 /** What a request whose answer sends events carries to them: its path parameters and parsed body. */

@@ -4,7 +4,7 @@ import { errors } from '../errors.js'
 import { sendWebhook } from '../events/send-events.js'
 import type { DeliveryFilter } from '../events/delivery.js'
 import type { RuntimeState } from '../state/runtime-state.js'
-import { ADMIN_BODY_LIMIT, askedSession, parseJsonObject } from './read-admin-input.js'
+import { ADMIN_BODY_LIMIT, askedSession, parseJsonObject, sessionOf } from './read-admin-input.js'
 import { EVERY_WEBHOOK } from '../events/webhook-targets.js'
 import { incomingOf } from './request-data.js'
 import { readBody } from './read-body.js'
@@ -23,13 +23,13 @@ export function addDeliveryRoutes(admin: Hono, engine: Engine, state: RuntimeSta
     const body = parseJsonObject(await readBody(c.req.raw, incomingOf(c), maxBodyBytes))
     const { name, to, session } = body
     if (typeof name !== 'string') throw errors.webhookNameMissing([...engine.webhooks.keys()])
-    if (to !== undefined && typeof to !== 'string') throw errors.webhookBadTarget(String(to))
+    if (to !== undefined && !isWebUrl(to)) throw errors.webhookBadTarget(to)
     if (session !== undefined && typeof session !== 'string') throw errors.adminSessionNotString()
     const record = sendWebhook(engine, state, {
       name,
       to,
       body: body.body,
-      session: session ?? askedSession(c),
+      session: sessionOf(session, askedSession(c)),
     })
     return c.json(record, 202)
   })
@@ -42,7 +42,7 @@ export function addDeliveryRoutes(admin: Hono, engine: Engine, state: RuntimeSta
     for (const [name, url] of Object.entries(body)) {
       if (name !== EVERY_WEBHOOK && !engine.webhooks.has(name))
         throw errors.unknownWebhook(name, [...engine.webhooks.keys(), EVERY_WEBHOOK])
-      if (typeof url !== 'string' || !/^https?:\/\/[^/]/i.test(url)) throw errors.webhookBadTarget(String(url))
+      if (!isWebUrl(url)) throw errors.webhookBadTarget(url)
       targets.set(name, url)
     }
     state.webhookTargets.set(session, targets)
@@ -59,7 +59,9 @@ export function addDeliveryRoutes(admin: Hono, engine: Engine, state: RuntimeSta
     if (query.kind !== undefined && !KINDS.includes(query.kind)) throw errors.badDeliveryFilter('kind', KINDS)
     if (query.outcome !== undefined && !OUTCOMES.includes(query.outcome))
       throw errors.badDeliveryFilter('outcome', OUTCOMES)
-    const filter: DeliveryFilter = { ...query, session: askedSession(c) } as DeliveryFilter
+    // An empty filter is none, as the request journal reads them.
+    const given = Object.fromEntries(Object.entries(query).filter(([, value]) => value !== ''))
+    const filter: DeliveryFilter = { ...given, session: askedSession(c) } as DeliveryFilter
     return c.json({ deliveries: state.deliveries?.list(filter) ?? [] })
   })
 
@@ -72,4 +74,9 @@ export function addDeliveryRoutes(admin: Hono, engine: Engine, state: RuntimeSta
 function targetsAnswer(state: RuntimeState, session: string | undefined) {
   const targets = Object.fromEntries(state.webhookTargets.of(session))
   return session === undefined ? { targets } : { session, targets }
+}
+
+/** A target a webhook can be sent to: an http: or https: URL with a host. */
+function isWebUrl(value: unknown): value is string {
+  return typeof value === 'string' && /^https?:\/\/[^/]/i.test(value)
 }
