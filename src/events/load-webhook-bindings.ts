@@ -6,14 +6,15 @@ import { readFirstFile } from '../internal/read-first-file.js'
 import type { CompiledOperation } from '../compile-operation.js'
 import type { StatefulSetup } from '../state/compile-stateful.js'
 import { type CompiledEvent, givenBodyViolations } from './compile-events.js'
+import { type BodyTemplate, compileTemplate } from '../responses/templates.js'
 
 const FILE_NAMES = ['webhooks.yaml', 'webhooks.yml', 'webhooks.json']
 const BINDING_KEYS = ['on', 'to', 'body']
 /** The events of stateful mode a webhook may follow: `plants.created`. */
 const DATA_EVENTS = ['created', 'replaced', 'updated', 'deleted']
 
-/** What a binding sends: the request's or the answer's JSON body, or a body of its own. */
-export type BindingBody = { from: 'request' | 'response' } | { value: unknown } | undefined
+/** What a binding sends: a body of its own, its `{{request...}}` and `{{response...}}` placeholders filled per event; else the webhook's example. */
+export type BindingBody = { value: unknown; template?: BodyTemplate } | undefined
 
 /** One webhook bound to an event: sent after every 2xx answer of an operation, or every change of a resource's records. */
 export interface WebhookBinding {
@@ -41,7 +42,7 @@ export interface WebhookBindings {
  * /plant/webhook:
  *   on: addPlant                  # operationId, "POST /plants", or with --stateful plants.created
  *   to: http://127.0.0.1:9000/hook
- *   body: "{{response.body}}"     # or "{{request.body}}", or a body of its own
+ *   body: "{{response.body}}"     # or "{{request.body}}", or a body of its own with placeholders
  * ```
  */
 export async function loadWebhookBindings(
@@ -108,10 +109,16 @@ function readBinding(where: string, webhook: CompiledEvent, written: unknown, do
   return { webhook, on, to: to as string | undefined, body: readBody(where, webhook, body, document) }
 }
 
+/** A body of the binding's own, compiled as a callback's fixture is; what its placeholders fill is checked when it is sent. */
 function readBody(where: string, webhook: CompiledEvent, body: unknown, document: unknown): BindingBody {
   if (body === undefined) return undefined
-  if (body === '{{response.body}}') return { from: 'response' }
-  if (body === '{{request.body}}') return { from: 'request' }
+  let template: BodyTemplate | undefined
+  try {
+    template = compileTemplate(body, `${where}, "body"`, undefined, true)
+  } catch (error) {
+    throw startupErrors.webhookBinding(where, (error as Error).message.replace(/\.$/, ''))
+  }
+  if (template) return { value: body, template }
   const violations = givenBodyViolations(webhook, document, body)
   if (violations.length)
     throw startupErrors.webhookBinding(

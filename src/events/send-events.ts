@@ -80,7 +80,7 @@ function sendCallbacks(exchange: Exchange, { engine, state }: PipelineDeps, inpu
       engine.logger.info(`callback ${event.name} of ${operation.id} not sent: ${missing} has no value in this exchange`)
       continue
     }
-    const made = bodyOf(engine, event, templateRequestOf(exchange.request, input.params, input.value))
+    const made = bodyOf(engine, event, triggerOf(exchange, input))
     if (made.violations) {
       const problems = made.violations.map((v) => `${v.path} ${v.message}`).join('; ')
       engine.logger.warn(`callback ${event.name} of ${operation.id} not sent: no body meets its schema (${problems})`)
@@ -155,10 +155,16 @@ function sendBoundWebhooks(exchange: Exchange, { engine, state }: PipelineDeps, 
 function boundBody(engine: Engine, exchange: Exchange, input: EventInput, binding: WebhookBinding): MadeBody {
   const { body, webhook } = binding
   if (body === undefined) return bodyOf(engine, webhook)
-  const value =
-    'value' in body ? body.value : body.from === 'request' ? input.value : parseAnswer(exchange.answer?.body ?? null)
+  const value = body.template ? body.template.render(triggerOf(exchange, input)) : body.value
   const violations = givenBodyViolations(webhook, engine.errorContext.document, value)
   return violations.length ? { violations } : { text: JSON.stringify(value), contentType: 'application/json' }
+}
+
+/** The request that triggered an event, and its answer, as placeholders read them. */
+function triggerOf(exchange: Exchange, input: EventInput): TemplateRequest {
+  const request = templateRequestOf(exchange.request, input.params, input.value)
+  request.response = expressionSourceOf(exchange, input).response
+  return request
 }
 
 /** Where a webhook goes when the caller names no target: the session's, else `--webhook-url`. */

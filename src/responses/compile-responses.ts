@@ -151,10 +151,12 @@ function attachFixture(
       operation.id,
       mediaOf(found).map((m) => m.mediaType),
     )
-  const template = compileTemplate(fixture.value, `The fixture ${fixture.file}`, {
-    document: context.requestDocument ?? context.document,
-    operation,
-  })
+  const template = compileTemplate(
+    fixture.value,
+    `The fixture ${fixture.file}`,
+    { document: context.requestDocument ?? context.document, operation },
+    fixture.callback !== undefined,
+  )
   const problems = bodyProblems(context, response, fixture.value, template?.slots)
   if (problems.length) {
     throw startupErrors.fixtureMismatch(fixture.file, fixture.code, operation.id, problems)

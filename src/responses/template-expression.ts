@@ -5,6 +5,9 @@ export type Expression =
   | { source: 'method' | 'path' }
   | { source: 'params' | 'query' | 'headers'; name: string }
   | { source: 'body'; steps: string[] }
+  /** The answer that triggered a callback: only a callback's fixture reads it. */
+  | { source: 'response.headers'; name: string }
+  | { source: 'response.body'; steps: string[] }
 
 const SOURCES = ['body', 'params', 'query', 'headers', 'method', 'path']
 /** `a.b[0].c`, or `a.0.c`: field names between dots, and array indexes in brackets. */
@@ -25,6 +28,12 @@ export function parseExpression(expression: string): Expression | { problem: str
     }
   const [root, source, ...rest] = expression.split('.')
   const name = rest.join('.')
+  if (root === 'response') {
+    if (source === 'headers' && name) return { source: 'response.headers', name }
+    if (source === 'body' && (!name || BODY_PATH.test(name)))
+      return { source: 'response.body', steps: [...name.matchAll(BODY_STEP)].map((m) => m[1] ?? m[2]!) }
+    return { problem: 'a response placeholder reads response.body (or a path in it) or response.headers.<name>' }
+  }
   if (root !== 'request') return { problem: didYouMean(rootHint(expression.split('.'))) }
   if ((source === 'method' || source === 'path') && !name) return { source }
   if ((source === 'params' || source === 'query' || source === 'headers') && name) return { source, name }

@@ -14,6 +14,8 @@ export interface TemplateRequest {
   header(name: string): string | undefined
   /** The parsed JSON body, if any. */
   body: unknown
+  /** The answer that triggered a callback, which its fixture's `{{response...}}` placeholders read. */
+  response?: { body: unknown; header(name: string): string | undefined }
 }
 
 export interface BodyTemplate {
@@ -28,6 +30,8 @@ export interface BodyTemplate {
 interface Scope {
   where: string
   answers?: TemplateOperation
+  /** A callback's fixture: `{{response...}}` reads the answer that triggered it. */
+  readsResponse?: boolean
 }
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g
@@ -44,9 +48,14 @@ const ABSENT = Symbol('absent')
  * string are written as text. `undefined` when the value has no placeholder. Given the operation the
  * fixture answers, each placeholder is also checked against its description (`checkPlaceholder`).
  */
-export function compileTemplate(value: unknown, where: string, answers?: TemplateOperation): BodyTemplate | undefined {
+export function compileTemplate(
+  value: unknown,
+  where: string,
+  answers?: TemplateOperation,
+  readsResponse = false,
+): BodyTemplate | undefined {
   const slots: string[] = []
-  const render = compileValue(value, '', slots, { where, answers })
+  const render = compileValue(value, '', slots, { where, answers, readsResponse })
   if (!render) return undefined
   const slotKeys = slots.map(pointerTokens)
   return { render: (request) => orNull(render(request)), slots, slotKeys }
@@ -118,6 +127,12 @@ function compileString(text: string, pointer: string, slots: string[], scope: Sc
 function compilePlaceholder(written: string, expression: string, scope: Scope): Render {
   const parsed = parseExpression(expression)
   if ('problem' in parsed) throw startupErrors.templateBadExpression(written, scope.where, parsed.problem)
+  if (parsed.source.startsWith('response.') && !scope.readsResponse)
+    throw startupErrors.templateBadExpression(
+      written,
+      scope.where,
+      'only a callback’s fixture reads the answer that triggered it',
+    )
   if (scope.answers) checkPlaceholder(parsed, written, scope.where, scope.answers)
   return compileRead(parsed)
 }
@@ -146,6 +161,14 @@ function compileRead(expression: Expression): Render {
       // Only own properties are read, so `__proto__` or `constructor` lead nowhere.
       const { steps } = expression
       return (request) => steps.reduce<unknown>((node, step) => readOwn(node, step), request.body)
+    }
+    case 'response.headers': {
+      const name = expression.name.toLowerCase()
+      return (request) => onlyString(request.response?.header(name))
+    }
+    case 'response.body': {
+      const { steps } = expression
+      return (request) => steps.reduce<unknown>((node, step) => readOwn(node, step), request.response?.body)
     }
   }
 }

@@ -46,16 +46,22 @@ const subscribe = (app: Awaited<ReturnType<typeof createApp>>, body: object) =>
   })
 
 describe('callback bodies from fixtures (#17)', () => {
-  it('sends the fixture, its placeholders read from the triggering request', async () => {
+  it('sends the fixture, its placeholders read from the triggering request and its answer', async () => {
     const fixtures = tempDirSync('callback-fixtures-', {
-      'subscribe/callbacks/onPlantAdded.json': { subscription: 'sub-9', name: '{{request.body.plant}}' },
+      'subscribe/callbacks/onPlantAdded.json': { subscription: '{{response.body.id}}', name: '{{request.body.plant}}' },
     })
     const app = await createApp({ spec, fixtures })
     expect((await subscribe(app, { callbackUrl: `${base}/cb`, plant: 'Monstera' })).status).toBe(201)
     await app.mock.waitForDeliveries({ name: 'onPlantAdded' })
     expect(received.filter((r) => r.url === '/cb').map((r) => JSON.parse(r.body))).toEqual([
-      { subscription: 'sub-9', name: 'Monstera' },
+      { subscription: 'sub-1', name: 'Monstera' },
     ])
+  })
+
+  it('refuses {{response...}} in an answer’s own fixture: only a callback reads the answer that triggered it', async () => {
+    const fixtures = tempDirSync('callback-fixtures-', { 'subscribe/201.json': { id: '{{response.body.id}}' } })
+    const error = await expectStartupError(createApp({ spec, fixtures }), 'template_bad_expression')
+    expect(error.message).toContain('only a callback’s fixture reads the answer that triggered it')
   })
 
   it('stops start-up on a fixture that breaks the callback’s schema, or names no callback', async () => {

@@ -79,6 +79,20 @@ describe('fixtures/webhooks.yaml (#17)', () => {
     expect(received[0]!.body).toMatchObject({ name: expect.any(String), id: expect.any(Number) })
   })
 
+  it('fills a body of the binding’s own from the request and the answer, values keeping their types', async () => {
+    const app = await appWith(
+      `/plant/webhook:\n  on: addPlant\n  to: ${base}/hook\n  body: { id: "{{request.body.id}}", name: "{{response.body.name}} ({{request.body.name}})", tag: "{{request.headers.x-tag}}" }\n`,
+    )
+    await app.request('/plants', {
+      method: 'POST',
+      headers: { authorization: 'Bearer t', 'content-type': 'application/json', 'x-tag': 'new' },
+      body: JSON.stringify({ id: 12, name: 'Ivy' }),
+    })
+    await app.mock.waitForDeliveries({ name: '/plant/webhook' })
+    expect(received).toHaveLength(1)
+    expect(received[0]!.body).toMatchObject({ id: 12, tag: 'new', name: expect.stringMatching(/ \(Ivy\)$/) })
+  })
+
   it('sends a session to its own target (PUT /__mock/webhooks/targets), others to the binding’s', async () => {
     const app = await appWith(`/plant/webhook:\n  on: addPlant\n  to: ${base}/shared\n  body: "{{request.body}}"\n`)
     const put = await app.request('/__mock/webhooks/targets', {
@@ -152,6 +166,11 @@ describe('fixtures/webhooks.yaml mistakes stop start-up (#17)', () => {
       /"body" breaks the webhook's schema/,
     ],
     ['an unknown field', `/plant/webhook:\n  on: addPlant\n  when: x\n`, /unknown field\(s\) when/],
+    [
+      'a placeholder that reads nothing',
+      `/plant/webhook:\n  on: addPlant\n  body: { id: "{{reqest.body.id}}" }\n`,
+      /did you mean \{\{request\.body\.id\}\}/,
+    ],
   ])('%s', async (_, yaml, message) => {
     const error = await expectStartupError(appWith(yaml), 'webhook_bad_binding')
     expect(error.message).toMatch(message)
