@@ -59,7 +59,7 @@ export const adminErrors = {
     invalid(`Unknown filter "${name}"; known: ${known.join(', ')}.`),
   badStatusFilter: (text: string) =>
     invalid(`The "status" filter takes an HTTP status from 100 to 599 or a class such as 4xx, got "${text}".`),
-  badValidFilter: (text: string) => invalid(`The "valid" filter takes true or false, got "${text}".`),
+  badBooleanFilter: (name: string, text: string) => invalid(`The "${name}" filter takes true or false, got "${text}".`),
   badSinceFilter: (text: string) =>
     invalid(
       `The "since" filter takes an ISO 8601 time (2025-01-01T12:00:00Z) or milliseconds since the epoch, got "${text}".`,

@@ -61,6 +61,10 @@ export interface DeliveryFilter {
   session?: string
   outcome?: DeliveryOutcome
   operation?: string
+  /** Only deliveries whose receiver answered as declared (true) or not (false). */
+  conformed?: boolean
+  /** Only deliveries sent at or after this time (a `Date` or milliseconds since the epoch). */
+  since?: Date | number
 }
 
 export interface DeliveryWait extends DeliveryFilter {
@@ -89,11 +93,14 @@ interface Waiter {
   timer: NodeJS.Timeout
 }
 
-const FILTER_KEYS = ['name', 'kind', 'session', 'outcome', 'operation'] as const
+const FILTER_KEYS = ['name', 'kind', 'session', 'outcome', 'operation', 'conformed'] as const
 
 /** The record matches every filter given; a filter left out matches all. */
 export function isDeliveryMatch(record: DeliveryRecord, filter: DeliveryFilter): boolean {
-  return FILTER_KEYS.every((key) => filter[key] === undefined || filter[key] === record[key])
+  return (
+    FILTER_KEYS.every((key) => filter[key] === undefined || filter[key] === record[key]) &&
+    (filter.since === undefined || Date.parse(record.time) >= Number(filter.since))
+  )
 }
 
 /** A new record, pending, for the journal to number; its headers are set once the id is known. */

@@ -4,13 +4,20 @@ import { errors } from '../errors.js'
 import { sendWebhook } from '../events/send-events.js'
 import type { DeliveryFilter } from '../events/delivery.js'
 import type { RuntimeState } from '../state/runtime-state.js'
-import { ADMIN_BODY_LIMIT, askedSession, parseJsonObject, sessionOf } from './read-admin-input.js'
+import {
+  ADMIN_BODY_LIMIT,
+  askedSession,
+  parseJsonObject,
+  readSince,
+  readBoolean,
+  sessionOf,
+} from './read-admin-input.js'
 import { EVERY_WEBHOOK } from '../events/webhook-targets.js'
 import { incomingOf } from './request-data.js'
 import { readBody } from './read-body.js'
 
 /** The filters `GET /__mock/deliveries` takes. */
-const DELIVERY_FILTERS = ['name', 'kind', 'outcome', 'operation', 'session']
+const DELIVERY_FILTERS = ['name', 'kind', 'outcome', 'operation', 'conformed', 'since', 'session']
 const KINDS = ['callback', 'webhook']
 const OUTCOMES = ['pending', 'delivered', 'failed', 'refused', 'cancelled', 'dropped']
 
@@ -62,6 +69,8 @@ export function addDeliveryRoutes(admin: Hono, engine: Engine, state: RuntimeSta
     // An empty filter is none, as the request journal reads them.
     const given = Object.fromEntries(Object.entries(query).filter(([, value]) => value !== ''))
     const filter: DeliveryFilter = { ...given, session: askedSession(c) } as DeliveryFilter
+    if (given.conformed !== undefined) filter.conformed = readBoolean('conformed', given.conformed)
+    if (given.since !== undefined) filter.since = readSince(given.since)
     return c.json({ deliveries: state.deliveries?.list(filter) ?? [] })
   })
 

@@ -40,7 +40,7 @@ function readFilter(query: Record<string, string>, known: readonly string[]): Jo
   if (query.session) filter.session = query.session
   if (query.answeredBy) filter.answeredBy = query.answeredBy
   if (query.status !== undefined) filter.status = readStatus(query.status)
-  if (query.valid !== undefined) filter.valid = readValid(query.valid)
+  if (query.valid !== undefined) filter.valid = readBoolean('valid', query.valid)
   if (query.since !== undefined) filter.since = readSince(query.since)
   return filter
 }
@@ -52,13 +52,14 @@ function readStatus(text: string): number | StatusClass {
   throw errors.badStatusFilter(text)
 }
 
-function readValid(text: string): boolean {
+/** A filter that takes `true` or `false` (`valid`, `conformed`). */
+export function readBoolean(name: string, text: string): boolean {
   if (text === 'true' || text === 'false') return text === 'true'
-  throw errors.badValidFilter(text)
+  throw errors.badBooleanFilter(name, text)
 }
 
 /** An ISO 8601 time (`2025-01-01`, `2025-01-01T12:00:00Z`) or milliseconds since the epoch. */
-function readSince(text: string): number {
+export function readSince(text: string): number {
   if (/^\d{1,15}$/.test(text)) return Number(text)
   const time = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i.test(text)
     ? Date.parse(text)

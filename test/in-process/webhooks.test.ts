@@ -397,7 +397,7 @@ describe('GET and DELETE /__mock/deliveries (#17)', () => {
     return { app, receiver }
   }
 
-  it('lists every delivery oldest first, and filters by name, kind, outcome and session', async () => {
+  it('lists every delivery oldest first, and filters by name, kind, outcome, conformed, since and session', async () => {
     const { app } = await withThree()
     const ids = (records: DeliveryRecord[]) => records.map((r) => r.id)
     expect(ids(await list(app))).toEqual([1, 2, 3])
@@ -412,6 +412,10 @@ describe('GET and DELETE /__mock/deliveries (#17)', () => {
     expect(ids(await list(app, '?session=worker-2', { 'x-mock-session': 'worker-1' }))).toEqual([2])
     expect(ids(await list(app, '?outcome=delivered&session=worker-1'))).toEqual([1])
     expect(ids(await list(app, '?operation=addPlant'))).toEqual([])
+    expect(ids(await list(app, '?conformed=true'))).toEqual([1, 2])
+    expect(ids(await list(app, '?conformed=false'))).toEqual([])
+    expect(ids(await list(app, `?since=${Date.now() + 60_000}`))).toEqual([])
+    expect(ids(await list(app, '?since=2000-01-01'))).toEqual([1, 2, 3])
     // HEAD is GET's (the admin oracle reads no HEAD).
     expect((await app.request('/__mock/deliveries', { method: 'HEAD' })).status).toBe(200)
   })
@@ -419,7 +423,8 @@ describe('GET and DELETE /__mock/deliveries (#17)', () => {
   it.each([
     ['?kind=hook', 'The "kind" filter takes callback, webhook.'],
     ['?outcome=lost', 'The "outcome" filter takes pending, delivered, failed, refused, cancelled, dropped.'],
-    ['?status=200', 'Unknown filter "status"; known: name, kind, outcome, operation, session.'],
+    ['?status=200', 'Unknown filter "status"; known: name, kind, outcome, operation, conformed, since, session.'],
+    ['?conformed=maybe', 'The "conformed" filter takes true or false, got "maybe".'],
   ])('%s answers 400 saying what it takes', async (query, message) => {
     const app = await start()
     const answer = await admin(app, 'GET', `/__mock/deliveries${query}`)
