@@ -3,38 +3,28 @@
  * `{{request...}}` placeholders filled from the request that triggered it, checked at start-up against
  * the callback's body schema. A real receiver on loopback.
  */
-import { type Server, createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../../src/index.js'
+import { type Receiver, startReceiver } from '../support/receivers.js'
 import { expectStartupError } from '../support/startup-error.js'
 import { removeTempDirs, tempDirSync } from '../support/temp-dirs.js'
 
 const spec = fileURLToPath(new URL('../descriptions/events/callbacks.yaml', import.meta.url))
 
-let server: Server
+let receiver: Receiver
 let base: string
-const received: Array<{ url: string; body: string }> = []
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
-    let body = ''
-    request.on('data', (chunk) => (body += chunk))
-    request.on('end', () => {
-      received.push({ url: request.url ?? '', body })
-      response.statusCode = request.method === 'PUT' ? 204 : 200
-      response.end()
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  // onTopic declares 204, onPlantAdded 200.
+  receiver = await startReceiver((res, request) => void res.writeHead(request.method === 'PUT' ? 204 : 200).end())
+  base = receiver.origin
 })
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+afterAll(() => receiver.close())
 
 afterEach(async () => {
-  received.length = 0
+  receiver.received.length = 0
   await removeTempDirs()
 })
 
@@ -53,7 +43,7 @@ describe('callback bodies from fixtures (#17)', () => {
     const app = await createApp({ spec, fixtures })
     expect((await subscribe(app, { callbackUrl: `${base}/cb`, plant: 'Monstera' })).status).toBe(201)
     await app.mock.waitForDeliveries({ name: 'onPlantAdded' })
-    expect(received.filter((r) => r.url === '/cb').map((r) => JSON.parse(r.body))).toEqual([
+    expect(receiver.received.filter((r) => r.url === '/cb').map((r) => JSON.parse(r.body))).toEqual([
       { subscription: 'sub-1', name: 'Monstera' },
     ])
   })

@@ -3,42 +3,30 @@
  * operation or, with `--stateful`, to a resource event; each session may give its own receiver
  * (`PUT /__mock/webhooks/targets`). Real receivers on loopback; every binding mistake stops start-up.
  */
-import { type IncomingMessage, type Server, createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { type AppOptions, type MockApp, createApp } from '../../src/index.js'
+import { type Receiver, startReceiver } from '../support/receivers.js'
 import { expectStartupError } from '../support/startup-error.js'
 import { removeTempDirs, tempDirSync } from '../support/temp-dirs.js'
 
 const spec = fileURLToPath(new URL('../descriptions/events/plant-store-webhook.yaml', import.meta.url))
 
-interface Received {
-  path: string
-  body: unknown
-}
-
-let server: Server
+/** One receiver for the file; each test reads what arrived during it, by path and parsed body. */
+let receiver: Receiver
 let base: string
-let received: Received[] = []
+const received = () =>
+  receiver.received.map((request) => ({ path: request.url, body: request.body ? JSON.parse(request.body) : undefined }))
 
 beforeAll(async () => {
-  server = createServer((request: IncomingMessage, response) => {
-    let text = ''
-    request.on('data', (chunk) => (text += chunk))
-    request.on('end', () => {
-      received.push({ path: request.url ?? '', body: text ? JSON.parse(text) : undefined })
-      response.end()
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  receiver = await startReceiver()
+  base = receiver.origin
 })
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+afterAll(() => receiver.close())
 
 afterEach(async () => {
-  received = []
+  receiver.received.length = 0
   await removeTempDirs()
 })
 
@@ -66,7 +54,7 @@ describe('fixtures/webhooks.yaml (#17)', () => {
     expect((await plant(app, { id: 'seven' })).status).toBe(400)
     const [delivery] = await app.mock.waitForDeliveries({ name: '/plant/webhook' })
     expect(delivery).toMatchObject({ kind: 'webhook', operation: 'addPlant', outcome: 'delivered', conformed: true })
-    expect(received).toEqual([{ path: '/hook', body: { id: 7, name: 'Ivy' } }])
+    expect(received()).toEqual([{ path: '/hook', body: { id: 7, name: 'Ivy' } }])
     expect(app.mock.deliveries()).toHaveLength(1)
   })
 
@@ -75,8 +63,8 @@ describe('fixtures/webhooks.yaml (#17)', () => {
     await plant(app, { id: 3, name: 'Fern', tag: 'fern' })
     const [delivery] = await app.mock.waitForDeliveries({ name: '/plant/webhook' })
     expect(delivery).toMatchObject({ outcome: 'delivered', operation: 'addPlant' })
-    expect(received).toHaveLength(1)
-    expect(received[0]!.body).toMatchObject({ name: expect.any(String), id: expect.any(Number) })
+    expect(received()).toHaveLength(1)
+    expect(received()[0]!.body).toMatchObject({ name: expect.any(String), id: expect.any(Number) })
   })
 
   it('fills a body of the binding’s own from the request and the answer, values keeping their types', async () => {
@@ -89,8 +77,8 @@ describe('fixtures/webhooks.yaml (#17)', () => {
       body: JSON.stringify({ id: 12, name: 'Ivy' }),
     })
     await app.mock.waitForDeliveries({ name: '/plant/webhook' })
-    expect(received).toHaveLength(1)
-    expect(received[0]!.body).toMatchObject({ id: 12, tag: 'new', name: expect.stringMatching(/ \(Ivy\)$/) })
+    expect(received()).toHaveLength(1)
+    expect(received()[0]!.body).toMatchObject({ id: 12, tag: 'new', name: expect.stringMatching(/ \(Ivy\)$/) })
   })
 
   it('sends a session to its own target (PUT /__mock/webhooks/targets), others to the binding’s', async () => {
@@ -104,10 +92,11 @@ describe('fixtures/webhooks.yaml (#17)', () => {
     expect(await put.json()).toEqual({ session: 'worker-1', targets: { '/plant/webhook': `${base}/worker-1` } })
     await Promise.all([plant(app, { id: 1, name: 'A' }, 'worker-1'), plant(app, { id: 2, name: 'B' }, 'worker-2')])
     await app.mock.waitForDeliveries({ count: 2 })
-    expect(received.map((r) => `${r.path} ${(r.body as { name: string }).name}`).sort()).toEqual([
-      '/shared B',
-      '/worker-1 A',
-    ])
+    expect(
+      received()
+        .map((r) => `${r.path} ${(r.body as { name: string }).name}`)
+        .sort(),
+    ).toEqual(['/shared B', '/worker-1 A'])
     expect(app.mock.deliveries({ session: 'worker-1' })).toHaveLength(1)
     const refused = await app.request('/__mock/webhooks/targets', {
       method: 'PUT',
@@ -132,7 +121,7 @@ describe('fixtures/webhooks.yaml (#17)', () => {
     expect((await plant(app, { id: 8, name: 'Oak' })).status).toBe(200)
     expect((await plant(app, { id: 8, name: 'Oak' })).status).toBe(400)
     await app.mock.waitForDeliveries({ name: '/plant/webhook' })
-    expect(received).toEqual([{ path: '/created', body: { id: 8, name: 'Oak' } }])
+    expect(received()).toEqual([{ path: '/created', body: { id: 8, name: 'Oak' } }])
   })
 
   it('skips a binding whose body breaks the webhook’s schema, and logs it', async () => {
