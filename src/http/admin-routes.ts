@@ -95,6 +95,7 @@ export function createAdminRoutes({
       operations: operationCount,
       scenario: state.activeScenario().name,
       ...(state.records ? { state: await state.records.size() } : {}),
+      ...(state.deliveries ? { deliveries: { dropped: state.deliveries.dropped } } : {}),
     }),
   )
 

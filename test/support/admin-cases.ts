@@ -130,10 +130,10 @@ export function describeAdminApi(transport: string, start: StartTarget): void {
 
   describe(`admin API ${transport}`, () => {
     describe('GET /__mock/health', () => {
-      it('answers ok with the operation count and the active scenario', async () => {
+      it('answers ok with the operation count, the active scenario and the deliveries dropped', async () => {
         const answer = await admin(await mockWith(), 'GET', '/health')
         expect(answer.status).toBe(200)
-        expect(answer.json).toEqual({ status: 'ok', operations: 1, scenario: 'default' })
+        expect(answer.json).toEqual({ status: 'ok', operations: 1, scenario: 'default', deliveries: { dropped: 0 } })
       })
 
       it('reports the scenario the mock was started with', async () => {
