@@ -13,10 +13,9 @@ import { compileBudgetWarnings } from './responses/generation-budget.js'
 import type { ErrorContext } from './responses/render-error.js'
 import { loadScenarios } from './scenarios/load-scenarios.js'
 import { type RuleBook, ruleTargetsOf } from './rules/rule-targets.js'
-import { type CompiledEvent, compileEvent } from './events/compile-events.js'
+import type { CompiledEvent } from './events/compile-events.js'
 import { describeWebhooks } from './openapi/describe-events.js'
-import { type WebhookBindings, loadWebhookBindings } from './events/load-webhook-bindings.js'
-import type { ResponseCompileContext } from './responses/compile-responses.js'
+import { type WebhookBindings, loadWebhooks } from './events/load-webhook-bindings.js'
 import { type StatefulSetup, compileStateful } from './state/compile-stateful.js'
 import { type Scenario, builtInScenarios, indexScenarios } from './scenarios/scenarios.js'
 import { kindOf, loadXmlSupport } from './responses/serialize-body.js'
@@ -54,9 +53,8 @@ export interface Engine {
   stateful: StatefulSetup | undefined
   /** What scenario rules were read against, and runtime stubs are (`POST /__mock/stubs`). */
   rules: RuleBook
-  /** The description's webhooks (OpenAPI 3.1), by name: sent on demand (`POST /__mock/webhooks`). */
+  /** The description's webhooks (OpenAPI 3.1) by name, and those `fixtures/webhooks.yaml` binds to events. */
   webhooks: Map<string, CompiledEvent>
-  /** Webhooks bound to operations and data events by `fixtures/webhooks.yaml`. */
   webhookBindings: WebhookBindings
 }
 
@@ -129,23 +127,19 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
       }),
     ),
   )
+  // Where rules' answers and webhooks' bodies are checked: as answers are, in the response view.
+  const checking = { document: views.response, requestDocument: views.request, ajv, coercingAjv, logger }
   const rules: RuleBook = {
     targets: ruleTargetsOf(operations, descriptions, views.request),
-    reading: { headers: { document: views.response, ajv, coercingAjv, logger }, requestDocument: views.request },
+    reading: { headers: checking, requestDocument: views.request },
   }
   const scenarios = indexScenarios([...builtInScenarios(operations), ...(await loadScenarios(options.fixtures, rules))])
   if (!scenarios.has(options.scenario)) {
     throw startupErrors.startScenarioUnknown(options.scenario, [...scenarios.keys()])
   }
-  const webhooks = compileWebhooks(spec, {
-    document: views.response,
-    requestDocument: views.request,
-    ajv,
-    coercingAjv,
-    logger,
-  })
-  const webhookBindings = await loadWebhookBindings(options.fixtures, webhooks, operations, stateful, views.response)
-  markEventOperations(operations, webhookBindings)
+  const described = inDescription(spec.path, 'webhooks', () => describeWebhooks(spec))
+  const events = { fixturesDir: options.fixtures, operations, stateful }
+  const { webhooks, webhookBindings } = await loadWebhooks(described, checking, events)
   const budget = { bytes: options.generationBytes, ms: options.generationMs }
   const faker = createFaker(views.response, options.seed, budget, { fillProperties: options.fillProperties })
   // Told against this app's own budget, which loadSpec does not know. The walk that names the
@@ -188,24 +182,6 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
     rules,
     webhooks,
     webhookBindings,
-  }
-}
-
-/** Each webhook by name; one declared with several methods is sent with the first. */
-function compileWebhooks(spec: SpecDocument, context: ResponseCompileContext): Map<string, CompiledEvent> {
-  const webhooks = new Map<string, CompiledEvent>()
-  for (const event of inDescription(spec.path, 'webhooks', () => describeWebhooks(spec)))
-    if (!webhooks.has(event.name)) webhooks.set(event.name, compileEvent(event, context))
-  return webhooks
-}
-
-/** The operations whose 2xx answers send something: their own callbacks, a webhook bound to them, or to an event of their records. */
-function markEventOperations(operations: CompiledOperation[], bindings: WebhookBindings): void {
-  for (const operation of operations) {
-    const resource = operation.stateful?.resource.name
-    const onData =
-      resource !== undefined && [...bindings.byDataEvent.keys()].some((event) => event.startsWith(`${resource}.`))
-    if (bindings.byOperation.has(operation.index) || onData) operation.sendsEvents = true
   }
 }
 

@@ -63,6 +63,16 @@ export function compileEvent(
   }
 }
 
+/** The description's webhooks by name; one declared with several methods is sent with the first. */
+export function compileWebhooks(
+  events: readonly EventDescription[],
+  context: ResponseCompileContext,
+): Map<string, CompiledEvent> {
+  const webhooks = new Map<string, CompiledEvent>()
+  for (const event of events) if (!webhooks.has(event.name)) webhooks.set(event.name, compileEvent(event, context))
+  return webhooks
+}
+
 /** A callback's URL expression; a malformed one is warned about and the callback never sent, as a description people publish must still load. */
 function compileUrl(event: EventDescription, context: ResponseCompileContext): RuntimeExpression | undefined {
   try {

@@ -5,7 +5,9 @@ import { isPlainObject } from '../internal/plain-object.js'
 import { readFirstFile } from '../internal/read-first-file.js'
 import type { CompiledOperation } from '../compile-operation.js'
 import type { StatefulSetup } from '../state/compile-stateful.js'
-import { type CompiledEvent, givenBodyViolations } from './compile-events.js'
+import { type CompiledEvent, compileWebhooks, givenBodyViolations } from './compile-events.js'
+import type { EventDescription } from '../openapi/describe-events.js'
+import type { ResponseCompileContext } from '../responses/compile-responses.js'
 import { type BodyTemplate, compileTemplate } from '../responses/templates.js'
 
 const FILE_NAMES = ['webhooks.yaml', 'webhooks.yml', 'webhooks.json']
@@ -45,7 +47,7 @@ export interface WebhookBindings {
  *   body: "{{response.body}}"     # or "{{request.body}}", or a body of its own with placeholders
  * ```
  */
-export async function loadWebhookBindings(
+async function loadWebhookBindings(
   fixturesDir: string,
   webhooks: ReadonlyMap<string, CompiledEvent>,
   operations: readonly CompiledOperation[],
@@ -154,4 +156,33 @@ function triggerOf(
       .map((o) => o.id)
       .join(', ')}${operations.length > 10 ? ', …' : ''}; events: <resource>.${DATA_EVENTS.join('|')})`,
   )
+}
+
+/**
+ * The description's webhooks, and their bindings of `fixtures/webhooks.yaml`; the operations whose
+ * answers send something are marked (`sendsEvents`), so that no other request pays for events.
+ */
+export async function loadWebhooks(
+  described: readonly EventDescription[],
+  context: ResponseCompileContext,
+  {
+    fixturesDir,
+    operations,
+    stateful,
+  }: { fixturesDir: string; operations: readonly CompiledOperation[]; stateful: StatefulSetup | undefined },
+): Promise<{ webhooks: Map<string, CompiledEvent>; webhookBindings: WebhookBindings }> {
+  const webhooks = compileWebhooks(described, context)
+  const webhookBindings = await loadWebhookBindings(fixturesDir, webhooks, operations, stateful, context.document)
+  markEventOperations(operations, webhookBindings)
+  return { webhooks, webhookBindings }
+}
+
+/** Marks the operations whose 2xx answers send something: their own callbacks, a webhook bound to them, or to an event of their records. */
+function markEventOperations(operations: readonly CompiledOperation[], bindings: WebhookBindings): void {
+  for (const operation of operations) {
+    const resource = operation.stateful?.resource.name
+    const onData =
+      resource !== undefined && [...bindings.byDataEvent.keys()].some((event) => event.startsWith(`${resource}.`))
+    if (bindings.byOperation.has(operation.index) || onData) operation.sendsEvents = true
+  }
 }

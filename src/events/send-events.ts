@@ -1,18 +1,17 @@
+export type { EventInput } from './event-trigger.js'
 import { ADMIN_PREFIX } from '../config.js'
 import type { Engine } from '../engine.js'
 import { type Violation, errors } from '../errors.js'
 import { isLoopbackName } from '../http/admin-hosts.js'
-import { joinHeader } from '../internal/join-header.js'
 import type { Exchange, PipelineDeps } from '../pipeline/exchange.js'
-import { type HeaderSource, requestSession } from '../request.js'
+import { requestSession } from '../request.js'
 import { renderDeclared } from '../responses/render-response.js'
 import { selectResponse } from '../responses/select-response.js'
-import { templateRequestOf } from '../responses/template-request.js'
 import type { TemplateRequest } from '../responses/templates.js'
 import type { RuntimeState } from '../state/runtime-state.js'
 import { type CompiledEvent, answerViolations, givenBodyViolations } from './compile-events.js'
 import { Deliverer, type DeliveryRecord } from './delivery.js'
-import type { ExpressionSource } from './runtime-expression.js'
+import { type EventInput, expressionSourceOf, triggerOf } from './event-trigger.js'
 import type { WebhookBinding } from './load-webhook-bindings.js'
 
 /**
@@ -46,12 +45,6 @@ function isAdminPath(url: URL): boolean {
   }
   path = path.replace(/\/{2,}/g, '/').toLowerCase()
   return path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`)
-}
-
-/** What a request whose answer sends events carries to them: its path parameters and parsed body. */
-export interface EventInput {
-  params: Record<string, string>
-  value: unknown
 }
 
 /**
@@ -160,13 +153,6 @@ function boundBody(engine: Engine, exchange: Exchange, input: EventInput, bindin
   return violations.length ? { violations } : { text: JSON.stringify(value), contentType: 'application/json' }
 }
 
-/** The request that triggered an event, and its answer, as placeholders read them. */
-function triggerOf(exchange: Exchange, input: EventInput): TemplateRequest {
-  const request = templateRequestOf(exchange.request, input.params, input.value)
-  request.response = expressionSourceOf(exchange, input).response
-  return request
-}
-
 /** Where a webhook goes when the caller names no target: the session's, else `--webhook-url`. */
 function targetOf(engine: Engine, state: RuntimeState, name: string, session: string | undefined): string | undefined {
   return state.webhookTargets.targetOf(session, name) ?? engine.options.webhookUrl
@@ -207,54 +193,4 @@ function bodyOf(engine: Engine, event: CompiledEvent, request?: TemplateRequest)
   const plan = selectResponse({ id: event.name, responses: event.body }, {}, engine.options)
   const rendered = renderDeclared(plan, plan.response!, engine.errorContext, request)
   return { text: rendered.body ?? undefined, contentType: rendered.contentType, violations: rendered.violations }
-}
-
-/** The exchange as a callback's expressions read it. */
-function expressionSourceOf(exchange: Exchange, { params, value }: EventInput): ExpressionSource {
-  const { request, answer } = exchange
-  const host = request.header('host') ?? 'localhost'
-  const headers = answer!.headers
-  let responseBody: unknown
-  return {
-    url: `http://${host}${request.path}${request.rawQuery ? `?${request.rawQuery}` : ''}`,
-    method: request.method,
-    request: {
-      path: Object.fromEntries(Object.entries(params).map(([name, text]) => [name, decodeSafely(text)])),
-      query: request.query(),
-      header: (name) => request.header(name),
-      body: value,
-    },
-    response: {
-      status: answer!.status,
-      header: (name) =>
-        name === 'content-type' && answer!.contentType !== undefined ? answer!.contentType : headerOf(headers, name),
-      get body() {
-        return (responseBody ??= parseAnswer(answer!.body))
-      },
-    },
-  }
-}
-
-function headerOf(headers: HeaderSource | undefined, name: string): string | undefined {
-  if (!headers) return undefined
-  if (headers instanceof Headers) return headers.get(name) ?? undefined
-  const value = (headers as Record<string, string | string[] | undefined>)[name]
-  return value === undefined ? undefined : joinHeader(value)
-}
-
-function parseAnswer(body: string | Uint8Array | null): unknown {
-  if (typeof body !== 'string') return undefined
-  try {
-    return JSON.parse(body)
-  } catch {
-    return undefined
-  }
-}
-
-function decodeSafely(text: string): string {
-  try {
-    return decodeURIComponent(text)
-  } catch {
-    return text
-  }
 }
