@@ -123,6 +123,13 @@ export interface MockOptions {
   maxDeliveriesInFlight?: number
   /** How long one attempt of a delivery may take, in ms (`--webhook-timeout`). @default 5000 */
   webhookTimeoutMs?: number
+  /**
+   * Proxy mode (`--proxy`, Prism's `proxy <description> <url>`): forward every request that matches an
+   * operation to this http(s) URL, and check its answers against the description. @default none: mock
+   */
+  proxy?: string
+  /** How long the upstream may take to answer, in ms (`--proxy-timeout`). @default 30000 */
+  proxyTimeoutMs?: number
   /** Attempts after the first, on a network error or a 5xx, the first after 500 ms, doubling (`--webhook-retries`). @default 3 */
   webhookRetries?: number
 }
@@ -133,7 +140,7 @@ export interface Delay {
 }
 
 export type ResolvedOptions = Required<
-  Omit<MockOptions, 'delay' | 'adminToken' | 'stateFile' | 'webhookUrl' | 'webhookSecret'>
+  Omit<MockOptions, 'delay' | 'adminToken' | 'stateFile' | 'webhookUrl' | 'webhookSecret' | 'proxy'>
 > & {
   fixturesRequired: boolean
   delay: Delay
@@ -141,4 +148,5 @@ export type ResolvedOptions = Required<
   stateFile: string | undefined
   webhookUrl: string | undefined
   webhookSecret: string | undefined
+  proxy: string | undefined
 }

@@ -14,6 +14,7 @@ import type { ErrorContext } from './responses/render-error.js'
 import { loadScenarios } from './scenarios/load-scenarios.js'
 import { type RuleBook, ruleTargetsOf } from './rules/rule-targets.js'
 import type { CompiledEvent } from './events/compile-events.js'
+import type { Upstream } from './proxy/forward.js'
 import { describeWebhooks } from './openapi/describe-events.js'
 import { type WebhookBindings, loadWebhooks } from './events/load-webhook-bindings.js'
 import { type StatefulSetup, compileStateful } from './state/compile-stateful.js'
@@ -56,6 +57,8 @@ export interface Engine {
   /** The description's webhooks (OpenAPI 3.1) by name, and those `fixtures/webhooks.yaml` binds to events. */
   webhooks: Map<string, CompiledEvent>
   webhookBindings: WebhookBindings
+  /** Proxy mode (`--proxy`): where requests go; `undefined` when the mock answers them. */
+  upstream: Upstream | undefined
 }
 
 /** How the engine is built, beyond the user's options. */
@@ -182,6 +185,7 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
     rules,
     webhooks,
     webhookBindings,
+    upstream: options.proxy ? { url: new URL(options.proxy), timeoutMs: options.proxyTimeoutMs } : undefined,
   }
 }
 

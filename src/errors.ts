@@ -6,6 +6,7 @@ import { MockError, type Violation } from './errors/mock-error.js'
 import { optionErrors } from './errors/option.js'
 import { preferenceErrors } from './errors/preference.js'
 import { scenarioErrors } from './errors/scenario.js'
+import { proxyErrors } from './errors/proxy.js'
 import { webhookErrors } from './errors/webhook.js'
 import { stateErrors, stateStartupErrors } from './errors/state.js'
 
@@ -22,6 +23,7 @@ export const errors = {
   ...adminErrors,
   ...preferenceErrors,
   ...stateErrors,
+  ...proxyErrors,
   notFound: (
     method: string,
     path: string,

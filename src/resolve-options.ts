@@ -57,6 +57,8 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     maxDeliveriesInFlight = 100,
     webhookTimeoutMs = 5000,
     webhookRetries = 3,
+    proxy,
+    proxyTimeoutMs = 30_000,
   } = options
   const specPath = resolve(spec)
   const fixtures = options.fixtures ? resolve(options.fixtures) : defaultFixtures(specPath)
@@ -91,6 +93,9 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
   }
   if (!Number.isSafeInteger(stateLimit) || stateLimit < 1) throw startupErrors.optionBadStateLimit(stateLimit)
   checkDeliveryOptions({ webhookUrl, maxDeliveriesInFlight, webhookTimeoutMs, webhookRetries })
+  if (proxy !== undefined && !/^https?:\/\/[^/]/i.test(proxy)) throw startupErrors.optionBadProxy(proxy)
+  if (!Number.isSafeInteger(proxyTimeoutMs) || proxyTimeoutMs < 1 || proxyTimeoutMs > 600_000)
+    throw startupErrors.optionBadDeliveryCount('proxyTimeoutMs', 1, 600_000, proxyTimeoutMs)
   return {
     spec: specPath,
     fixtures,
@@ -131,6 +136,8 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     maxDeliveriesInFlight,
     webhookTimeoutMs,
     webhookRetries,
+    proxy,
+    proxyTimeoutMs,
   }
 }
 

@@ -40,6 +40,12 @@ The description and its bodies:
   --allow-ref-outside <dir>  a folder outside the description's own that its
                        $refs may read; repeat for more [default: its own only]
 
+Proxy mode (Prism's "proxy <description> <url>"):
+  --proxy <url>        forward each request of the description to this backend
+                       and check its answers against the description [env
+                       MOCK_PROXY]; Prefer, scenarios and stubs still answer
+  --proxy-timeout <t>  how long the backend may take: ms, or 30s  [default: 30s]
+
 Callbacks and webhooks:
   --webhook-url <url>  where a webhook sent on demand goes when no "to" is given
   --webhook-secret <s> sign every callback and webhook: X-Hub-Signature-256:
@@ -106,6 +112,6 @@ Logs:
   --help               show this help
   --version            show the version
 
-Prism's "proxy" command is not built yet. Flags win over environment variables.
+Flags win over environment variables.
 
 `

@@ -44,6 +44,8 @@ const FLAGS = {
   'allow-ref-outside': { type: 'string', multiple: true },
   'allowed-hosts': { type: 'string', multiple: true },
   'webhook-url': { type: 'string' },
+  proxy: { type: 'string' },
+  'proxy-timeout': { type: 'string' },
   'webhook-secret': { type: 'string' },
   'webhook-allow': { type: 'string', multiple: true },
   'max-deliveries-in-flight': { type: 'string' },

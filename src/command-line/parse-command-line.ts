@@ -20,14 +20,18 @@ export type CommandLine =
  */
 export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): CommandLine {
   // Before the flags are read: Prism's proxy flags (--upstream-proxy) would otherwise be called unknown.
-  if (argv[0] === 'proxy') throw proxyNotBuilt()
   const { values, positionals } = readArguments(argv)
   if (values.help) return { action: 'help' }
   if (values.version) return { action: 'version' }
   const settings = new EnvironmentReader(env)
   const level = readVerboseLevel(values.verboseLevel ?? values['verbose-level'])
   const byLevel = level ? optionsForLevel(level) : {}
-  const spec = readDescription(positionals, values.spec) ?? settings.path('MOCK_SPEC')
+  // Prism's `proxy <description> <upstream>`: the same as `<description> --proxy <upstream>`.
+  const proxying = positionals[0] === 'proxy'
+  const upstreamWord = proxying ? positionals[2] : undefined
+  if (proxying && positionals.length > 3) throw tooManyWords(positionals.slice(1))
+  const spec =
+    readDescription(proxying ? positionals.slice(1, 2) : positionals, values.spec) ?? settings.path('MOCK_SPEC')
   const port =
     values.port === undefined
       ? settings.read('PORT', readPort, (text) => [`Port ${text} on`, `:${text}`])
@@ -86,6 +90,8 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     maxDeliveriesInFlight: readOptional('--max-deliveries-in-flight', values['max-deliveries-in-flight'], wholeNumber),
     webhookTimeoutMs: readOptional('--webhook-timeout', values['webhook-timeout'], wholeNumber),
     webhookRetries: readOptional('--webhook-retries', values['webhook-retries'], wholeNumber),
+    proxy: values.proxy ?? upstreamWord ?? settings.read('MOCK_PROXY', (_, text) => text),
+    proxyTimeoutMs: readOptional('--proxy-timeout', values['proxy-timeout'], readDuration),
   }
   // `--multiprocess` is taken and does nothing: one process answers, and it keeps up (README, Performance).
   return { action: 'serve', options, verboseLevel: level, environment: settings.used }
@@ -96,7 +102,6 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
  * command and a URL are refused with what to do instead.
  */
 function readDescription(positionals: readonly string[], specFlag: string | undefined): string | undefined {
-  if (positionals[0] === 'proxy') throw proxyNotBuilt()
   const words = positionals[0] === 'mock' ? positionals.slice(1) : positionals
   if (words.length > 1) {
     throw new CommandLineError(
@@ -121,11 +126,23 @@ function readDescription(positionals: readonly string[], specFlag: string | unde
   return chosen
 }
 
-function proxyNotBuilt(): CommandLineError {
+function tooManyWords(words: readonly string[]): CommandLineError {
   return new CommandLineError(
-    'cli_proxy_not_built',
-    'Proxy mode (Prism\'s "proxy" command) is not built yet: the mock answers from the description only. Run "plant-store-mock mock <description>" to mock the API, and call the real API itself to reach it.',
+    'cli_two_descriptions',
+    `"proxy" takes a description and the upstream's URL, and got ${words.length} words: ${words.map((w) => `"${w}"`).join(', ')}.`,
   )
+}
+
+/** Milliseconds, or a duration with its unit: `30000`, `30s`, `500ms`, `2m`. */
+function readDuration(source: string, text: string): number {
+  const match = /^(\d+)\s*(ms|s|m)?$/i.exec(text.trim())
+  if (!match)
+    throw new CommandLineError(
+      'cli_bad_value',
+      `${source} takes milliseconds or a duration such as 30s or 500ms, got "${text}".`,
+    )
+  const unit = (match[2] ?? 'ms').toLowerCase()
+  return Number(match[1]) * (unit === 'm' ? 60_000 : unit === 's' ? 1000 : 1)
 }
 
 function readVerboseLevel(text: string | undefined): VerboseLevel | undefined {

@@ -26,6 +26,8 @@ export type MockErrorKind =
   | 'record_exists'
   | 'record_missing'
   | 'record_limit'
+  | 'upstream_failed'
+  | 'upstream_timeout'
 
 /**
  * The one error type of the request pipeline. Stages throw it; `http/app.ts` maps it once to the

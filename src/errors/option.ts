@@ -48,4 +48,6 @@ export const optionErrors = {
     fail('option_bad_webhook_url', `webhookUrl must be an http: or https: URL, got "${value}".`),
   optionBadDeliveryCount: (name: string, min: number, max: number, value: unknown) =>
     fail('option_bad_delivery', `${name} must be a whole number from ${min} to ${max}, got ${String(value)}.`),
+  optionBadProxy: (value: string) =>
+    fail('option_bad_proxy', `proxy must be the upstream's http: or https: URL, got "${value}".`),
 }

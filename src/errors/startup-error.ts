@@ -86,6 +86,7 @@ export const startupErrorCodes = [
   'option_bad_state_limit',
   'option_bad_webhook_url',
   'option_bad_delivery',
+  'option_bad_proxy',
   // Stateful mode: seed data (`fixtures/data/<resource>.json`) and the state file (`--state-file`).
   'state_seed_unreadable',
   'state_seed_invalid',
@@ -98,7 +99,6 @@ export const startupErrorCodes = [
   'cli_missing_value',
   'cli_two_descriptions',
   'cli_remote_description',
-  'cli_proxy_not_built',
   // Listening.
   'port_in_use',
   'port_forbidden',

@@ -42,6 +42,8 @@ export interface JournalEntry {
   /** How the answer broke the operation's declared response (`body.id`, `status`, `header.location`); absent when it did not, as far as the mock knows. */
   responseViolations?: Violation[]
   fault?: string
+  /** Proxy mode (`--proxy`): the upstream URL the request was forwarded to, whose answer it got; absent when the mock answered. */
+  proxied?: string
   /** The rule or stub that answered: `stub 3`, `scenario flaky, addPlant rule 2`, `scenario error`; absent when none did (the default answer). */
   answeredBy?: string
   /**

@@ -12,6 +12,7 @@ import { type RouteMatch, matchOperation } from '../routing/match-operation.js'
 import { validateParameters } from '../validation/validate-params.js'
 import type { Exchange, PipelineDeps } from './exchange.js'
 import { chooseStep, countHit, mayAnswerPastViolations, scenarioStep } from './choose.js'
+import { proxyStep } from '../proxy/forward.js'
 import { dataStep } from './data.js'
 import { deliverStep } from './deliver.js'
 import { answerWithViolations, renderFailure } from './failure.js'
@@ -53,12 +54,30 @@ async function answerDescribed(c: Context, exchange: Exchange, deps: PipelineDep
   const value = await validateStep(c, exchange, deps, { operation, params, described, prefer })
   if (exchange.choice) chooseStep(exchange, deps, operation, prefer, { params, value })
   if (operation.sendsEvents) exchange.eventInput = { params, value }
+  const { upstream } = deps.engine
+  if (upstream && !mockAnswers(exchange)) return proxyStep(c, exchange, deps, operation, upstream)
   const decided = decideStep(exchange, deps, operation, prefer, query)
   if (exchange.choice) countHit(exchange, deps)
   const plan = operation.stateful
     ? await dataStep(exchange, deps, operation, operation.stateful, { params, value }, decided)
     : decided
   return renderStep(exchange, deps, plan, operation, { described, params, value })
+}
+
+/**
+ * Proxy mode still answers from the mock where the test says so: a status or example picked (by
+ * `Prefer`, a scenario or a stub), a stub's or rule's own body, any stub, a scenario's forced error.
+ * A rule that only delays or breaks the answer (a fault) applies to the upstream's answer.
+ */
+function mockAnswers({ decision }: Exchange): boolean {
+  const { preferences, forced, inline, rule } = decision!
+  return (
+    preferences.code !== undefined ||
+    preferences.example !== undefined ||
+    forced !== undefined ||
+    inline !== undefined ||
+    rule?.stub !== undefined
+  )
 }
 
 /**

@@ -41,6 +41,8 @@ export interface Exchange {
    * reference (the Response's body is a stream, never read back). The journal lists it.
    */
   answer?: AnswerSource
+  /** Proxy mode: the upstream URL the request was forwarded to; set only when it was. */
+  proxied?: string
   /** What the request did to the data (`--stateful`): `created plants/1`; set only when it changed some. */
   dataEffect?: string
   /** What the events a 2xx answer sends read of the request; set only for an operation that sends some (`sendsEvents`). */

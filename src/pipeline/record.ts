@@ -15,6 +15,8 @@ const ANSWERS_NOT_VIOLATIONS = new Set<MockError['kind']>([
   'forced_by_scenario',
   'undeclared_preference',
   'invalid_response',
+  'upstream_failed',
+  'upstream_timeout',
 ])
 
 /**
@@ -56,6 +58,7 @@ export function recordExchange(exchange: Exchange, deps: PipelineDeps, status: n
   const reason = reasonOf(exchange, status)
   if (reason !== undefined) record.reason = reason
   if (exchange.dataEffect !== undefined) record.data = exchange.dataEffect
+  if (exchange.proxied !== undefined) record.proxied = exchange.proxied
   // The rule that chose the answer, unless an error other than its own answered instead (a 406 after the choice).
   const decision = exchange.decision
   if (decision?.rule !== undefined && (mockError === undefined || isOwnError(decision, mockError)))
@@ -99,6 +102,7 @@ function reasonOf(exchange: Exchange, status: number): string | undefined {
 function statusReason(exchange: Exchange, status: number): string | undefined {
   const forced = forcedBy(exchange, undefined)
   if (forced !== undefined) return `forced by ${forced}`
+  if (exchange.proxied !== undefined) return `the upstream answered ${status}`
   if (exchange.operation === undefined || status === 0) return undefined
   return `${exchange.operation.id} declares no 2xx response; ${status} is the lowest status it declares`
 }

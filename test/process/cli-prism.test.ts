@@ -156,10 +156,10 @@ describe('refusals name what the user wrote (#13)', () => {
     expect(result.stderr).toContain(`"${library}" as an argument and "${specFile('minimal.json')}" with --spec`)
   })
 
-  it('refuses Prism’s proxy command, saying it is not built and what to run instead', async () => {
-    const result = await runCli(['proxy', library, 'http://127.0.0.1:9', '-p', '0'])
-    expectOneParagraphRefusal(result, 'cli_proxy_not_built')
-    expect(result.stderr).toContain('plant-store-mock mock <description>')
+  it('reads Prism’s proxy command: its upstream is checked at start-up like --proxy (#18)', async () => {
+    const result = await runCli(['proxy', library, 'ftp://127.0.0.1:9', '-p', '0'])
+    expectOneParagraphRefusal(result, 'option_bad_proxy')
+    expect(result.stderr).toContain('"ftp://127.0.0.1:9"')
   })
 
   it.each([

@@ -60,16 +60,17 @@ describe('the description: an argument, after Prism’s optional "mock" word, or
     })
   })
 
-  it('refuses Prism’s proxy command, its own flags included, saying it is not built and what to run', () => {
-    for (const argv of [
-      ['proxy', 'api.yaml', 'https://api.example.com'],
-      ['proxy', 'api.yaml', 'https://x', '--upstream-proxy', 'http://p:1', '--validate-request', 'false'],
-    ]) {
-      const { code, message } = refusal(argv)
-      expect(code).toBe('cli_proxy_not_built')
-      expect(message).toContain('not built yet')
-      expect(message).toContain('plant-store-mock mock <description>')
-    }
+  it('reads Prism’s proxy command as --proxy, with --proxy-timeout in ms or with a unit (#18)', () => {
+    const options = optionsOf(['proxy', 'api.yaml', 'https://api.example.com', '--proxy-timeout', '30s'])
+    expect(options.spec).toMatch(/api\.yaml$/)
+    expect(options.proxy).toBe('https://api.example.com')
+    expect(options.proxyTimeoutMs).toBe(30_000)
+    expect(optionsOf(['api.yaml', '--proxy', 'http://127.0.0.1:8080', '--proxy-timeout', '250']).proxyTimeoutMs).toBe(
+      250,
+    )
+    expect(optionsOf(['api.yaml'], { MOCK_PROXY: 'http://staging:8080' }).proxy).toBe('http://staging:8080')
+    expect(refusal(['api.yaml', '--proxy-timeout', 'soon']).code).toBe('cli_bad_value')
+    expect(refusal(['proxy', 'api.yaml', 'https://x', 'extra']).code).toBe('cli_two_descriptions')
   })
 
   it('refuses a URL, since nothing is downloaded, and says how to fetch it', () => {

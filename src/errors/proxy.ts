@@ -1,0 +1,25 @@
+import { MockError, type Violation } from './mock-error.js'
+
+const failed = (message: string, details?: readonly Violation[]) =>
+  new MockError(502, 'upstream_failed', message, details ? { details } : {})
+
+/** Proxy mode (`--proxy`): what went wrong with the upstream, named with it; never the client's fault. */
+export const proxyErrors = {
+  upstreamUnreachable: (upstream: string, cause: string) =>
+    failed(`The upstream ${upstream} could not be reached (${cause}).`),
+  upstreamTimeout: (upstream: string, ms: number) =>
+    new MockError(
+      504,
+      'upstream_timeout',
+      `The upstream ${upstream} did not answer within ${ms} ms (--proxy-timeout).`,
+    ),
+  upstreamTooLarge: (upstream: string, bytes: number) =>
+    failed(
+      `The upstream ${upstream} answered more than ${bytes / 1024 / 1024} MiB, which the proxy does not hold to check.`,
+    ),
+  upstreamBrokeContract: (upstream: string, operationId: string, violations: readonly Violation[]) =>
+    failed(
+      `The upstream ${upstream} answered ${operationId} against the description (${violations.length} problem${violations.length === 1 ? '' : 's'}): ${violations.map((v) => `${v.path} ${v.message}`).join('; ')}.`,
+      violations,
+    ),
+}

@@ -1,0 +1,135 @@
+import type { Context } from 'hono'
+import type { CompiledOperation } from '../compile-operation.js'
+import { errors, isMockError } from '../errors.js'
+import { incomingOf } from '../http/request-data.js'
+import { readBody } from '../http/read-body.js'
+import { joinHeader } from '../internal/join-header.js'
+import type { Exchange, PipelineDeps } from '../pipeline/exchange.js'
+import type { HeaderSource } from '../request.js'
+import { VIOLATIONS_HEADER, renderViolationsHeader } from '../validation/violations-header.js'
+import { type UpstreamAnswer, upstreamViolations } from './check-upstream-answer.js'
+
+/** The real backend the mock forwards to (`--proxy`), and how long an answer may take. */
+export interface Upstream {
+  url: URL
+  timeoutMs: number
+}
+
+/** Headers of one connection, not of the message: never forwarded either way (RFC 9110 §7.6.1), nor what fetch sets itself. */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'content-length',
+])
+/** fetch decodes a compressed answer: its `content-encoding` and length no longer describe the bytes passed on. */
+const NOT_PASSED_BACK = new Set([...HOP_BY_HOP, 'content-encoding'])
+/** Largest upstream answer read to be checked; a larger one is refused (502) rather than held whole. */
+export const MAX_UPSTREAM_BODY = 16 * 1024 * 1024
+const NULL_BODY = new Set([101, 204, 205, 304])
+
+/**
+ * Proxy mode: the request, valid or answered past its violations, goes to the upstream as it came
+ * (method, path under the upstream's own path, query, headers but hop-by-hop ones, the raw body), and
+ * the upstream's answer comes back as it came, checked against the operation's declared responses:
+ * what breaks them is sent in `X-Mock-Violations` and journaled, or with `--errors` answered 502.
+ * A refused connection or a DNS failure is a 502, a timeout a 504, each naming the upstream.
+ */
+export async function proxyStep(
+  c: Context,
+  exchange: Exchange,
+  deps: PipelineDeps,
+  operation: CompiledOperation,
+  upstream: Upstream,
+): Promise<Response> {
+  const { request } = exchange
+  const target = new URL(upstream.url)
+  target.pathname = `${upstream.url.pathname.replace(/\/$/, '')}${request.path}`
+  target.search = request.rawQuery ? `?${request.rawQuery}` : ''
+  exchange.proxied = target.href
+  const body =
+    exchange.body ??
+    (request.method === 'GET' || request.method === 'HEAD'
+      ? undefined
+      : await readBody(c.req.raw, incomingOf(c), deps.engine.options.maxBodyBytes))
+  const answer = await callUpstream(target, upstream, {
+    method: request.method,
+    headers: forwardedHeaders(request.headerSource, request.header('host')),
+    body: body && body.byteLength > 0 ? body : undefined,
+  })
+  const described = deps.engine.rules.targets[operation.index]?.description.responses ?? []
+  const violations = upstreamViolations(operation.responses, described, answer)
+  if (violations.length) {
+    exchange.responseViolations = violations
+    if (deps.engine.options.errors) throw errors.upstreamBrokeContract(target.origin, operation.id, violations)
+  }
+  const headers: Record<string, string> = {}
+  for (const [name, value] of answer.headers) if (!NOT_PASSED_BACK.has(name)) headers[name] = value
+  if (violations.length || exchange.violations)
+    headers[VIOLATIONS_HEADER] = renderViolationsHeader(exchange.violations, exchange.responseViolations)
+  const passed = NULL_BODY.has(answer.status) || request.method === 'HEAD' ? null : answer.body
+  exchange.answer = { status: answer.status, headers, body: passed && new TextDecoder().decode(passed) }
+  return new Response(passed, { status: answer.status, headers })
+}
+
+/** The request's own headers but those of its connection, and where it came from (`X-Forwarded-*`). */
+function forwardedHeaders(source: HeaderSource, host: string | undefined): Headers {
+  const headers = new Headers()
+  const entries = source instanceof Headers ? source.entries() : Object.entries(source)
+  for (const [name, value] of entries) {
+    if (value === undefined || HOP_BY_HOP.has(name.toLowerCase())) continue
+    headers.set(name, joinHeader(value))
+  }
+  if (host) headers.set('x-forwarded-host', host)
+  headers.set('x-forwarded-proto', 'http')
+  return headers
+}
+
+async function callUpstream(
+  target: URL,
+  upstream: Upstream,
+  init: { method: string; headers: Headers; body: Uint8Array | undefined },
+): Promise<UpstreamAnswer> {
+  let response: Response
+  try {
+    response = await fetch(target, { ...init, redirect: 'manual', signal: AbortSignal.timeout(upstream.timeoutMs) })
+    return { status: response.status, headers: response.headers, body: await boundedBody(response, target) }
+  } catch (error) {
+    if (isMockError(error)) throw error
+    if (isTimeout(error)) throw errors.upstreamTimeout(target.origin, upstream.timeoutMs)
+    throw errors.upstreamUnreachable(target.origin, causeOf(error))
+  }
+}
+
+/** The answer's bytes, at most MAX_UPSTREAM_BODY: a larger one is cancelled and refused, never held. */
+async function boundedBody(response: Response, target: URL): Promise<Uint8Array> {
+  if (!response.body) return new Uint8Array()
+  const chunks: Uint8Array[] = []
+  let length = 0
+  for await (const chunk of response.body) {
+    length += chunk.byteLength
+    if (length > MAX_UPSTREAM_BODY) {
+      await response.body.cancel().catch(() => {})
+      throw errors.upstreamTooLarge(target.origin, MAX_UPSTREAM_BODY)
+    }
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks)
+}
+
+function isTimeout(error: unknown): boolean {
+  const name = (error as Error)?.name
+  return name === 'TimeoutError' || (name === 'AbortError' && /timeout/i.test(String((error as Error).message)))
+}
+
+/** What failed, as the network said it: `ECONNREFUSED`, `ENOTFOUND`, a TLS error. */
+function causeOf(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause
+  return cause?.code ?? cause?.message ?? (error as Error).message
+}
