@@ -130,6 +130,12 @@ export interface MockOptions {
   proxy?: string
   /** How long the upstream may take to answer, in ms (`--proxy-timeout`). @default 30000 */
   proxyTimeoutMs?: number
+  /** Proxy mode: only these operations (operationId or `METHOD /path`) go to the upstream; the others are mocked (`--proxy-only`). @default all */
+  proxyOnly?: string[]
+  /** Proxy mode: these operations are mocked, never forwarded (`--mock-only`). @default none */
+  mockOnly?: string[]
+  /** Proxy mode: an upstream answer of 404 or 501 is replaced by the mock's, for a backend half built (`--fallback`). @default false */
+  proxyFallback?: boolean
   /** Attempts after the first, on a network error or a 5xx, the first after 500 ms, doubling (`--webhook-retries`). @default 3 */
   webhookRetries?: number
 }
@@ -140,7 +146,7 @@ export interface Delay {
 }
 
 export type ResolvedOptions = Required<
-  Omit<MockOptions, 'delay' | 'adminToken' | 'stateFile' | 'webhookUrl' | 'webhookSecret' | 'proxy'>
+  Omit<MockOptions, 'delay' | 'adminToken' | 'stateFile' | 'webhookUrl' | 'webhookSecret' | 'proxy' | 'proxyOnly'>
 > & {
   fixturesRequired: boolean
   delay: Delay
@@ -149,4 +155,5 @@ export type ResolvedOptions = Required<
   webhookUrl: string | undefined
   webhookSecret: string | undefined
   proxy: string | undefined
+  proxyOnly: string[] | undefined
 }

@@ -14,7 +14,7 @@ import type { ErrorContext } from './responses/render-error.js'
 import { loadScenarios } from './scenarios/load-scenarios.js'
 import { type RuleBook, ruleTargetsOf } from './rules/rule-targets.js'
 import type { CompiledEvent } from './events/compile-events.js'
-import type { Upstream } from './proxy/forward.js'
+import { type Upstream, upstreamOf } from './proxy/upstream.js'
 import { describeWebhooks } from './openapi/describe-events.js'
 import { type WebhookBindings, loadWebhooks } from './events/load-webhook-bindings.js'
 import { type StatefulSetup, compileStateful } from './state/compile-stateful.js'
@@ -185,7 +185,7 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
     rules,
     webhooks,
     webhookBindings,
-    upstream: options.proxy ? { url: new URL(options.proxy), timeoutMs: options.proxyTimeoutMs } : undefined,
+    upstream: upstreamOf(options, operations),
   }
 }
 

@@ -59,6 +59,9 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     webhookRetries = 3,
     proxy,
     proxyTimeoutMs = 30_000,
+    proxyOnly,
+    mockOnly = [],
+    proxyFallback = false,
   } = options
   const specPath = resolve(spec)
   const fixtures = options.fixtures ? resolve(options.fixtures) : defaultFixtures(specPath)
@@ -138,6 +141,9 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     webhookRetries,
     proxy,
     proxyTimeoutMs,
+    proxyOnly,
+    mockOnly,
+    proxyFallback,
   }
 }
 

@@ -45,6 +45,11 @@ Proxy mode (Prism's "proxy <description> <url>"):
                        and check its answers against the description [env
                        MOCK_PROXY]; Prefer, scenarios and stubs still answer
   --proxy-timeout <t>  how long the backend may take: ms, or 30s  [default: 30s]
+  --proxy-only <ops>   forward only these operations (operationIds or
+                       "METHOD /path", comma-separated); mock the others
+  --mock-only <ops>    mock these operations, forward the others
+  --fallback           answer from the mock where the backend answers 404 or
+                       501 to an operation the description declares
 
 Callbacks and webhooks:
   --webhook-url <url>  where a webhook sent on demand goes when no "to" is given

@@ -92,6 +92,9 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     webhookRetries: readOptional('--webhook-retries', values['webhook-retries'], wholeNumber),
     proxy: values.proxy ?? upstreamWord ?? settings.read('MOCK_PROXY', (_, text) => text),
     proxyTimeoutMs: readOptional('--proxy-timeout', values['proxy-timeout'], readDuration),
+    proxyOnly: values['proxy-only']?.flatMap((list) => list.split(',')).map((name) => name.trim()),
+    mockOnly: values['mock-only']?.flatMap((list) => list.split(',')).map((name) => name.trim()),
+    proxyFallback: values.fallback,
   }
   // `--multiprocess` is taken and does nothing: one process answers, and it keeps up (README, Performance).
   return { action: 'serve', options, verboseLevel: level, environment: settings.used }

@@ -50,4 +50,9 @@ export const optionErrors = {
     fail('option_bad_delivery', `${name} must be a whole number from ${min} to ${max}, got ${String(value)}.`),
   optionBadProxy: (value: string) =>
     fail('option_bad_proxy', `proxy must be the upstream's http: or https: URL, got "${value}".`),
+  optionBadProxyOperation: (option: string, name: string, known: readonly string[]) =>
+    fail(
+      'option_bad_proxy',
+      `${option} names "${name}", which is no operation of the description; use an operationId or "METHOD /path" (known: ${known.slice(0, 20).join(', ')}${known.length > 20 ? ', …' : ''}).`,
+    ),
 }

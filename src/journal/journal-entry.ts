@@ -44,6 +44,12 @@ export interface JournalEntry {
   fault?: string
   /** Proxy mode (`--proxy`): the upstream URL the request was forwarded to, whose answer it got; absent when the mock answered. */
   proxied?: string
+  /**
+   * Proxy mode only: who answered and why: `forwarded to the upstream`, `answered by the mock: stub 3`,
+   * `answered by the mock: the operation is mocked (--mock-only, or not in --proxy-only)`, `fell back to
+   * the mock: the upstream answered 404`.
+   */
+  proxy?: string
   /** The rule or stub that answered: `stub 3`, `scenario flaky, addPlant rule 2`, `scenario error`; absent when none did (the default answer). */
   answeredBy?: string
   /**

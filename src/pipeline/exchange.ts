@@ -43,6 +43,8 @@ export interface Exchange {
   answer?: AnswerSource
   /** Proxy mode: the upstream URL the request was forwarded to; set only when it was. */
   proxied?: string
+  /** Proxy mode: whether the upstream or the mock answered, and why (the journal's `proxy`). */
+  proxy?: string
   /** What the request did to the data (`--stateful`): `created plants/1`; set only when it changed some. */
   dataEffect?: string
   /** What the events a 2xx answer sends read of the request; set only for an operation that sends some (`sendsEvents`). */

@@ -59,6 +59,7 @@ export function recordExchange(exchange: Exchange, deps: PipelineDeps, status: n
   if (reason !== undefined) record.reason = reason
   if (exchange.dataEffect !== undefined) record.data = exchange.dataEffect
   if (exchange.proxied !== undefined) record.proxied = exchange.proxied
+  if (exchange.proxy !== undefined) record.proxy = exchange.proxy
   // The rule that chose the answer, unless an error other than its own answered instead (a 406 after the choice).
   const decision = exchange.decision
   if (decision?.rule !== undefined && (mockError === undefined || isOwnError(decision, mockError)))
@@ -102,7 +103,8 @@ function reasonOf(exchange: Exchange, status: number): string | undefined {
 function statusReason(exchange: Exchange, status: number): string | undefined {
   const forced = forcedBy(exchange, undefined)
   if (forced !== undefined) return `forced by ${forced}`
-  if (exchange.proxied !== undefined) return `the upstream answered ${status}`
+  if (exchange.proxied !== undefined && exchange.proxy?.startsWith('forwarded'))
+    return `the upstream answered ${status}`
   if (exchange.operation === undefined || status === 0) return undefined
   return `${exchange.operation.id} declares no 2xx response; ${status} is the lowest status it declares`
 }

@@ -8,12 +8,7 @@ import type { Exchange, PipelineDeps } from '../pipeline/exchange.js'
 import type { HeaderSource } from '../request.js'
 import { VIOLATIONS_HEADER, renderViolationsHeader } from '../validation/violations-header.js'
 import { type UpstreamAnswer, upstreamViolations } from './check-upstream-answer.js'
-
-/** The real backend the mock forwards to (`--proxy`), and how long an answer may take. */
-export interface Upstream {
-  url: URL
-  timeoutMs: number
-}
+import type { Upstream } from './upstream.js'
 
 /** Headers of one connection, not of the message: never forwarded either way (RFC 9110 §7.6.1), nor what fetch sets itself. */
 const HOP_BY_HOP = new Set([
@@ -39,7 +34,8 @@ const NULL_BODY = new Set([101, 204, 205, 304])
  * (method, path under the upstream's own path, query, headers but hop-by-hop ones, the raw body), and
  * the upstream's answer comes back as it came, checked against the operation's declared responses:
  * what breaks them is sent in `X-Mock-Violations` and journaled, or with `--errors` answered 502.
- * A refused connection or a DNS failure is a 502, a timeout a 504, each naming the upstream.
+ * A refused connection or a DNS failure is a 502, a timeout a 504, each naming the upstream. With
+ * `--fallback`, an upstream 404 or 501 answers `undefined`: the mock answers instead.
  */
 export async function proxyStep(
   c: Context,
@@ -47,12 +43,13 @@ export async function proxyStep(
   deps: PipelineDeps,
   operation: CompiledOperation,
   upstream: Upstream,
-): Promise<Response> {
+): Promise<Response | undefined> {
   const { request } = exchange
   const target = new URL(upstream.url)
   target.pathname = `${upstream.url.pathname.replace(/\/$/, '')}${request.path}`
   target.search = request.rawQuery ? `?${request.rawQuery}` : ''
   exchange.proxied = target.href
+  exchange.proxy = 'forwarded to the upstream'
   const body =
     exchange.body ??
     (request.method === 'GET' || request.method === 'HEAD'
@@ -63,6 +60,10 @@ export async function proxyStep(
     headers: forwardedHeaders(request.headerSource, request.header('host')),
     body: body && body.byteLength > 0 ? body : undefined,
   })
+  if (upstream.fallback && (answer.status === 404 || answer.status === 501)) {
+    exchange.proxy = `fell back to the mock: the upstream answered ${answer.status}`
+    return undefined
+  }
   const described = deps.engine.rules.targets[operation.index]?.description.responses ?? []
   const violations = upstreamViolations(operation.responses, described, answer)
   if (violations.length) {

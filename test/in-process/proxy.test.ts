@@ -20,6 +20,7 @@ const ANSWERS: Record<string, { status: number; headers?: Record<string, string>
   Teapot: { status: 418 },
   Text: { status: 200, headers: { 'content-type': 'text/plain' }, body: 'Fern' },
   Broken: { status: 500, headers: { 'content-type': 'application/json' }, body: '{"oops":true}' },
+  Missing: { status: 404 },
 }
 
 beforeAll(async () => {
@@ -124,6 +125,41 @@ describe('the mock answers itself where the test says so (#18)', () => {
     const app = await proxying()
     expect((await app.request('/__mock/health')).status).toBe(200)
     expect(upstream.received).toEqual([])
+  })
+})
+
+describe('per operation, the mock or the upstream (#18)', () => {
+  it('--mock-only and --proxy-only keep an operation on the mock, and the journal says why', async () => {
+    for (const options of [{ mockOnly: ['addPlant'] }, { proxyOnly: [] as string[] }]) {
+      const app = await proxying(options)
+      expect((await post(app, 'Fern')).text).not.toContain('upstream')
+      expect(app.mock.requests()[0]!.proxy).toBe(
+        'answered by the mock: the operation is mocked (--mock-only, or not in --proxy-only)',
+      )
+    }
+    expect(upstream.received).toEqual([])
+    const app = await proxying({ proxyOnly: ['POST /plants'] })
+    expect((await post(app, 'Fern')).text).toContain('upstream')
+    expect(app.mock.requests()[0]!.proxy).toBe('forwarded to the upstream')
+  })
+
+  it('--fallback answers from the mock where the upstream answers 404 or 501; without it, the 404 passes', async () => {
+    const app = await proxying({ proxyFallback: true })
+    const answer = await post(app, 'Missing')
+    expect(answer.status).toBe(200)
+    expect(app.mock.requests()[0]).toMatchObject({ proxy: 'fell back to the mock: the upstream answered 404' })
+    expect((await post(await proxying(), 'Missing')).status).toBe(404)
+  })
+
+  it('a stub is named as the reason the mock answered', async () => {
+    const app = await proxying()
+    app.mock.stub({ operation: 'addPlant', status: 400 })
+    await post(app, 'Fern')
+    expect(app.mock.requests()[0]!.proxy).toBe('answered by the mock: stub 1')
+  })
+
+  it('refuses an unknown operation in --proxy-only or --mock-only at start-up', async () => {
+    await expect(proxying({ mockOnly: ['nope'] })).rejects.toMatchObject({ code: 'option_bad_proxy' })
   })
 })
 

@@ -71,6 +71,17 @@ describe('the description: an argument, after Prism’s optional "mock" word, or
     expect(optionsOf(['api.yaml'], { MOCK_PROXY: 'http://staging:8080' }).proxy).toBe('http://staging:8080')
     expect(refusal(['api.yaml', '--proxy-timeout', 'soon']).code).toBe('cli_bad_value')
     expect(refusal(['proxy', 'api.yaml', 'https://x', 'extra']).code).toBe('cli_two_descriptions')
+    const perOperation = optionsOf([
+      'api.yaml',
+      '--proxy',
+      'http://x',
+      '--proxy-only',
+      'a,POST /b',
+      '--mock-only',
+      'c',
+      '--fallback',
+    ])
+    expect(perOperation).toMatchObject({ proxyOnly: ['a', 'POST /b'], mockOnly: ['c'], proxyFallback: true })
   })
 
   it('refuses a URL, since nothing is downloaded, and says how to fetch it', () => {

@@ -1,0 +1,38 @@
+import type { CompiledOperation } from '../compile-operation.js'
+import type { ResolvedOptions } from '../config.js'
+import { startupErrors } from '../errors.js'
+
+/** The real backend the mock forwards to (`--proxy`), and which operations it answers itself. */
+export interface Upstream {
+  url: URL
+  timeoutMs: number
+  /** Operations answered by the mock (`--mock-only`, or left out of `--proxy-only`), by index. */
+  mocked: ReadonlySet<number>
+  /** An upstream 404 or 501 is replaced by the mock's answer (`--fallback`). */
+  fallback: boolean
+}
+
+/** Proxy mode's upstream, its operations named by operationId or `METHOD /path` checked now; `undefined` without `--proxy`. */
+export function upstreamOf(options: ResolvedOptions, operations: readonly CompiledOperation[]): Upstream | undefined {
+  if (!options.proxy) return undefined
+  const find = (flag: string, name: string): number => {
+    const found = operations.find((o) => o.id === name || `${o.method} ${o.path}` === name)
+    if (!found)
+      throw startupErrors.optionBadProxyOperation(
+        flag,
+        name,
+        operations.map((o) => o.id),
+      )
+    return found.index
+  }
+  const proxied = options.proxyOnly
+    ? new Set(options.proxyOnly.map((name) => find('proxyOnly', name)))
+    : new Set(operations.map((o) => o.index))
+  for (const name of options.mockOnly) proxied.delete(find('mockOnly', name))
+  return {
+    url: new URL(options.proxy),
+    timeoutMs: options.proxyTimeoutMs,
+    mocked: new Set(operations.map((o) => o.index).filter((index) => !proxied.has(index))),
+    fallback: options.proxyFallback,
+  }
+}
