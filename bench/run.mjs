@@ -12,10 +12,15 @@
 //                                      0, 10, 100 non-matching rules (and 100 mixing body, headers, query)
 //                                      against bare; about 5 × (seconds + 1) s a round, so not in the
 //                                      default run (in --all)
+//   npm run bench -- --proxy           proxy mode only (bench/proxy.mjs): valid POST /plants straight at
+//                                      a node:http upstream, through the mock in proxy mode in front of it,
+//                                      and at the mock in mock mode; proxy req/s ÷ direct req/s against
+//                                      issue #18's target (≥ 0.70); about 3 × (seconds + 1.5) s a round,
+//                                      so not in the default run (in --all)
 //   npm run bench -- --in-process      stateful and stateless CPU per request through app.request
 //   npm run bench -- --scale           start-up, RSS and routing throughput for 10/100/1000 operations
 //   npm run bench -- --profile         CPU profile of the mock under the valid-path load, summarised
-//   npm run bench -- --all             comparison, stateful mode, memory, in process, rules, then scale
+//   npm run bench -- --all             comparison, stateful mode, memory, in process, rules, proxy, then scale
 //   npm run bench -- --soak            mixed valid and invalid traffic, 100 connections × 60 s: errors,
 //                                      status classes, RSS every 5 s, pass/fail (exit 1 on fail)
 // Options: --rounds N  --seconds S  --connections C  --no-prism  --no-build  --json FILE
@@ -46,6 +51,7 @@ import {
   timeToFirst200,
 } from './harness.mjs'
 import { summariseProfile } from './profile-summary.mjs'
+import { proxyCompare } from './proxy.mjs'
 import { rulesCompare } from './rules.mjs'
 import { STATEFUL_PROFILE_PATHS, statefulCompare, statefulInProcess, statefulMemory } from './stateful.mjs'
 
@@ -63,6 +69,7 @@ const { values: args } = parseArgs({
     memory: { type: 'boolean', default: false },
     'in-process': { type: 'boolean', default: false },
     rules: { type: 'boolean', default: false },
+    proxy: { type: 'boolean', default: false },
     rounds: { type: 'string' },
     seconds: { type: 'string' },
     connections: { type: 'string' },
@@ -541,7 +548,14 @@ async function main() {
   )
   const report = {}
   const otherMode =
-    args.scale || args.profile || args.soak || args.stateful || args.memory || args['in-process'] || args.rules
+    args.scale ||
+    args.profile ||
+    args.soak ||
+    args.stateful ||
+    args.memory ||
+    args['in-process'] ||
+    args.rules ||
+    args.proxy
   if (args.soak) report.soak = await soak()
   if (args.profile) report.profile = await profile()
   if (args.all || !otherMode) report.compare = await compare()
@@ -550,6 +564,7 @@ async function main() {
   if (args.all || args.stateful || args.memory || !otherMode) report.memory = statefulMemory({ fmt })
   if (args.all || args['in-process']) report.inProcess = statefulInProcess({ fmt })
   if (args.all || args.rules) report.rules = await rulesCompare(helpers)
+  if (args.all || args.proxy) report.proxy = await proxyCompare(helpers)
   if (args.all || args.scale) report.scale = await scale()
   if (args.json) writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`)
 }
