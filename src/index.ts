@@ -120,6 +120,7 @@ export async function startMockServer(options: AppOptions = {}): Promise<MockSer
       await server.close()
       // Callbacks and webhooks under way get a short grace, then are recorded as cancelled.
       await live.state.deliveries?.close(DELIVERY_GRACE_MS)
+      live.engine.upstream?.agent.destroy()
       // Every answered change is in the state file before close resolves (SIGTERM, SIGINT).
       await live.opened?.writer?.flush()
       live.opened?.writer?.close()

@@ -1,14 +1,15 @@
 import type { Context } from 'hono'
 import type { CompiledOperation } from '../compile-operation.js'
-import { errors, isMockError } from '../errors.js'
+import { errors } from '../errors.js'
 import { incomingOf } from '../http/request-data.js'
 import { readBody } from '../http/read-body.js'
 import { joinHeader } from '../internal/join-header.js'
 import type { Exchange, PipelineDeps } from '../pipeline/exchange.js'
 import type { HeaderSource } from '../request.js'
 import { VIOLATIONS_HEADER, renderViolationsHeader } from '../validation/violations-header.js'
-import { type UpstreamAnswer, upstreamViolations } from './check-upstream-answer.js'
+import { upstreamViolations } from './check-upstream-answer.js'
 import type { Upstream } from './upstream.js'
+import { callUpstream } from './call-upstream.js'
 
 /** Headers of one connection, not of the message: never forwarded either way (RFC 9110 §7.6.1), nor what fetch sets itself. */
 const HOP_BY_HOP = new Set([
@@ -23,10 +24,8 @@ const HOP_BY_HOP = new Set([
   'host',
   'content-length',
 ])
-/** fetch decodes a compressed answer: its `content-encoding` and length no longer describe the bytes passed on. */
-const NOT_PASSED_BACK = new Set([...HOP_BY_HOP, 'content-encoding'])
-/** Largest upstream answer read to be checked; a larger one is refused (502) rather than held whole. */
-export const MAX_UPSTREAM_BODY = 16 * 1024 * 1024
+/** The answer's own connection headers, and its length, which the server sets for the bytes it sends. */
+const NOT_PASSED_BACK = HOP_BY_HOP
 const NULL_BODY = new Set([101, 204, 205, 304])
 
 /**
@@ -55,10 +54,12 @@ export async function proxyStep(
     (request.method === 'GET' || request.method === 'HEAD'
       ? undefined
       : await readBody(c.req.raw, incomingOf(c), deps.engine.options.maxBodyBytes))
-  const answer = await callUpstream(target, upstream, {
+  const answer = await callUpstream(target, {
     method: request.method,
     headers: forwardedHeaders(request.headerSource, request.header('host')),
     body: body && body.byteLength > 0 ? body : undefined,
+    agent: upstream.agent,
+    timeoutMs: upstream.timeoutMs,
   })
   if (upstream.fallback && (answer.status === 404 || answer.status === 501)) {
     exchange.proxy = `fell back to the mock: the upstream answered ${answer.status}`
@@ -79,58 +80,19 @@ export async function proxyStep(
   return new Response(passed, { status: answer.status, headers })
 }
 
-/** The request's own headers but those of its connection, and where it came from (`X-Forwarded-*`). */
-function forwardedHeaders(source: HeaderSource, host: string | undefined): Headers {
-  const headers = new Headers()
+/**
+ * The request's own headers but those of its connection, and where it came from (`X-Forwarded-*`).
+ * `Accept-Encoding` is left out: the answer is checked, so it is asked for uncompressed.
+ */
+function forwardedHeaders(source: HeaderSource, host: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = {}
   const entries = source instanceof Headers ? source.entries() : Object.entries(source)
   for (const [name, value] of entries) {
-    if (value === undefined || HOP_BY_HOP.has(name.toLowerCase())) continue
-    headers.set(name, joinHeader(value))
+    const lower = name.toLowerCase()
+    if (value === undefined || HOP_BY_HOP.has(lower) || lower === 'accept-encoding') continue
+    headers[lower] = joinHeader(value)
   }
-  if (host) headers.set('x-forwarded-host', host)
-  headers.set('x-forwarded-proto', 'http')
+  if (host) headers['x-forwarded-host'] = host
+  headers['x-forwarded-proto'] = 'http'
   return headers
-}
-
-async function callUpstream(
-  target: URL,
-  upstream: Upstream,
-  init: { method: string; headers: Headers; body: Uint8Array | undefined },
-): Promise<UpstreamAnswer> {
-  let response: Response
-  try {
-    response = await fetch(target, { ...init, redirect: 'manual', signal: AbortSignal.timeout(upstream.timeoutMs) })
-    return { status: response.status, headers: response.headers, body: await boundedBody(response, target) }
-  } catch (error) {
-    if (isMockError(error)) throw error
-    if (isTimeout(error)) throw errors.upstreamTimeout(target.origin, upstream.timeoutMs)
-    throw errors.upstreamUnreachable(target.origin, causeOf(error))
-  }
-}
-
-/** The answer's bytes, at most MAX_UPSTREAM_BODY: a larger one is cancelled and refused, never held. */
-async function boundedBody(response: Response, target: URL): Promise<Uint8Array> {
-  if (!response.body) return new Uint8Array()
-  const chunks: Uint8Array[] = []
-  let length = 0
-  for await (const chunk of response.body) {
-    length += chunk.byteLength
-    if (length > MAX_UPSTREAM_BODY) {
-      await response.body.cancel().catch(() => {})
-      throw errors.upstreamTooLarge(target.origin, MAX_UPSTREAM_BODY)
-    }
-    chunks.push(chunk)
-  }
-  return Buffer.concat(chunks)
-}
-
-function isTimeout(error: unknown): boolean {
-  const name = (error as Error)?.name
-  return name === 'TimeoutError' || (name === 'AbortError' && /timeout/i.test(String((error as Error).message)))
-}
-
-/** What failed, as the network said it: `ECONNREFUSED`, `ENOTFOUND`, a TLS error. */
-function causeOf(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause
-  return cause?.code ?? cause?.message ?? (error as Error).message
 }

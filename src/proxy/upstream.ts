@@ -1,6 +1,8 @@
 import type { CompiledOperation } from '../compile-operation.js'
 import type { ResolvedOptions } from '../config.js'
 import { startupErrors } from '../errors.js'
+import type { Agent } from 'node:http'
+import { upstreamAgent } from './call-upstream.js'
 
 /** The real backend the mock forwards to (`--proxy`), and which operations it answers itself. */
 export interface Upstream {
@@ -10,6 +12,8 @@ export interface Upstream {
   mocked: ReadonlySet<number>
   /** An upstream 404 or 501 is replaced by the mock's answer (`--fallback`). */
   fallback: boolean
+  /** Keep-alive sockets to the upstream, destroyed when the server closes. */
+  agent: Agent
 }
 
 /** Proxy mode's upstream, its operations named by operationId or `METHOD /path` checked now; `undefined` without `--proxy`. */
@@ -29,10 +33,12 @@ export function upstreamOf(options: ResolvedOptions, operations: readonly Compil
     ? new Set(options.proxyOnly.map((name) => find('proxyOnly', name)))
     : new Set(operations.map((o) => o.index))
   for (const name of options.mockOnly) proxied.delete(find('mockOnly', name))
+  const url = new URL(options.proxy)
   return {
-    url: new URL(options.proxy),
+    url,
     timeoutMs: options.proxyTimeoutMs,
     mocked: new Set(operations.map((o) => o.index).filter((index) => !proxied.has(index))),
     fallback: options.proxyFallback,
+    agent: upstreamAgent(url),
   }
 }
