@@ -6,6 +6,7 @@ import { DEFAULT_JOURNAL_BYTES } from './journal/journal.js'
 import { GENERATION_BUDGET } from './responses/generation-budget.js'
 import type { Delay, MockOptions, ResolvedOptions, ValidationMode } from './config.js'
 import type { LogFormat } from './log.js'
+import { isWebUrl } from './internal/web-url.js'
 
 /** The package root: where the embedded `openapi.yaml` and `fixtures/` live (one level above `src/` or `dist/`). */
 const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -96,7 +97,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
   }
   if (!Number.isSafeInteger(stateLimit) || stateLimit < 1) throw startupErrors.optionBadStateLimit(stateLimit)
   checkDeliveryOptions({ webhookUrl, maxDeliveriesInFlight, webhookTimeoutMs, webhookRetries })
-  if (proxy !== undefined && !/^https?:\/\/[^/]/i.test(proxy)) throw startupErrors.optionBadProxy(proxy)
+  if (proxy !== undefined && !isWebUrl(proxy)) throw startupErrors.optionBadProxy(proxy)
   if (!Number.isSafeInteger(proxyTimeoutMs) || proxyTimeoutMs < 1 || proxyTimeoutMs > 600_000)
     throw startupErrors.optionBadDeliveryCount('proxyTimeoutMs', 1, 600_000, proxyTimeoutMs)
   return {
@@ -152,8 +153,7 @@ function checkDeliveryOptions(
   options: Pick<MockOptions, 'webhookUrl' | 'maxDeliveriesInFlight' | 'webhookTimeoutMs' | 'webhookRetries'>,
 ): void {
   const { webhookUrl, maxDeliveriesInFlight, webhookTimeoutMs, webhookRetries } = options
-  if (webhookUrl !== undefined && !/^https?:\/\/[^/]/i.test(webhookUrl))
-    throw startupErrors.optionBadWebhookUrl(webhookUrl)
+  if (webhookUrl !== undefined && !isWebUrl(webhookUrl)) throw startupErrors.optionBadWebhookUrl(webhookUrl)
   if (!Number.isSafeInteger(maxDeliveriesInFlight) || maxDeliveriesInFlight! < 1 || maxDeliveriesInFlight! > 10_000)
     throw startupErrors.optionBadDeliveryCount('maxDeliveriesInFlight', 1, 10_000, maxDeliveriesInFlight)
   if (!Number.isSafeInteger(webhookRetries) || webhookRetries! < 0 || webhookRetries! > 10)

@@ -9,6 +9,8 @@ import { type CompiledEvent, compileWebhooks, givenBodyViolations } from './comp
 import type { EventDescription } from '../openapi/describe-events.js'
 import type { ResponseCompileContext } from '../responses/compile-responses.js'
 import { type BodyTemplate, compileTemplate } from '../responses/templates.js'
+import { isWebUrl } from '../internal/web-url.js'
+import { isOperationNamed } from '../internal/operation-name.js'
 
 const FILE_NAMES = ['webhooks.yaml', 'webhooks.yml', 'webhooks.json']
 const BINDING_KEYS = ['on', 'to', 'body']
@@ -106,7 +108,7 @@ function readBinding(where: string, webhook: CompiledEvent, written: unknown, do
       where,
       '"on" names an operation, or with --stateful a resource event such as plants.created',
     )
-  if (to !== undefined && (typeof to !== 'string' || !/^https?:\/\/[^/]/i.test(to)))
+  if (to !== undefined && !isWebUrl(to))
     throw startupErrors.webhookBinding(where, `"to" must be an http: or https: URL, got ${JSON.stringify(to)}`)
   return { webhook, on, to: to as string | undefined, body: readBody(where, webhook, body, document) }
 }
@@ -137,7 +139,7 @@ function triggerOf(
   operations: readonly CompiledOperation[],
   stateful: StatefulSetup | undefined,
 ): number | string {
-  const operation = operations.find((o) => o.id === on || `${o.method} ${o.path}` === on)
+  const operation = operations.find((o) => isOperationNamed(o, on))
   if (operation) return operation.index
   const [resource, event] = on.split('.')
   if (event !== undefined && DATA_EVENTS.includes(event)) {

@@ -15,6 +15,7 @@ import {
 import { EVERY_WEBHOOK } from '../events/webhook-targets.js'
 import { incomingOf } from './request-data.js'
 import { readBody } from './read-body.js'
+import { isWebUrl } from '../internal/web-url.js'
 
 /** The filters `GET /__mock/deliveries` takes. */
 const DELIVERY_FILTERS = ['name', 'kind', 'outcome', 'operation', 'conformed', 'since', 'session']
@@ -83,9 +84,4 @@ export function addDeliveryRoutes(admin: Hono, engine: Engine, state: RuntimeSta
 function targetsAnswer(state: RuntimeState, session: string | undefined) {
   const targets = Object.fromEntries(state.webhookTargets.of(session))
   return session === undefined ? { targets } : { session, targets }
-}
-
-/** A target a webhook can be sent to: an http: or https: URL with a host. */
-function isWebUrl(value: unknown): value is string {
-  return typeof value === 'string' && /^https?:\/\/[^/]/i.test(value)
 }

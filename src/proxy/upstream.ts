@@ -3,6 +3,7 @@ import type { ResolvedOptions } from '../config.js'
 import { startupErrors } from '../errors.js'
 import type { Agent } from 'node:http'
 import { upstreamAgent } from './call-upstream.js'
+import { isOperationNamed } from '../internal/operation-name.js'
 
 /** The real backend the mock forwards to (`--proxy`), and which operations it answers itself. */
 export interface Upstream {
@@ -20,7 +21,7 @@ export interface Upstream {
 export function upstreamOf(options: ResolvedOptions, operations: readonly CompiledOperation[]): Upstream | undefined {
   if (!options.proxy) return undefined
   const find = (flag: string, name: string): number => {
-    const found = operations.find((o) => o.id === name || `${o.method} ${o.path}` === name)
+    const found = operations.find((o) => isOperationNamed(o, name))
     if (!found)
       throw startupErrors.optionBadProxyOperation(
         flag,

@@ -12,6 +12,7 @@ import { FAULTS, type Fault, type ScenarioTarget } from '../scenarios/scenarios.
 import { bodyViolations } from '../validation/check-response-body.js'
 import { type ConditionTarget, compileConditions } from './conditions.js'
 import type { AnswerRule, InlineBody, RuleAnswer } from './rule.js'
+import { isHeaderName } from '../http/header-value.js'
 
 /** The fields of one answer: a plain rule, or a step of a sequence. */
 export const ANSWER_KEYS = ['status', 'example', 'fixture', 'body', 'headers', 'dynamic', 'delay', 'fault', 'from']
@@ -198,7 +199,7 @@ function readHeaders(
   if (!isPlainObject(value)) throw ruleProblems.badHeaders('"headers" is a map of header names to values.')
   const headers: Record<string, string> = {}
   for (const [name, written] of Object.entries(value)) {
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw ruleProblems.badHeaders(`"${name}" is no header name.`)
+    if (!isHeaderName(name)) throw ruleProblems.badHeaders(`"${name}" is no header name.`)
     if (typeof written !== 'string' && typeof written !== 'number' && typeof written !== 'boolean')
       throw ruleProblems.badHeaders(`the value of "${name}" must be a string, a number or a boolean.`)
     const text = String(written)

@@ -4,6 +4,7 @@ import { RULE_KEYS, type RuleTarget, readRule } from './read-rule.js'
 import type { RuleBook } from './rule-targets.js'
 import type { AnswerRule } from './rule.js'
 import type { RuleCounters } from './rule-counters.js'
+import { isOperationNamed } from '../internal/operation-name.js'
 
 /** Stubs held at most, and the bytes of their definitions: stubs are a test's few, not a data set. */
 export const MAX_STUBS = 1000
@@ -71,7 +72,12 @@ function findTarget(operation: unknown, targets: readonly RuleTarget[]): RuleTar
   if (typeof operation !== 'string')
     throw errors.badStub('"operation" names the operation: its operationId or "METHOD /path".')
   const found = targets.find(
-    (t) => t.id === operation || `${t.method} ${t.path}` === operation.replace(/^(\S+)/, (m) => m.toUpperCase()),
+    // The method may be written in any case: `post /plants` is `POST /plants`.
+    (t) =>
+      isOperationNamed(
+        t,
+        operation.replace(/^(\S+)/, (m) => m.toUpperCase()),
+      ) || isOperationNamed(t, operation),
   )
   if (found) return found
   throw errors.badStub(

@@ -9,6 +9,7 @@ import { type AnswerRule, isPlain } from '../rules/rule.js'
 import type { Scenario } from './scenarios.js'
 import { isPlainObject } from '../internal/plain-object.js'
 import { readFirstFile } from '../internal/read-first-file.js'
+import { isOperationNamed } from '../internal/operation-name.js'
 
 const FILE_NAMES = ['scenarios.yaml', 'scenarios.yml', 'scenarios.json']
 
@@ -59,7 +60,7 @@ function readScenario(file: string, name: string, definition: unknown, book: Rul
   // "*" is read first; an operation's own rules then come before it, whatever the file's order.
   const entries = Object.entries(definition.rules).sort(([a], [b]) => Number(b === '*') - Number(a === '*'))
   for (const [key, raw] of entries) {
-    const matched = key === '*' ? targets : targets.filter((o) => o.id === key || `${o.method} ${o.path}` === key)
+    const matched = key === '*' ? targets : targets.filter((o) => isOperationNamed(o, key))
     if (matched.length === 0) {
       throw startupErrors.scenarioUnknownOperation(
         where,
