@@ -15,15 +15,21 @@ export interface EventInput {
   value: unknown
 }
 
-/** The request that triggered an event, and its answer, as placeholders read them. */
-export function triggerOf(exchange: Exchange, input: EventInput): TemplateRequest {
+/** The exchange that triggered events, read once for all of them: as expressions read it, and as placeholders do. */
+export interface Trigger {
+  source: ExpressionSource
+  request: TemplateRequest
+}
+
+export function triggerOf(exchange: Exchange, input: EventInput): Trigger {
+  const source = expressionSourceOf(exchange, input)
   const request = templateRequestOf(exchange.request, input.params, input.value)
-  request.response = expressionSourceOf(exchange, input).response
-  return request
+  request.response = source.response
+  return { source, request }
 }
 
 /** The exchange as a callback's expressions read it. */
-export function expressionSourceOf(exchange: Exchange, { params, value }: EventInput): ExpressionSource {
+function expressionSourceOf(exchange: Exchange, { params, value }: EventInput): ExpressionSource {
   const { request, answer } = exchange
   const host = request.header('host') ?? 'localhost'
   const headers = answer!.headers

@@ -11,7 +11,7 @@ import type { TemplateRequest } from '../responses/templates.js'
 import type { RuntimeState } from '../state/runtime-state.js'
 import { type CompiledEvent, answerViolations, givenBodyViolations } from './compile-events.js'
 import { Deliverer, type DeliveryRecord } from './delivery.js'
-import { type EventInput, expressionSourceOf, triggerOf } from './event-trigger.js'
+import { type EventInput, type Trigger, triggerOf } from './event-trigger.js'
 import type { WebhookBinding } from './load-webhook-bindings.js'
 
 /**
@@ -54,18 +54,19 @@ function isAdminPath(url: URL): boolean {
  */
 export function sendEvents(exchange: Exchange, deps: PipelineDeps, input: EventInput): void {
   try {
-    sendCallbacks(exchange, deps, input)
-    sendBoundWebhooks(exchange, deps, input)
+    if (!exchange.answer) return
+    const trigger = triggerOf(exchange, input)
+    sendCallbacks(exchange, deps, trigger)
+    sendBoundWebhooks(exchange, deps, trigger)
   } catch (error) {
     deps.engine.logger.error(`events of ${exchange.operation?.id} not sent: ${(error as Error).message}`)
   }
 }
 
 /** Each callback's request, its URL from its runtime expression; one whose URL resolves to nothing is skipped and logged. */
-function sendCallbacks(exchange: Exchange, { engine, state }: PipelineDeps, input: EventInput): void {
-  const { operation, answer } = exchange
-  if (!operation?.callbacks || !state.deliveries || !answer) return
-  const source = expressionSourceOf(exchange, input)
+function sendCallbacks(exchange: Exchange, { engine, state }: PipelineDeps, { source, request }: Trigger): void {
+  const { operation } = exchange
+  if (!operation?.callbacks || !state.deliveries) return
   for (const event of operation.callbacks) {
     const url = event.url?.evaluate(source)
     if (url === undefined) {
@@ -73,10 +74,11 @@ function sendCallbacks(exchange: Exchange, { engine, state }: PipelineDeps, inpu
       engine.logger.info(`callback ${event.name} of ${operation.id} not sent: ${missing} has no value in this exchange`)
       continue
     }
-    const made = bodyOf(engine, event, triggerOf(exchange, input))
+    const made = bodyOf(engine, event, request)
     if (made.violations) {
-      const problems = made.violations.map((v) => `${v.path} ${v.message}`).join('; ')
-      engine.logger.warn(`callback ${event.name} of ${operation.id} not sent: no body meets its schema (${problems})`)
+      engine.logger.warn(
+        `callback ${event.name} of ${operation.id} not sent: no body meets its schema (${problemsOf(made.violations)})`,
+      )
       continue
     }
     send(state.deliveries, event, made, { url, operation: operation.id, session: requestSession(exchange.request) })
@@ -114,7 +116,7 @@ export function sendWebhook(
  * request's or the answer's (`{{request.body}}`, `{{response.body}}`) checked against the webhook's
  * schema, the binding's own, or the webhook's example or static body.
  */
-function sendBoundWebhooks(exchange: Exchange, { engine, state }: PipelineDeps, input: EventInput): void {
+function sendBoundWebhooks(exchange: Exchange, { engine, state }: PipelineDeps, trigger: Trigger): void {
   const { operation } = exchange
   if (!operation || !state.deliveries) return
   const { byOperation, byDataEvent } = engine.webhookBindings
@@ -133,11 +135,10 @@ function sendBoundWebhooks(exchange: Exchange, { engine, state }: PipelineDeps, 
       )
       continue
     }
-    const made = boundBody(engine, exchange, input, binding)
+    const made = boundBody(engine, trigger, binding)
     if (made.violations) {
-      const problems = made.violations.map((v) => `${v.path} ${v.message}`).join('; ')
       engine.logger.warn(
-        `webhook ${webhook.name} on ${binding.on} not sent: its body breaks the webhook's schema (${problems})`,
+        `webhook ${webhook.name} on ${binding.on} not sent: its body breaks the webhook's schema (${problemsOf(made.violations)})`,
       )
       continue
     }
@@ -145,10 +146,10 @@ function sendBoundWebhooks(exchange: Exchange, { engine, state }: PipelineDeps, 
   }
 }
 
-function boundBody(engine: Engine, exchange: Exchange, input: EventInput, binding: WebhookBinding): MadeBody {
+function boundBody(engine: Engine, trigger: Trigger, binding: WebhookBinding): MadeBody {
   const { body, webhook } = binding
   if (body === undefined) return bodyOf(engine, webhook)
-  const value = body.template ? body.template.render(triggerOf(exchange, input)) : body.value
+  const value = body.template ? body.template.render(trigger.request) : body.value
   const violations = givenBodyViolations(webhook, engine.errorContext.document, value)
   return violations.length ? { violations } : { text: JSON.stringify(value), contentType: 'application/json' }
 }
@@ -193,4 +194,8 @@ function bodyOf(engine: Engine, event: CompiledEvent, request?: TemplateRequest)
   const plan = selectResponse({ id: event.name, responses: event.body }, {}, engine.options)
   const rendered = renderDeclared(plan, plan.response!, engine.errorContext, request)
   return { text: rendered.body ?? undefined, contentType: rendered.contentType, violations: rendered.violations }
+}
+
+function problemsOf(violations: readonly Violation[]): string {
+  return violations.map((v) => `${v.path} ${v.message}`).join('; ')
 }
