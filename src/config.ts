@@ -130,6 +130,14 @@ export interface MockOptions {
   proxy?: string
   /** How long the upstream may take to answer, in ms (`--proxy-timeout`). @default 30000 */
   proxyTimeoutMs?: number
+  /** How long a new connection to the upstream may take to open, in ms (`--proxy-connect-timeout`). @default 5000 */
+  proxyConnectTimeoutMs?: number
+  /** Proxy mode: accept an https upstream's certificate that does not verify, a self-signed one (`--proxy-insecure`). @default false */
+  proxyInsecure?: boolean
+  /** Proxy mode: write every conforming upstream answer as a fixture into this folder (`--record`). @default none */
+  record?: string
+  /** With `record`: replace a fixture already recorded for the same request (`--record-overwrite`). @default false: kept */
+  recordOverwrite?: boolean
   /** Proxy mode: only these operations (operationId or `METHOD /path`) go to the upstream; the others are mocked (`--proxy-only`). @default all */
   proxyOnly?: string[]
   /** Proxy mode: these operations are mocked, never forwarded (`--mock-only`). @default none */
@@ -146,7 +154,10 @@ export interface Delay {
 }
 
 export type ResolvedOptions = Required<
-  Omit<MockOptions, 'delay' | 'adminToken' | 'stateFile' | 'webhookUrl' | 'webhookSecret' | 'proxy' | 'proxyOnly'>
+  Omit<
+    MockOptions,
+    'delay' | 'adminToken' | 'stateFile' | 'webhookUrl' | 'webhookSecret' | 'proxy' | 'proxyOnly' | 'record'
+  >
 > & {
   fixturesRequired: boolean
   delay: Delay
@@ -156,4 +167,5 @@ export type ResolvedOptions = Required<
   webhookSecret: string | undefined
   proxy: string | undefined
   proxyOnly: string[] | undefined
+  record: string | undefined
 }

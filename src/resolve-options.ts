@@ -60,6 +60,10 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     webhookRetries = 3,
     proxy,
     proxyTimeoutMs = 30_000,
+    proxyConnectTimeoutMs = 5000,
+    proxyInsecure = false,
+    record,
+    recordOverwrite = false,
     proxyOnly,
     mockOnly = [],
     proxyFallback = false,
@@ -100,6 +104,13 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
   if (proxy !== undefined && !isWebUrl(proxy)) throw startupErrors.optionBadProxy(proxy)
   if (!Number.isSafeInteger(proxyTimeoutMs) || proxyTimeoutMs < 1 || proxyTimeoutMs > 600_000)
     throw startupErrors.optionBadDeliveryCount('proxyTimeoutMs', 1, 600_000, proxyTimeoutMs)
+  if (!Number.isSafeInteger(proxyConnectTimeoutMs) || proxyConnectTimeoutMs < 1 || proxyConnectTimeoutMs > 600_000)
+    throw startupErrors.optionBadDeliveryCount('proxyConnectTimeoutMs', 1, 600_000, proxyConnectTimeoutMs)
+  if (proxy === undefined && (record !== undefined || proxyInsecure || recordOverwrite))
+    throw startupErrors.optionProxyOnly(
+      record !== undefined ? 'record' : proxyInsecure ? 'proxyInsecure' : 'recordOverwrite',
+    )
+  if (recordOverwrite && record === undefined) throw startupErrors.optionProxyOnly('recordOverwrite')
   return {
     spec: specPath,
     fixtures,
@@ -142,6 +153,10 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     webhookRetries,
     proxy,
     proxyTimeoutMs,
+    proxyConnectTimeoutMs,
+    proxyInsecure,
+    record: record === undefined ? undefined : resolve(record),
+    recordOverwrite,
     proxyOnly,
     mockOnly,
     proxyFallback,

@@ -45,6 +45,12 @@ Proxy mode (Prism's "proxy <description> <url>"):
                        and check its answers against the description [env
                        MOCK_PROXY]; Prefer, scenarios and stubs still answer
   --proxy-timeout <t>  how long the backend may take: ms, or 30s  [default: 30s]
+  --proxy-connect-timeout <t>  how long a new connection to it may take to
+                       open: ms, or 5s                          [default: 5s]
+  --proxy-insecure     accept an https backend's self-signed certificate
+  --record <dir>       write each answer of the backend that keeps the contract
+                       as a fixture in <dir>; replay with --fixtures <dir>
+  --record-overwrite   replace a fixture already recorded for the same request
   --proxy-only <ops>   forward only these operations (operationIds or
                        "METHOD /path", comma-separated); mock the others
   --mock-only <ops>    mock these operations, forward the others

@@ -55,4 +55,11 @@ export const optionErrors = {
       'option_bad_proxy',
       `${option} names "${name}", which is no operation of the description; use an operationId or "METHOD /path" (known: ${known.slice(0, 20).join(', ')}${known.length > 20 ? ', …' : ''}).`,
     ),
+  optionProxyOnly: (option: string) =>
+    fail(
+      'option_bad_proxy',
+      option === 'recordOverwrite'
+        ? 'recordOverwrite needs record: it says what to do with a fixture record would write again.'
+        : `${option} works in proxy mode only: give proxy (--proxy <url>) too.`,
+    ),
 }

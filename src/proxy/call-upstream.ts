@@ -6,10 +6,14 @@ import type { UpstreamAnswer } from './check-upstream-answer.js'
 /** Largest upstream answer read to be checked; a larger one is refused (502) rather than held whole. */
 export const MAX_UPSTREAM_BODY = 16 * 1024 * 1024
 
-/** Sockets kept open to the upstream, reused across requests: connection reuse is most of a proxy's throughput. */
-export function upstreamAgent(url: URL): HttpAgent {
+/**
+ * Sockets kept open to the upstream, reused across requests: connection reuse is most of a proxy's
+ * throughput. `insecure` (`--proxy-insecure`) accepts a certificate that does not verify, for a
+ * staging server's self-signed one.
+ */
+export function upstreamAgent(url: URL, insecure: boolean): HttpAgent {
   const options = { keepAlive: true, maxSockets: 256, maxFreeSockets: 64 }
-  return url.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options)
+  return url.protocol === 'https:' ? new HttpsAgent({ ...options, rejectUnauthorized: !insecure }) : new HttpAgent(options)
 }
 
 export interface UpstreamCall {

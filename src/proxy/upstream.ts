@@ -8,7 +8,10 @@ import { isOperationNamed } from '../internal/operation-name.js'
 /** The real backend the mock forwards to (`--proxy`), and which operations it answers itself. */
 export interface Upstream {
   url: URL
+  /** How long the whole exchange may take (`--proxy-timeout`): 504. */
   timeoutMs: number
+  /** How long a new connection may take to open (`--proxy-connect-timeout`): 504. */
+  connectTimeoutMs: number
   /** Operations answered by the mock (`--mock-only`, or left out of `--proxy-only`), by index. */
   mocked: ReadonlySet<number>
   /** An upstream 404 or 501 is replaced by the mock's answer (`--fallback`). */
@@ -38,8 +41,9 @@ export function upstreamOf(options: ResolvedOptions, operations: readonly Compil
   return {
     url,
     timeoutMs: options.proxyTimeoutMs,
+    connectTimeoutMs: options.proxyConnectTimeoutMs,
     mocked: new Set(operations.map((o) => o.index).filter((index) => !proxied.has(index))),
     fallback: options.proxyFallback,
-    agent: upstreamAgent(url),
+    agent: upstreamAgent(url, options.proxyInsecure),
   }
 }
