@@ -13,6 +13,12 @@ export const proxyErrors = {
       'upstream_timeout',
       `The upstream ${upstream} did not answer within ${ms} ms (--proxy-timeout).`,
     ),
+  upstreamConnectTimeout: (upstream: string, ms: number) =>
+    new MockError(
+      504,
+      'upstream_timeout',
+      `The upstream ${upstream} could not be connected to within ${ms} ms (--proxy-connect-timeout).`,
+    ),
   upstreamTooLarge: (upstream: string, bytes: number) =>
     failed(
       `The upstream ${upstream} answered more than ${bytes / 1024 / 1024} MiB, which the proxy does not hold to check.`,

@@ -1,9 +1,10 @@
+import type { IncomingHttpHeaders } from 'node:http'
 import type { Violation } from '../errors.js'
 import type { ResponseDescription } from '../openapi/operations.js'
-import { type ResponseSet, findResponse, mediaOf } from '../responses/declared-responses.js'
+import { type DeclaredMedia, type ResponseSet, findResponse, mediaOf } from '../responses/declared-responses.js'
 import { schemaViolations } from '../validation/check-response-body.js'
 
-/** An upstream's answer as the proxy received it, its body read whole (up to the proxy's limit). */
+/** An upstream's answer with its body read whole: what a recording is made of. */
 export interface UpstreamAnswer {
   status: number
   headers: Headers
@@ -11,52 +12,76 @@ export interface UpstreamAnswer {
 }
 
 /**
- * How an upstream's answer breaks what the operation declares, with the validators compiled at
- * start-up: a status it does not declare, a required header missing, a media type it does not
- * declare, a JSON body that breaks the schema. Empty when it keeps the contract.
+ * What the head of an upstream's answer (status and headers) says against the operation's declared
+ * responses, and what is left to check in its body. The body is read whole only where it must be
+ * seen: a JSON body with a schema, or one without a Content-Type (which breaks the contract only if
+ * it is not empty); any other is passed on as it comes.
  */
-export function upstreamViolations(
+export interface HeadCheck {
+  violations: Violation[]
+  /** The body must be read whole: `schema` checks it; without one, it came with no Content-Type (`declared` says what it should have). */
+  body?: { schema?: DeclaredMedia; declared: readonly DeclaredMedia[] }
+}
+
+/**
+ * The answer's head against the declared responses, with the validators compiled at start-up: a
+ * status not declared, a required header missing, a media type not declared.
+ */
+export function checkUpstreamHead(
   responses: ResponseSet,
   described: readonly ResponseDescription[],
-  answer: UpstreamAnswer,
-): Violation[] {
-  const response = findResponse(responses.declared, answer.status)
+  status: number,
+  headers: IncomingHttpHeaders,
+  bodiless: boolean,
+): HeadCheck {
+  const response = findResponse(responses.declared, status)
   if (!response) {
     const codes = responses.declared.map((r) => r.code).join(', ') || 'none'
-    return [
-      { path: 'status', message: `is ${answer.status}, which the operation does not declare (declared: ${codes})` },
-    ]
+    return {
+      violations: [
+        { path: 'status', message: `is ${status}, which the operation does not declare (declared: ${codes})` },
+      ],
+    }
   }
   const violations: Violation[] = []
   for (const header of described.find((r) => r.code === response.code)?.headers ?? []) {
-    if (header.required && !answer.headers.has(header.name))
+    if (header.required && headers[header.name.toLowerCase()] === undefined)
       violations.push({
         path: `header.${header.name.toLowerCase()}`,
         message: 'is required by the description, and missing',
       })
   }
   const declared = mediaOf(response)
-  if (declared.length === 0 || answer.body.byteLength === 0) return violations
-  const contentType = (answer.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
+  if (declared.length === 0 || bodiless || headers['content-length'] === '0') return { violations }
+  const contentType = (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
+  if (!contentType) return { violations, body: { declared } }
   const media = declared.find((m) => mediaMatches(m.mediaType, contentType))
   if (!media) {
-    const types = declared.map((m) => m.mediaType).join(', ')
-    violations.push({
-      path: 'header.content-type',
-      message: `is "${contentType || 'absent'}", which the response does not declare (declared: ${types})`,
-    })
-    return violations
+    violations.push(mediaViolation(contentType, declared))
+    return { violations }
   }
-  if (media.kind !== 'json' || !media.validate) return violations
+  return media.kind === 'json' && media.validate ? { violations, body: { schema: media, declared } } : { violations }
+}
+
+/** What the body read whole (as `checkUpstreamHead` asked) breaks: an untyped body that is not empty, JSON that is not JSON or breaks the schema. */
+export function upstreamBodyViolations(check: NonNullable<HeadCheck['body']>, body: Uint8Array): Violation[] {
+  if (body.byteLength === 0) return []
+  if (!check.schema) return [mediaViolation('', check.declared)]
   let value: unknown
   try {
-    value = JSON.parse(new TextDecoder().decode(answer.body))
+    value = JSON.parse(new TextDecoder().decode(body))
   } catch {
-    violations.push({ path: 'body', message: 'is not JSON, as its content type says' })
-    return violations
+    return [{ path: 'body', message: 'is not JSON, as its content type says' }]
   }
-  violations.push(...schemaViolations(media, value))
-  return violations
+  return schemaViolations(check.schema, value)
+}
+
+function mediaViolation(contentType: string, declared: readonly DeclaredMedia[]): Violation {
+  const types = declared.map((m) => m.mediaType).join(', ')
+  return {
+    path: 'header.content-type',
+    message: `is "${contentType || 'absent'}", which the response does not declare (declared: ${types})`,
+  }
 }
 
 /** `application/json` matches itself, `application/*` and `*\/*`; parameters are left out. */

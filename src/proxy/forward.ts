@@ -1,3 +1,5 @@
+import type { IncomingHttpHeaders } from 'node:http'
+import { Readable } from 'node:stream'
 import type { Context } from 'hono'
 import type { CompiledOperation } from '../compile-operation.js'
 import { errors } from '../errors.js'
@@ -7,7 +9,7 @@ import { joinHeader } from '../internal/join-header.js'
 import type { Exchange, PipelineDeps } from '../pipeline/exchange.js'
 import type { HeaderSource } from '../request.js'
 import { VIOLATIONS_HEADER, renderViolationsHeader } from '../validation/violations-header.js'
-import { upstreamViolations } from './check-upstream-answer.js'
+import { type HeadCheck, checkUpstreamHead, upstreamBodyViolations } from './check-upstream-answer.js'
 import type { Upstream } from './upstream.js'
 import { callUpstream } from './call-upstream.js'
 
@@ -33,6 +35,7 @@ const NULL_BODY = new Set([101, 204, 205, 304])
  * (method, path under the upstream's own path, query, headers but hop-by-hop ones, the raw body), and
  * the upstream's answer comes back as it came, checked against the operation's declared responses:
  * what breaks them is sent in `X-Mock-Violations` and journaled, or with `--errors` answered 502.
+ * Only a body the check must see (JSON with a schema) is read whole; any other is streamed through.
  * A refused connection or a DNS failure is a 502, a timeout a 504, each naming the upstream. With
  * `--fallback`, an upstream 404 or 501 answers `undefined`: the mock answers instead.
  */
@@ -44,40 +47,75 @@ export async function proxyStep(
   upstream: Upstream,
 ): Promise<Response | undefined> {
   const { request } = exchange
-  const target = new URL(upstream.url)
-  target.pathname = `${upstream.url.pathname.replace(/\/$/, '')}${request.path}`
-  target.search = request.rawQuery ? `?${request.rawQuery}` : ''
-  exchange.proxied = target.href
+  const { url } = upstream
+  const path = `${url.pathname.length > 1 ? url.pathname.replace(/\/$/, '') : ''}${request.path}${request.rawQuery ? `?${request.rawQuery}` : ''}`
+  exchange.proxied = `${url.origin}${path}`
   exchange.proxy = 'forwarded to the upstream'
   const body =
     exchange.body ??
     (request.method === 'GET' || request.method === 'HEAD'
       ? undefined
       : await readBody(c.req.raw, incomingOf(c), deps.engine.options.maxBodyBytes))
-  const answer = await callUpstream(target, {
+  const described = deps.engine.rules.targets[operation.index]?.description.responses ?? []
+  const bodiless = (status: number) => request.method === 'HEAD' || NULL_BODY.has(status)
+  let head: HeadCheck = { violations: [] }
+  const reply = await callUpstream(upstream, {
     method: request.method,
+    path,
     headers: forwardedHeaders(request.headerSource, request.header('host')),
     body: body && body.byteLength > 0 ? body : undefined,
-    agent: upstream.agent,
-    timeoutMs: upstream.timeoutMs,
+    readWhole: (status, headers) => {
+      if (upstream.fallback && (status === 404 || status === 501)) return false
+      head = checkUpstreamHead(operation.responses, described, status, headers, bodiless(status))
+      return head.body !== undefined
+    },
   })
-  if (upstream.fallback && (answer.status === 404 || answer.status === 501)) {
-    exchange.proxy = `fell back to the mock: the upstream answered ${answer.status}`
+  const { status } = reply
+  if (upstream.fallback && (status === 404 || status === 501)) {
+    reply.stream?.resume()
+    exchange.proxy = `fell back to the mock: the upstream answered ${status}`
     return undefined
   }
-  const described = deps.engine.rules.targets[operation.index]?.description.responses ?? []
-  const violations = upstreamViolations(operation.responses, described, answer)
+  const violations =
+    head.body && reply.body ? [...head.violations, ...upstreamBodyViolations(head.body, reply.body)] : head.violations
   if (violations.length) {
     exchange.responseViolations = violations
-    if (deps.engine.options.errors) throw errors.upstreamBrokeContract(target.origin, operation.id, violations)
+    if (deps.engine.options.errors) {
+      reply.stream?.destroy()
+      throw errors.upstreamBrokeContract(url.origin, operation.id, violations)
+    }
   }
-  const headers: Record<string, string> = {}
-  for (const [name, value] of answer.headers) if (!NOT_PASSED_BACK.has(name)) headers[name] = value
+  const headers = passedBack(reply.headers)
   if (violations.length || exchange.violations)
     headers[VIOLATIONS_HEADER] = renderViolationsHeader(exchange.violations, exchange.responseViolations)
-  const passed = NULL_BODY.has(answer.status) || request.method === 'HEAD' ? null : answer.body
-  exchange.answer = { status: answer.status, headers, body: passed && new TextDecoder().decode(passed) }
-  return new Response(passed, { status: answer.status, headers })
+  const passed = bodiless(status) ? null : (reply.body ?? (Readable.toWeb(reply.stream!) as ReadableStream<Uint8Array>))
+  // A streamed body is passed on, not kept: the journal shows none.
+  exchange.answer = { status, headers, body: reply.body && passed ? reply.body : null }
+  return new Response(passed, { status, headers: headersInit(headers) })
+}
+
+/** The answer's headers but its connection's own: node writes a list (Set-Cookie) as one line each. */
+function passedBack(received: IncomingHttpHeaders): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {}
+  for (const name in received) if (!NOT_PASSED_BACK.has(name)) headers[name] = received[name]!
+  return headers
+}
+
+/**
+ * A plain object is what the server writes fastest; a Headers only where a list must stay apart
+ * (several Set-Cookie), since CORS reads the answer's headers back as a Headers and would join them.
+ */
+function headersInit(headers: Record<string, string | string[]>): RequestInit['headers'] {
+  return Array.isArray(headers['set-cookie']) && headers['set-cookie'].length > 1
+    ? asHeaders(headers)
+    : (headers as Record<string, string>)
+}
+
+function asHeaders(source: IncomingHttpHeaders): Headers {
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(source))
+    for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, item)
+  return headers
 }
 
 /**
