@@ -4,6 +4,7 @@ import { type CompiledOperation, compileOperation, readParameterOneOfAsAnyOf } f
 import { ADMIN_PREFIX, type MockOptions, type ResolvedOptions } from './config.js'
 import { StartupError, startupErrors } from './errors.js'
 import type { Redaction } from './journal/journal-entry.js'
+import { redactionOf } from './auth/redaction-of.js'
 import type { Logger } from './log.js'
 import { type DeclaredResponse, settleExamples } from './responses/declared-responses.js'
 import { type Faker, createFaker } from './responses/fake.js'
@@ -149,6 +150,7 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
   // schemas by pointer runs only for a description that has one (GitHub's took 130 ms).
   const budgetWarnings = faker.beyondBudget ? compileBudgetWarnings(views.response, budget) : []
   for (const warning of budgetWarnings) logger.warn(`${spec.path}: ${warning}`)
+  const redaction = redactionOf(document.components?.securitySchemes)
   const errorSchema = nodeAt(document, '/components/schemas/Error')
   const validateError = errorSchema ? compileAt(ajv, '/components/schemas/Error') : undefined
   return {
@@ -175,7 +177,7 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
     },
     logger,
     scenarios,
-    redaction: redactionOf(document.components?.securitySchemes),
+    redaction,
     source: {
       text: await readFile(spec.path, 'utf8'),
       mediaType: /\.json$/i.test(spec.path) ? 'application/json' : 'application/yaml',
@@ -185,7 +187,7 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
     rules,
     webhooks,
     webhookBindings,
-    upstream: upstreamOf(options, operations),
+    upstream: upstreamOf(options, operations, { descriptions, checking, redaction }),
   }
 }
 
@@ -219,17 +221,6 @@ function checkAdminPrefixIsFree(descriptions: OperationDescription[], path: stri
   const clash = descriptions.find((d) => d.path === ADMIN_PREFIX || d.path.startsWith(`${ADMIN_PREFIX}/`))
   if (clash) {
     throw startupErrors.adminPath(path, clash.path, ADMIN_PREFIX)
-  }
-}
-
-/** The headers and query parameters the description's apiKey schemes read: credentials the journal must not show. */
-function redactionOf(schemes: Record<string, any> = {}): Redaction {
-  const apiKeys = Object.values(schemes).filter(
-    (scheme) => scheme?.type === 'apiKey' && typeof scheme.name === 'string',
-  )
-  return {
-    headers: new Set(apiKeys.filter((s) => s.in === 'header').map((s) => String(s.name).toLowerCase())),
-    query: new Set(apiKeys.filter((s) => s.in === 'query').map((s) => String(s.name))),
   }
 }
 

@@ -4,6 +4,7 @@ import { startupErrors } from '../errors.js'
 import type { Agent } from 'node:http'
 import { upstreamAgent } from './call-upstream.js'
 import { isOperationNamed } from '../internal/operation-name.js'
+import { type Recorder, type RecorderSetup, createRecorder } from './record-answer.js'
 
 /** The real backend the mock forwards to (`--proxy`), and which operations it answers itself. */
 export interface Upstream {
@@ -18,10 +19,19 @@ export interface Upstream {
   fallback: boolean
   /** Keep-alive sockets to the upstream, destroyed when the server closes. */
   agent: Agent
+  /** Writes conforming answers as fixtures (`--record`); `undefined` without. */
+  recorder?: Recorder
 }
 
+/** What recording needs of the engine, beyond the options (see `RecorderSetup`). */
+export type Recording = Omit<RecorderSetup, 'dir' | 'overwrite'>
+
 /** Proxy mode's upstream, its operations named by operationId or `METHOD /path` checked now; `undefined` without `--proxy`. */
-export function upstreamOf(options: ResolvedOptions, operations: readonly CompiledOperation[]): Upstream | undefined {
+export function upstreamOf(
+  options: ResolvedOptions,
+  operations: readonly CompiledOperation[],
+  recording: Recording,
+): Upstream | undefined {
   if (!options.proxy) return undefined
   const find = (flag: string, name: string): number => {
     const found = operations.find((o) => isOperationNamed(o, name))
@@ -45,5 +55,8 @@ export function upstreamOf(options: ResolvedOptions, operations: readonly Compil
     mocked: new Set(operations.map((o) => o.index).filter((index) => !proxied.has(index))),
     fallback: options.proxyFallback,
     agent: upstreamAgent(url, options.proxyInsecure),
+    recorder: options.record
+      ? createRecorder({ dir: options.record, overwrite: options.recordOverwrite, ...recording })
+      : undefined,
   }
 }

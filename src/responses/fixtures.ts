@@ -32,7 +32,7 @@ const HEADERS_FILE = /^([1-5](?:\d\d|XX)|default)(?:\.([A-Za-z0-9][\w-]*))?\.hea
  * Headers a sidecar cannot set: the media type is negotiated (`Content-Type`), the framing is the
  * server's, and the mock's own `X-Mock-*` headers are written after the fixture's.
  */
-const RESERVED_HEADER =
+export const RESERVED_HEADER =
   /^(content-type|content-length|content-encoding|transfer-encoding|connection|keep-alive|proxy-connection|te|trailer|upgrade|x-mock-.*)$/
 
 /** What editors and tools leave beside the files they edit: `200.json~`, `200.json.bak`, `200.json.swp`, `#200.json#`. */
@@ -140,7 +140,8 @@ function readSidecarHeaders(file: string, value: unknown): Record<string, string
   return headers
 }
 
-function sidecarHeaderProblem(name: string, value: unknown): string | undefined {
+/** Why a sidecar cannot hold this header (a lower-case reserved name included), as a sentence's end; recording checks with it too. */
+export function sidecarHeaderProblem(name: string, value: unknown): string | undefined {
   if (!isHeaderName(name)) return "is not a header name HTTP can carry (letters, digits and !#$%&'*+-.^_`|~)"
   if (RESERVED_HEADER.test(name.toLowerCase())) return 'is set by the mock or the server, not by a fixture'
   if (!(

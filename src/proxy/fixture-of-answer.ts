@@ -1,0 +1,106 @@
+import type { CompiledOperation } from '../compile-operation.js'
+import { essenceOf, isJsonType } from '../media-type.js'
+import type { HeaderDescription, ResponseDescription } from '../openapi/operations.js'
+import { findResponse, mediaOf } from '../responses/declared-responses.js'
+import { fixtureHeaderProblems } from '../responses/fixture-header-problems.js'
+import { RESERVED_HEADER, sidecarHeaderProblem } from '../responses/fixtures.js'
+import type { HeaderContext } from '../responses/header-context.js'
+import { compileTemplate } from '../responses/templates.js'
+import { bodyViolations } from '../validation/check-response-body.js'
+import type { UpstreamAnswer } from './check-upstream-answer.js'
+
+/** An upstream answer as a fixture: what its files hold. */
+export interface RecordedFixture {
+  /** The declared code it answers, which names its files: `200`, `2XX` or `default`. */
+  code: string
+  /** The body file's text: the answer's JSON, indented for a reader of the fixtures folder. */
+  json: string
+  /** The sidecar's headers, lower-case names; `undefined` when none is kept. */
+  headers?: Record<string, string>
+  /** Why declared headers were left out though the answer carried some: start-up would refuse the sidecar. */
+  headersProblem?: string
+}
+
+/** Why an answer cannot be a fixture, as the end of a sentence; `code` as above, or the status when undeclared. */
+export interface NotRecordable {
+  code: string
+  problem: string
+}
+
+/**
+ * The fixture an upstream answer makes, checked as start-up checks fixtures so that the recording
+ * replays: a JSON body of a declared JSON media type, conforming to its schema with no field the schema
+ * does not declare (`bodyViolations`, as `attachFixture`), and no string a fixture reads as a
+ * placeholder. Templates have no escape for `{{`, so such a body is refused rather than changed.
+ * Only headers the response declares are kept, less the reserved ones and `credentials`.
+ */
+export function fixtureOfAnswer(
+  operation: CompiledOperation,
+  described: readonly ResponseDescription[],
+  answer: UpstreamAnswer,
+  checking: HeaderContext,
+  credentials: ReadonlySet<string>,
+): RecordedFixture | NotRecordable {
+  const response = findResponse(operation.responses.declared, answer.status)
+  if (!response) return { code: String(answer.status), problem: 'the operation declares no response for it' }
+  const { code } = response
+  const media = mediaOf(response).find((m) => m.kind === 'json')
+  if (!media)
+    return {
+      code,
+      problem: response.mediaType ? 'the response declares no JSON media type' : 'the response declares no body',
+    }
+  const contentType = essenceOf(answer.headers.get('content-type') ?? '')
+  if (!isJsonType(contentType)) return { code, problem: `its content type is ${contentType || 'absent'}, not JSON` }
+  if (answer.body.byteLength === 0) return { code, problem: 'it has no body' }
+  let value: unknown
+  try {
+    value = JSON.parse(utf8.decode(answer.body))
+  } catch {
+    return { code, problem: 'its body is not JSON, or not UTF-8' }
+  }
+  const violations = bodyViolations(checking, media, value)
+  if (violations.length)
+    return {
+      code,
+      problem: `its body would not pass start-up as a fixture: ${violations.map((v) => `${v.path} ${v.message}`).join('; ')}`,
+    }
+  if (readsAsTemplate(value))
+    return { code, problem: 'a string in its body holds a {{…}} a fixture reads as a placeholder' }
+  const json = `${JSON.stringify(value, null, 2)}\n`
+  const declared = described.find((r) => r.code === code)?.headers ?? []
+  const headers = declaredHeaders(answer.headers, declared, credentials)
+  if (!headers) return { code, json }
+  const problems = Object.entries(headers).flatMap(([name, value]) => {
+    const problem = sidecarHeaderProblem(name, value)
+    return problem ? [`${name} ${problem}`] : []
+  })
+  if (problems.length === 0) problems.push(...fixtureHeaderProblems(checking, declared, headers))
+  return problems.length ? { code, json, headersProblem: problems.join('; ') } : { code, json, headers }
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+
+/** The answer's values of the headers the response declares, but reserved ones and credentials; `undefined` when none is left. */
+function declaredHeaders(
+  received: Headers,
+  declared: readonly HeaderDescription[],
+  credentials: ReadonlySet<string>,
+): Record<string, string> | undefined {
+  const headers: Record<string, string> = {}
+  for (const { name } of declared) {
+    const key = name.toLowerCase()
+    const value = received.get(key)
+    if (value !== null && !credentials.has(key) && !RESERVED_HEADER.test(key)) headers[key] = value
+  }
+  return Object.keys(headers).length ? headers : undefined
+}
+
+/** Whether replay would read the body as a template: the same compile start-up runs, a bad placeholder included. */
+function readsAsTemplate(value: unknown): boolean {
+  try {
+    return compileTemplate(value, 'A recorded answer') !== undefined
+  } catch {
+    return true
+  }
+}

@@ -1,0 +1,227 @@
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
+import type { CompiledOperation } from '../compile-operation.js'
+import type { Violation } from '../errors.js'
+import type { Redaction } from '../journal/journal-entry.js'
+import type { OperationDescription } from '../openapi/operations.js'
+import type { RequestData } from '../request.js'
+import { SEED_FOLDER } from '../responses/fixtures.js'
+import type { HeaderContext } from '../responses/header-context.js'
+import { parsePrefer } from '../responses/prefer.js'
+import type { UpstreamAnswer } from './check-upstream-answer.js'
+import { type RecordedFixture, fixtureOfAnswer } from './fixture-of-answer.js'
+import { requestHash } from './request-hash.js'
+
+/** Proxy mode's `--record DIR`: upstream answers written as fixtures, for `--fixtures DIR` to replay. */
+export interface Recorder {
+  /**
+   * Writes an answer that keeps the contract as a fixture of the operation, in the background: returns
+   * at once and never throws; what is not written is logged.
+   */
+  record(
+    operation: CompiledOperation,
+    request: RequestData,
+    requestBody: Uint8Array | undefined,
+    answer: UpstreamAnswer,
+  ): void
+  /** Logs that an answer breaking the contract is not recorded, once per operation, status and violations. */
+  passOver(operation: CompiledOperation, status: number, violations: readonly Violation[]): void
+  /** Resolves once no write is pending: for tests, and for a server that closes. */
+  idle(): Promise<void>
+}
+
+/** What recording needs of the engine. */
+export interface RecorderSetup {
+  /** The folder written into, absolute (`--record`). */
+  dir: string
+  /** Replace fixtures already there (`--record-overwrite`). */
+  overwrite: boolean
+  /** The operations as described, by index: each one's fixture folder, and the headers its responses declare. */
+  descriptions: readonly OperationDescription[]
+  /** Where bodies and headers are checked as start-up checks fixtures: the response view, its Ajvs, the logger. */
+  checking: HeaderContext
+  /** The description's apiKey headers and query parameters: never written, never hashed. */
+  redaction: Redaction
+}
+
+/** Writes waiting at most: an upstream faster than the disk costs recordings, never memory. */
+export const MAX_PENDING_RECORDINGS = 64
+
+/** Headers that carry credentials whatever the description says. */
+const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie']
+
+/** Reasons told at most; past them none is (a drifting upstream could make new ones without end). */
+const MAX_TOLD = 1024
+
+/** A fixture name (`FIXTURE_FILE`): `Prefer: example=` may name a recording with one. */
+const FIXTURE_NAME = /^[A-Za-z0-9][\w-]*$/
+
+/**
+ * Records each answer it is given as `DIR/<operation folder>/<code>.<name>.json`, where code is the
+ * declared response the status matched (`200`, or `2XX` or `default` for a status they cover, as a
+ * fixture must be named), and name is the request's `Prefer: example=NAME` where that is a fixture
+ * name, else `requestHash`. Beside it goes `<code>.<name>.headers.json` with the headers the response
+ * declares, when the answer carried any but credentials. Replay serves a fixture to the request whose
+ * hash names it; for any other request of the operation, the first answer this run records for each
+ * code is also written as `<code>.json`, the default fixture, unless one is there already.
+ *
+ * Without `overwrite`, no file already there is replaced (`wx`): a second run only adds requests the
+ * first did not see. That is told once per run at info level, not per file: on a re-run every answer
+ * would say it, and an answer to a request this run already recorded is kept the same way.
+ * With `overwrite`, a named fixture is replaced by its latest answer (its old sidecar removed where
+ * the new answer has none), and the default by the first answer of this run, never by a later one,
+ * so that it stays the first recorded answer.
+ *
+ * What cannot be a fixture (`fixtureOfAnswer`) is told once per operation, status and reason. At
+ * most `MAX_PENDING_RECORDINGS` answers wait to be written; past that an answer is not recorded, told
+ * once until the backlog is written.
+ */
+export function createRecorder(setup: RecorderSetup): Recorder {
+  const { dir, overwrite, descriptions, checking, redaction } = setup
+  const { logger } = checking
+  const credentials = new Set([...CREDENTIAL_HEADERS, ...redaction.headers])
+  const told = new Set<string>()
+  const tellOnce = (key: string, message: string) => {
+    if (told.has(key) || told.size >= MAX_TOLD) return
+    told.add(key)
+    logger.warn(message)
+  }
+  /** `<folder>/<code>` whose default fixture this run has settled: written, or found there. */
+  const settled = new Set<string>()
+  let keptTold = false
+  const keep = (file: string) => {
+    if (keptTold) return
+    keptTold = true
+    logger.info(
+      `Kept ${file}, which was there already, as recording keeps every fixture it finds: pass --record-overwrite to replace them.`,
+    )
+  }
+
+  /** Writes a body and its sidecar unless the body is there already (told once); the body's path when written. */
+  const writeFixture = async (folder: string, base: string, fixture: RecordedFixture) => {
+    const file = join(folder, `${base}.json`)
+    if (!(await writeOnce(file, fixture.json, overwrite))) {
+      keep(file)
+      return undefined
+    }
+    const sidecar = join(folder, `${base}.headers.json`)
+    if (fixture.headers) await writeOnce(sidecar, `${JSON.stringify(fixture.headers, null, 2)}\n`, overwrite)
+    else if (overwrite) await rm(sidecar, { force: true })
+    return file
+  }
+
+  const save = async (
+    operation: CompiledOperation,
+    request: RequestData,
+    body: Uint8Array | undefined,
+    answer: UpstreamAnswer,
+  ) => {
+    const { fixtureKey, responses } = descriptions[operation.index]!
+    const answerOf = `the ${answer.status} answer of ${operation.id}`
+    if (!isFolderName(fixtureKey))
+      return tellOnce(
+        `${operation.index} folder`,
+        `Not recording ${answerOf}: its fixture folder "${fixtureKey}" cannot be read back from ${dir}.`,
+      )
+    const fixture = fixtureOfAnswer(operation, responses, answer, checking, credentials)
+    if ('problem' in fixture)
+      return tellOnce(
+        `${operation.index} ${fixture.code} ${fixture.problem}`,
+        `Not recording ${answerOf}: ${fixture.problem}.`,
+      )
+    if (fixture.headersProblem)
+      tellOnce(
+        `${operation.index} ${fixture.code} ${fixture.headersProblem}`,
+        `Recording ${answerOf} without its headers, which start-up would refuse: ${fixture.headersProblem}.`,
+      )
+    const name = exampleNameOf(request) ?? requestHash(request, body, redaction.query)
+    // Decided before the first await, so the first answer recorded is the first answer given.
+    const first = !settled.has(`${fixtureKey}/${fixture.code}`)
+    settled.add(`${fixtureKey}/${fixture.code}`)
+    const folder = join(dir, fixtureKey)
+    await mkdir(folder, { recursive: true }).catch((error: unknown) => {
+      throw new Error(`could not make the folder ${folder} (${reasonOf(error)})`)
+    })
+    const written = [await writeFixture(folder, `${fixture.code}.${name}`, fixture)]
+    if (first) written.push(await writeFixture(folder, fixture.code, fixture))
+    const files = written.filter((file) => file !== undefined)
+    if (files.length) logger.info(`Recorded ${answerOf} as ${files.join(' and ')}.`)
+  }
+
+  let pending = 0
+  let behindTold = false
+  const waiting: Array<() => void> = []
+  const run = async (...args: Parameters<Recorder['record']>) => {
+    try {
+      await save(...args)
+    } catch (error) {
+      logger.warn(`Not recording the ${args[3].status} answer of ${args[0].id}: ${reasonOf(error)}.`)
+    } finally {
+      if (--pending === 0) {
+        behindTold = false
+        for (const resolve of waiting.splice(0)) resolve()
+      }
+    }
+  }
+  return {
+    record(...args) {
+      if (pending >= MAX_PENDING_RECORDINGS) {
+        if (!behindTold)
+          logger.warn(
+            `Not recording answers for now: ${pending} are still being written to ${dir}; recording resumes once they are.`,
+          )
+        behindTold = true
+        return
+      }
+      pending++
+      // After this turn's answers are on their way: the checks and the hash stay off the request path.
+      // A logger that throws must not end the process, so even that rejection is caught.
+      setImmediate(() => void run(...args).catch(() => {}))
+    },
+    passOver(operation, status, violations) {
+      const problems = violations.map((v) => `${v.path} ${v.message}`).join('; ')
+      tellOnce(
+        `${operation.index} ${status} ${problems}`,
+        `Not recording the ${status} answer of ${operation.id}: it breaks the contract (${problems}).`,
+      )
+    },
+    idle: () => (pending === 0 ? Promise.resolve() : new Promise((resolve) => waiting.push(resolve))),
+  }
+}
+
+/**
+ * Writes a file, unless it is there already and `replace` is not set: whether it was written. A
+ * replacement is written aside and renamed over the file, so that two answers to the same request
+ * written at once leave one of them whole, never the two mixed. The file aside is a dotfile, which
+ * `loadFixtures` passes over should the process stop before the rename.
+ */
+async function writeOnce(file: string, text: string, replace: boolean): Promise<boolean> {
+  const aside = join(dirname(file), `.${basename(file)}.${process.pid}-${++asides}.tmp`)
+  try {
+    if (!replace) await writeFile(file, text, { flag: 'wx' })
+    else await writeFile(aside, text).then(() => rename(aside, file))
+    return true
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false
+    if (replace) await rm(aside, { force: true }).catch(() => {})
+    throw new Error(`could not write ${file} (${reasonOf(error)})`)
+  }
+}
+
+let asides = 0
+
+/** The name `Prefer: example=` gives, where it is a fixture's: not `default` (`200.json`) nor `headers` (a sidecar). */
+function exampleNameOf(request: RequestData): string | undefined {
+  const { example } = parsePrefer(request.header('prefer'))
+  if (example === undefined || example === 'default' || example === 'headers') return undefined
+  return FIXTURE_NAME.test(example) ? example : undefined
+}
+
+/** A folder `loadFixtures` reads back as an operation's, inside the recording folder: an operationId may hold `/` or `..`. */
+function isFolderName(key: string): boolean {
+  return key !== '' && !key.startsWith('.') && key !== SEED_FOLDER && !/[/\\\0]/.test(key)
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
