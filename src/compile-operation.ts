@@ -5,8 +5,9 @@ import type { Logger } from './log.js'
 import { type ResponseCompileContext, compileResponses } from './responses/compile-responses.js'
 import { type CompiledEvent, compileEvent } from './events/compile-events.js'
 import type { DeclaredResponse, ResponseSet } from './responses/declared-responses.js'
-import type { FixtureSet } from './responses/fixtures.js'
+import type { Fixture, FixtureSet } from './responses/fixtures.js'
 import type { OperationDescription } from './openapi/operations.js'
+import { REQUEST_HASH } from './proxy/request-hash.js'
 import { derefSchema, nodeAt } from './openapi/resolve-ref.js'
 import type { CompiledStateful } from './state/compile-stateful.js'
 import type { Ajv } from './validation/create-ajv.js'
@@ -35,6 +36,11 @@ export interface CompiledOperation {
   callbacks: CompiledEvent[] | undefined
   /** A 2xx answer sends something: its callbacks, or webhooks bound to it or to its data's events (set by the engine). */
   sendsEvents: boolean
+  /**
+   * Fixtures named by a request hash (`--record`), hash → declared code: a request whose hash names
+   * one is answered with it. `undefined` when there is none, so that no other operation hashes requests.
+   */
+  recordings?: ReadonlyMap<string, string>
 }
 
 interface OperationCompileContext {
@@ -113,7 +119,17 @@ export function compileOperation(
       }),
     ),
     sendsEvents: description.callbacks !== undefined,
+    recordings: recordingsOf(own),
   }
+}
+
+/** Fixtures whose names are request hashes, by name; of one recorded under several codes, the first in file order. */
+function recordingsOf(fixtures: readonly Fixture[]): ReadonlyMap<string, string> | undefined {
+  let recordings: Map<string, string> | undefined
+  for (const { name, code, callback } of fixtures)
+    if (callback === undefined && REQUEST_HASH.test(name) && !recordings?.has(name))
+      (recordings ??= new Map()).set(name, code)
+  return recordings
 }
 
 /**

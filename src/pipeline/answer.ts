@@ -7,6 +7,7 @@ import type { Preferences } from '../responses/prefer.js'
 import { type QueryPreferences, readQueryPreferences, withoutQueryControls } from '../responses/query-preferences.js'
 import { renderResponse } from '../responses/render-response.js'
 import { type ResponsePlan, selectResponse } from '../responses/select-response.js'
+import { selectRecording } from '../responses/select-recording.js'
 import { templateRequestOf } from '../responses/template-request.js'
 import { type RouteMatch, matchOperation } from '../routing/match-operation.js'
 import { validateParameters } from '../validation/validate-params.js'
@@ -199,7 +200,10 @@ function decideStep(
       media: inline.media,
       source: { kind: 'static', body: inline.body },
     }
-  return selectResponse(operation, decision.preferences, engine.options, exchange.request.header('accept'))
+  const preferences = operation.recordings
+    ? selectRecording(operation.recordings, decision.preferences, exchange, engine.redaction)
+    : decision.preferences
+  return selectResponse(operation, preferences, engine.options, exchange.request.header('accept'))
 }
 
 interface TemplateSource {
