@@ -70,7 +70,16 @@ export function callUpstream(endpoint: UpstreamEndpoint, call: UpstreamCall): Pr
       (answer) => {
         const status = answer.statusCode ?? 502
         const { headers } = answer
-        if (!call.readWhole(status, headers)) {
+        let whole: boolean
+        try {
+          whole = call.readWhole(status, headers)
+        } catch (error) {
+          // Called from node's own event, not the promise: a throw here would end the process.
+          clearTimeout(timer)
+          answer.destroy()
+          return reject(error as Error)
+        }
+        if (!whole) {
           answer.once('close', () => clearTimeout(timer))
           // A stream cut short or refused ends the client's answer; it never throws past it.
           answer.on('error', () => undefined)
