@@ -121,11 +121,21 @@ export async function startMockServer(options: AppOptions = {}): Promise<MockSer
       // Callbacks and webhooks under way get a short grace, then are recorded as cancelled.
       await live.state.deliveries?.close(DELIVERY_GRACE_MS)
       live.engine.upstream?.agent.destroy()
+      // Recordings under way (`--record`) are on disk before close resolves, within the same grace.
+      await settledWithin(live.engine.upstream?.recorder?.idle(), DELIVERY_GRACE_MS)
       // Every answered change is in the state file before close resolves (SIGTERM, SIGINT).
       await live.opened?.writer?.flush()
       live.opened?.writer?.close()
     },
   }
+}
+
+/** Waits for `work` at most `ms`. */
+async function settledWithin(work: Promise<void> | undefined, ms: number): Promise<void> {
+  if (!work) return
+  let timer: NodeJS.Timeout | undefined
+  await Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))])
+  clearTimeout(timer)
 }
 
 function describe(engine: Engine): { title: string; operations: string[] } {

@@ -56,12 +56,8 @@ async function answerDescribed(c: Context, exchange: Exchange, deps: PipelineDep
   if (exchange.choice) chooseStep(exchange, deps, operation, prefer, { params, value })
   if (operation.sendsEvents) exchange.eventInput = { params, value }
   const { upstream } = deps.engine
-  if (upstream) {
-    const mockedBecause = mockAnswers(exchange) ?? (upstream.mocked.has(operation.index) ? MOCK_ONLY : undefined)
-    if (mockedBecause) exchange.proxy = `answered by the mock: ${mockedBecause}`
-    const proxied = mockedBecause ? undefined : await proxyStep(c, exchange, deps, operation, upstream)
-    if (proxied) return proxied
-  }
+  const proxied = upstream && (await proxyStep(c, exchange, deps, operation, upstream))
+  if (proxied) return proxied
   const decided = decideStep(exchange, deps, operation, prefer, query)
   if (exchange.choice) countHit(exchange, deps)
   const plan = operation.stateful
@@ -69,23 +65,6 @@ async function answerDescribed(c: Context, exchange: Exchange, deps: PipelineDep
     : decided
   return renderStep(exchange, deps, plan, operation, { described, params, value })
 }
-
-/**
- * Proxy mode still answers from the mock where the test says so, and says why: a status or example
- * picked (by `Prefer`, a scenario or a stub), a stub's or rule's own body, any stub, a forced error.
- * A rule that only delays or breaks the answer (a fault) applies to the upstream's answer.
- */
-function mockAnswers({ decision }: Exchange): string | undefined {
-  const { preferences, forced, inline, rule, forcedBy } = decision!
-  if (rule?.stub !== undefined) return rule.label
-  if (forced !== undefined || inline !== undefined || forcedBy !== undefined)
-    return `${forcedBy ?? 'the scenario'} picks the answer`
-  if (preferences.code !== undefined || preferences.example !== undefined)
-    return 'the request picks the answer (Prefer)'
-  return undefined
-}
-
-const MOCK_ONLY = 'the operation is mocked (--mock-only, or not in --proxy-only)'
 
 /**
  * 0. Prism's query controls (`?__code=404`) are looked for only in a query that holds `__`. They are

@@ -1,7 +1,7 @@
 import type { CompiledOperation } from '../compile-operation.js'
 import { essenceOf, isJsonType } from '../media-type.js'
 import type { HeaderDescription, ResponseDescription } from '../openapi/operations.js'
-import { findResponse, mediaOf } from '../responses/declared-responses.js'
+import { findResponse, mediaOf, statusOf } from '../responses/declared-responses.js'
 import { fixtureHeaderProblems } from '../responses/fixture-header-problems.js'
 import { RESERVED_HEADER, sidecarHeaderProblem } from '../responses/fixtures.js'
 import type { HeaderContext } from '../responses/header-context.js'
@@ -44,6 +44,12 @@ export function fixtureOfAnswer(
   const response = findResponse(operation.responses.declared, answer.status)
   if (!response) return { code: String(answer.status), problem: 'the operation declares no response for it' }
   const { code } = response
+  // `2XX` replays as 200, `default` as the success status: a fixture keeps no status of its own.
+  if (statusOf(response, 200) !== answer.status)
+    return {
+      code,
+      problem: `its status is declared only as ${code}, which a fixture replays as ${statusOf(response, 200)}`,
+    }
   const media = mediaOf(response).find((m) => m.kind === 'json')
   if (!media)
     return {

@@ -31,13 +31,33 @@ const NOT_PASSED_BACK = HOP_BY_HOP
 const NULL_BODY = new Set([101, 204, 205, 304])
 
 /**
+ * Proxy mode still answers from the mock where the test says so, and says why: a status or example
+ * picked (by `Prefer`, a scenario or a stub), a stub's or rule's own body, any stub, a forced error.
+ * A rule that only delays or breaks the answer (a fault) applies to the upstream's answer.
+ */
+function mockAnswers({ decision }: Exchange, recording: boolean): string | undefined {
+  const { preferences, forced, inline, rule, forcedBy } = decision!
+  if (rule?.stub !== undefined) return rule.label
+  if (forced !== undefined || inline !== undefined || forcedBy !== undefined)
+    return `${forcedBy ?? 'the scenario'} picks the answer`
+  // While recording, `Prefer: example=NAME` names the recording of the upstream's answer instead.
+  if (preferences.code !== undefined || (preferences.example !== undefined && !recording))
+    return 'the request picks the answer (Prefer)'
+  return undefined
+}
+
+const MOCK_ONLY = 'the operation is mocked (--mock-only, or not in --proxy-only)'
+
+/**
  * Proxy mode: the request, valid or answered past its violations, goes to the upstream as it came
  * (method, path under the upstream's own path, query, headers but hop-by-hop ones, the raw body), and
  * the upstream's answer comes back as it came, checked against the operation's declared responses:
  * what breaks them is sent in `X-Mock-Violations` and journaled, or with `--errors` answered 502.
  * Only a body the check must see (JSON with a schema) is read whole; any other is streamed through.
- * A refused connection or a DNS failure is a 502, a timeout a 504, each naming the upstream. With
- * `--fallback`, an upstream 404 or 501 answers `undefined`: the mock answers instead.
+ * A refused connection or a DNS failure is a 502, a timeout a 504, each naming the upstream.
+ * `undefined` where the mock answers instead: the test says so (`mockAnswers`), the operation is
+ * mocked, or with `--fallback` the upstream answered 404 or 501. With `--record`, an answer that
+ * keeps the contract is handed to the recorder.
  */
 export async function proxyStep(
   c: Context,
@@ -46,8 +66,15 @@ export async function proxyStep(
   operation: CompiledOperation,
   upstream: Upstream,
 ): Promise<Response | undefined> {
+  const mockedBecause =
+    mockAnswers(exchange, upstream.recorder !== undefined) ??
+    (upstream.mocked.has(operation.index) ? MOCK_ONLY : undefined)
+  if (mockedBecause) {
+    exchange.proxy = `answered by the mock: ${mockedBecause}`
+    return undefined
+  }
   const { request } = exchange
-  const { url } = upstream
+  const { url, recorder } = upstream
   const path = `${url.pathname.length > 1 ? url.pathname.replace(/\/$/, '') : ''}${request.path}${request.rawQuery ? `?${request.rawQuery}` : ''}`
   exchange.proxied = `${url.origin}${path}`
   exchange.proxy = 'forwarded to the upstream'
@@ -67,7 +94,8 @@ export async function proxyStep(
     readWhole: (status, headers) => {
       if (upstream.fallback && (status === 404 || status === 501)) return false
       head = checkUpstreamHead(operation.responses, described, status, headers, bodiless(status))
-      return head.body !== undefined
+      // A recording needs the body of an answer that keeps the contract, whatever its schema.
+      return head.body !== undefined || (recorder !== undefined && !head.violations.length && !bodiless(status))
     },
   })
   const { status } = reply
@@ -78,6 +106,11 @@ export async function proxyStep(
   }
   const violations =
     head.body && reply.body ? [...head.violations, ...upstreamBodyViolations(head.body, reply.body)] : head.violations
+  if (recorder) {
+    if (violations.length) recorder.passOver(operation, status, violations)
+    else if (reply.body)
+      recorder.record(operation, request, body, { status, headers: asHeaders(reply.headers), body: reply.body })
+  }
   if (violations.length) {
     exchange.responseViolations = violations
     if (deps.engine.options.errors) {
