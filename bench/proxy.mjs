@@ -9,13 +9,16 @@
 // Plant ({"name":"Fern","tag":"fern"}, application/json), keep-alive, nothing else. It counts the
 // requests it answers and the connections it accepts (GET /__upstream/count), so that the bench can
 // tell that the proxy reached it, and whether the proxy keeps its connections to it alive.
-// With `x-bench-break: 1` it answers a Plant that breaks the description (a check, never under load).
+// With `x-bench-break: 1` it answers a Plant that breaks the description (a check, never under load);
+// with `x-bench-wait-ms: N` it answers N ms (at most 1000) after the request has arrived.
 //
 // Rows (50 connections, the usual valid POST /plants with a bearer token, --quiet on both mocks):
 // - direct: autocannon straight at the upstream;
 // - proxy: at `node dist/cli.js proxy openapi.yaml <upstream> --quiet --port 0` in front of it, which
 //   checks each request, forwards it, and checks the upstream's answer against the description;
-// - mock: the mock in plain mock mode (no upstream), for reference.
+// - mock: the mock in plain mock mode (no upstream), for reference;
+// - direct-db and proxy-db: the first two again, the upstream asked (x-bench-wait-ms: 5) to wait 5 ms
+//   before answering, as a backend waits on its database: the proxy's cost in front of one that works.
 // Fresh processes every round, a warm-up each, then the rows in an order that rotates by round.
 // Before the load, each round checks: the upstream answers 200; the proxy answers 200 with the
 // upstream's body and no X-Mock-Violations (so the upstream conforms and the answer was proxied);
@@ -47,10 +50,28 @@ const BROKEN_ANSWER = '{"name":5}'
 const COUNT_PATH = '/__upstream/count'
 const VIOLATIONS = 'x-mock-violations'
 
+/** How long the upstream waits before answering with `x-bench-wait-ms`, as a backend waits on its database. */
+const WAIT_MS = 5
+const WAITING = { ...TARGET, headers: { ...HEADERS, 'x-bench-wait-ms': String(WAIT_MS) } }
+
+/**
+ * Each row: which process autocannon loads (`server`), with which request, and which row its ratio
+ * is to. The issue's target is the first pair: an upstream that does nothing, the proxy's worst case.
+ * The `-db` pair asks the same upstream to wait WAIT_MS before answering (a timer, no CPU), as a
+ * backend waiting on its database does: what the proxy costs in front of a backend that works.
+ */
 const ROWS = [
-  { role: 'direct', label: 'upstream, direct' },
-  { role: 'proxy', label: 'mock in proxy mode → upstream' },
-  { role: 'mock', label: 'mock in mock mode (reference)' },
+  { role: 'direct', server: 'direct', target: TARGET, label: 'upstream, direct' },
+  { role: 'proxy', server: 'proxy', target: TARGET, to: 'direct', label: 'mock in proxy mode → upstream' },
+  { role: 'mock', server: 'mock', target: TARGET, to: 'direct', label: 'mock in mock mode (reference)' },
+  { role: 'direct-db', server: 'direct', target: WAITING, label: `upstream waiting ${WAIT_MS} ms, direct` },
+  {
+    role: 'proxy-db',
+    server: 'proxy',
+    target: WAITING,
+    to: 'direct-db',
+    label: `mock in proxy mode → upstream waiting ${WAIT_MS} ms`,
+  },
 ]
 
 /**
@@ -150,13 +171,13 @@ export async function proxyCompare({ settings, measure, warmUp, fmt, withRatio }
       await timeToFirst200(live.proxy, TARGET)
       await timeToFirst200(live.mock, TARGET)
       await check(live)
-      for (const row of ROWS) await warmUp(live[row.role], [TARGET])
+      for (const server of ['direct', 'proxy', 'mock']) await warmUp(live[server], [TARGET])
       const order = ROWS.map((_, i) => ROWS[(i + round) % ROWS.length])
-      for (const { role } of order) {
-        const server = live[role]
+      for (const { role, server: name, target } of order) {
+        const server = live[name]
         const cpuBefore = cpuSeconds(live.direct)
         const countsBefore = await upstreamCounts(live.direct)
-        const m = await measure(server, TARGET, seconds)
+        const m = await measure(server, target, seconds)
         // measure() waited 250 ms after the load: the upstream has answered what the proxy had in flight.
         m.upstreamCpuMicrosPerRequest = m.requests ? ((cpuSeconds(live.direct) - cpuBefore) * 1e6) / m.requests : NaN
         const countsAfter = await upstreamCounts(live.direct)
@@ -165,7 +186,7 @@ export async function proxyCompare({ settings, measure, warmUp, fmt, withRatio }
         m.upstreamConnections = countsAfter.connections - countsBefore.connections - 1
         runs[role][round] = m
         process.stdout.write(
-          `  round ${round + 1} ${role.padEnd(6)} ${fmt.int(m.rps).padStart(7)} req/s  p50 ${fmt.ms(m.p50)} ms  p99 ${fmt.ms(m.p99)} ms  CPU ${fmt.one(m.cpuMicrosPerRequest)} µs/req (upstream ${fmt.one(m.upstreamCpuMicrosPerRequest)})  upstream saw ${fmt.int(m.upstreamRequests)} req on ${fmt.int(m.upstreamConnections)} new conn  ${m.statusSummary}\n`,
+          `  round ${round + 1} ${role.padEnd(9)} ${fmt.int(m.rps).padStart(7)} req/s  p50 ${fmt.ms(m.p50)} ms  p99 ${fmt.ms(m.p99)} ms  CPU ${fmt.one(m.cpuMicrosPerRequest)} µs/req (upstream ${fmt.one(m.upstreamCpuMicrosPerRequest)})  upstream saw ${fmt.int(m.upstreamRequests)} req on ${fmt.int(m.upstreamConnections)} new conn  ${m.statusSummary}\n`,
         )
       }
     } finally {
@@ -173,12 +194,12 @@ export async function proxyCompare({ settings, measure, warmUp, fmt, withRatio }
     }
   }
 
-  const perRound = (role, metric) => runs[role].map((m, round) => m[metric] / runs.direct[round][metric])
-  const toDirect = (role, metric) => median(perRound(role, metric))
-  const rows = ROWS.map(({ role, label }) => {
+  const toOf = Object.fromEntries(ROWS.map((r) => [r.role, r.to]))
+  const perRound = (role, metric) => runs[role].map((m, round) => m[metric] / runs[toOf[role]][round][metric])
+  const rows = ROWS.map(({ role, label, to }) => {
     const ms = runs[role]
     const med = (metric) => median(ms.map((m) => m[metric]))
-    const r = (metric) => (role === 'direct' ? undefined : toDirect(role, metric))
+    const r = (metric) => (to === undefined ? undefined : median(perRound(role, metric)))
     const statuses = [...new Set(ms.flatMap((m) => m.statuses))]
     return [
       label,
@@ -187,7 +208,7 @@ export async function proxyCompare({ settings, measure, warmUp, fmt, withRatio }
       withRatio(med('rps'), r('rps'), fmt.int),
       withRatio(med('p50'), r('p50'), fmt.ms),
       withRatio(med('p99'), r('p99'), fmt.ms),
-      role === 'direct' ? '' : fmt.one(med('cpuMicrosPerRequest')),
+      role.startsWith('direct') ? '' : fmt.one(med('cpuMicrosPerRequest')),
       role === 'mock' ? '' : fmt.one(med('upstreamCpuMicrosPerRequest')),
       role === 'mock' ? '' : fmt.int(med('upstreamConnections')),
       fmt.one(med('rss')),
@@ -217,12 +238,16 @@ export async function proxyCompare({ settings, measure, warmUp, fmt, withRatio }
   const ratio = median(ratios)
   const within = ratio >= TARGET_RATIO
   // Every answer the proxy gave autocannon came from the upstream (the count also holds the few in flight at the end).
-  const reached = runs.proxy.every((m) => m.upstreamRequests >= m.requests)
+  const reached = ['proxy', 'proxy-db'].every((role) => runs[role].every((m) => m.upstreamRequests >= m.requests))
   console.log(
     `\n  proxy vs direct, per round: ${ratios.map((x) => x.toFixed(2)).join(' / ')} → median ${ratio.toFixed(2)}`,
   )
   console.log(
     `  ${within ? 'WITHIN' : 'MISSED'}  proxy req/s ÷ direct req/s = ${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO.toFixed(2)}: the proxy costs < ${Math.round((1 - TARGET_RATIO) * 100)} % of the direct throughput)`,
+  )
+  const waiting = perRound('proxy-db', 'rps')
+  console.log(
+    `  in front of an upstream that waits ${WAIT_MS} ms: proxy req/s ÷ direct req/s = ${median(waiting).toFixed(2)} (per round: ${waiting.map((x) => x.toFixed(2)).join(' / ')})`,
   )
   if (!reached) console.log('  WARNING: the upstream saw fewer requests than the proxy answered')
   return {
@@ -231,6 +256,7 @@ export async function proxyCompare({ settings, measure, warmUp, fmt, withRatio }
     upstreamAnswer: UPSTREAM_ANSWER,
     runs,
     proxyVsDirect: { perRound: ratios, median: ratio, target: TARGET_RATIO, within },
+    waitingUpstream: { waitMs: WAIT_MS, perRound: waiting, median: median(waiting) },
     upstreamReached: reached,
   }
 }
@@ -247,11 +273,13 @@ function upstreamChild(port) {
   const server = createServer((req, res) => {
     if (req.method === 'POST' && req.url === '/plants') {
       const body = req.headers['x-bench-break'] === '1' ? broken : ok
-      req.on('end', () => {
+      const wait = Number(req.headers['x-bench-wait-ms'] ?? 0)
+      const answer = () => {
         answered++
         res.writeHead(200, json(body))
         res.end(body)
-      })
+      }
+      req.on('end', () => (wait > 0 ? setTimeout(answer, Math.min(wait, 1000)) : answer()))
       req.resume()
       return
     }

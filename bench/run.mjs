@@ -15,7 +15,8 @@
 //   npm run bench -- --proxy           proxy mode only (bench/proxy.mjs): valid POST /plants straight at
 //                                      a node:http upstream, through the mock in proxy mode in front of it,
 //                                      and at the mock in mock mode; proxy req/s ÷ direct req/s against
-//                                      issue #18's target (≥ 0.70); about 3 × (seconds + 1.5) s a round,
+//                                      issue #18's target (≥ 0.70), then direct and proxy again in front of
+//                                      an upstream that waits 5 ms; about 5 × (seconds + 1.5) s a round,
 //                                      so not in the default run (in --all)
 //   npm run bench -- --in-process      stateful and stateless CPU per request through app.request
 //   npm run bench -- --scale           start-up, RSS and routing throughput for 10/100/1000 operations
