@@ -128,7 +128,7 @@ export interface MockOptions {
    * operation to this http(s) URL, and check its answers against the description. @default none: mock
    */
   proxy?: string
-  /** How long the upstream may take to answer, in ms (`--proxy-timeout`). @default 30000 */
+  /** How long the upstream may take to start its answer, and pause within its body, in ms (`--proxy-timeout`). @default 30000 */
   proxyTimeoutMs?: number
   /** How long a new connection to the upstream may take to open, in ms (`--proxy-connect-timeout`). @default 5000 */
   proxyConnectTimeoutMs?: number

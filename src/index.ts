@@ -120,7 +120,7 @@ export async function startMockServer(options: AppOptions = {}): Promise<MockSer
       await server.close()
       // Callbacks and webhooks under way get a short grace, then are recorded as cancelled.
       await live.state.deliveries?.close(DELIVERY_GRACE_MS)
-      live.engine.upstream?.agent.destroy()
+      await live.engine.upstream?.pool.destroy()
       // Recordings under way (`--record`) are on disk before close resolves, within the same grace.
       await settledWithin(live.engine.upstream?.recorder?.idle(), DELIVERY_GRACE_MS)
       // Every answered change is in the state file before close resolves (SIGTERM, SIGINT).

@@ -44,7 +44,8 @@ Proxy mode (Prism's "proxy <description> <url>"):
   --proxy <url>        forward each request of the description to this backend
                        and check its answers against the description [env
                        MOCK_PROXY]; Prefer, scenarios and stubs still answer
-  --proxy-timeout <t>  how long the backend may take: ms, or 30s  [default: 30s]
+  --proxy-timeout <t>  how long the backend may take to answer, or pause within
+                       its body: ms, or 30s                    [default: 30s]
   --proxy-connect-timeout <t>  how long a new connection to it may take to
                        open: ms, or 5s                          [default: 5s]
   --proxy-insecure     accept an https backend's self-signed certificate

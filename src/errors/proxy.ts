@@ -7,11 +7,13 @@ const failed = (message: string, details?: readonly Violation[]) =>
 export const proxyErrors = {
   upstreamUnreachable: (upstream: string, cause: string) =>
     failed(`The upstream ${upstream} could not be reached (${cause}).`),
-  upstreamTimeout: (upstream: string, ms: number) =>
+  upstreamTimeout: (upstream: string, ms: number, inBody = false) =>
     new MockError(
       504,
       'upstream_timeout',
-      `The upstream ${upstream} did not answer within ${ms} ms (--proxy-timeout).`,
+      inBody
+        ? `The upstream ${upstream} stopped sending its answer for ${ms} ms (--proxy-timeout).`
+        : `The upstream ${upstream} did not answer within ${ms} ms (--proxy-timeout).`,
     ),
   upstreamConnectTimeout: (upstream: string, ms: number) =>
     new MockError(

@@ -9,9 +9,9 @@ import { joinHeader } from '../internal/join-header.js'
 import type { Exchange, PipelineDeps } from '../pipeline/exchange.js'
 import type { HeaderSource } from '../request.js'
 import { VIOLATIONS_HEADER, renderViolationsHeader } from '../validation/violations-header.js'
-import { type HeadCheck, checkUpstreamHead, upstreamBodyViolations } from './check-upstream-answer.js'
+import { checkUpstreamHead, upstreamBodyViolations } from './check-upstream-answer.js'
 import type { Upstream } from './upstream.js'
-import { callUpstream } from './call-upstream.js'
+import { callUpstream, readUpstreamBody } from './call-upstream.js'
 
 /** Headers of one connection, not of the message: never forwarded either way (RFC 9110 §7.6.1), nor what fetch sets itself. */
 const HOP_BY_HOP = new Set([
@@ -85,45 +85,43 @@ export async function proxyStep(
       : await readBody(c.req.raw, incomingOf(c), deps.engine.options.maxBodyBytes))
   const described = deps.engine.rules.targets[operation.index]?.description.responses ?? []
   const bodiless = (status: number) => request.method === 'HEAD' || NULL_BODY.has(status)
-  let head: HeadCheck = { violations: [] }
-  const reply = await callUpstream(upstream, {
+  const reply = await callUpstream(upstream.pool, upstream, {
     method: request.method,
     path,
     headers: forwardedHeaders(request.headerSource, request.header('host')),
     body: body && body.byteLength > 0 ? body : undefined,
-    readWhole: (status, headers) => {
-      if (upstream.fallback && (status === 404 || status === 501)) return false
-      head = checkUpstreamHead(operation.responses, described, status, headers, bodiless(status))
-      // A recording needs the body of an answer that keeps the contract, whatever its schema.
-      return head.body !== undefined || (recorder !== undefined && !head.violations.length && !bodiless(status))
-    },
   })
   const { status } = reply
   if (upstream.fallback && (status === 404 || status === 501)) {
-    reply.stream?.resume()
+    reply.body.resume()
     exchange.proxy = `fell back to the mock: the upstream answered ${status}`
     return undefined
   }
+  const head = checkUpstreamHead(operation.responses, described, status, reply.headers, bodiless(status))
+  // A recording needs the body of an answer that keeps the contract, whatever its schema.
+  const readWhole = head.body !== undefined || (recorder !== undefined && !head.violations.length && !bodiless(status))
+  const whole = readWhole ? await readUpstreamBody(reply.body, upstream) : undefined
   const violations =
-    head.body && reply.body ? [...head.violations, ...upstreamBodyViolations(head.body, reply.body)] : head.violations
+    head.body && whole ? [...head.violations, ...upstreamBodyViolations(head.body, whole)] : head.violations
   if (recorder) {
     if (violations.length) recorder.passOver(operation, status, violations)
-    else if (reply.body)
-      recorder.record(operation, request, body, { status, headers: asHeaders(reply.headers), body: reply.body })
+    else if (whole)
+      recorder.record(operation, request, body, { status, headers: asHeaders(reply.headers), body: whole })
   }
   if (violations.length) {
     exchange.responseViolations = violations
     if (deps.engine.options.errors) {
-      reply.stream?.destroy()
+      reply.body.destroy()
       throw errors.upstreamBrokeContract(url.origin, operation.id, violations)
     }
   }
   const headers = passedBack(reply.headers)
   if (violations.length || exchange.violations)
     headers[VIOLATIONS_HEADER] = renderViolationsHeader(exchange.violations, exchange.responseViolations)
-  const passed = bodiless(status) ? null : (reply.body ?? (Readable.toWeb(reply.stream!) as ReadableStream<Uint8Array>))
+  if (bodiless(status)) reply.body.resume()
+  const passed = bodiless(status) ? null : (whole ?? (Readable.toWeb(reply.body) as ReadableStream<Uint8Array>))
   // A streamed body is passed on, not kept: the journal shows none.
-  exchange.answer = { status, headers, body: reply.body && passed ? reply.body : null }
+  exchange.answer = { status, headers, body: whole && passed ? whole : null }
   return new Response(passed, { status, headers: headersInit(headers) })
 }
 
@@ -153,14 +151,15 @@ function asHeaders(source: IncomingHttpHeaders): Headers {
 
 /**
  * The request's own headers but those of its connection, and where it came from (`X-Forwarded-*`).
- * `Accept-Encoding` is left out: the answer is checked, so it is asked for uncompressed.
+ * `Accept-Encoding` is left out: the answer is checked, so it is asked for uncompressed. So is
+ * `Expect`: the mock's server has answered `100-continue` itself, and the body is whole.
  */
 function forwardedHeaders(source: HeaderSource, host: string | undefined): Record<string, string> {
   const headers: Record<string, string> = {}
   const entries = source instanceof Headers ? source.entries() : Object.entries(source)
   for (const [name, value] of entries) {
     const lower = name.toLowerCase()
-    if (value === undefined || HOP_BY_HOP.has(lower) || lower === 'accept-encoding') continue
+    if (value === undefined || HOP_BY_HOP.has(lower) || lower === 'accept-encoding' || lower === 'expect') continue
     headers[lower] = joinHeader(value)
   }
   if (host) headers['x-forwarded-host'] = host

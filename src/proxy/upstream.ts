@@ -1,24 +1,19 @@
 import type { CompiledOperation } from '../compile-operation.js'
 import type { ResolvedOptions } from '../config.js'
 import { startupErrors } from '../errors.js'
-import type { Agent } from 'node:http'
-import { upstreamAgent } from './call-upstream.js'
+import type { Pool } from 'undici'
+import { type UpstreamSettings, upstreamPool } from './call-upstream.js'
 import { isOperationNamed } from '../internal/operation-name.js'
 import { type Recorder, type RecorderSetup, createRecorder } from './record-answer.js'
 
 /** The real backend the mock forwards to (`--proxy`), and which operations it answers itself. */
-export interface Upstream {
-  url: URL
-  /** How long the whole exchange may take (`--proxy-timeout`): 504. */
-  timeoutMs: number
-  /** How long a new connection may take to open (`--proxy-connect-timeout`): 504. */
-  connectTimeoutMs: number
+export interface Upstream extends UpstreamSettings {
   /** Operations answered by the mock (`--mock-only`, or left out of `--proxy-only`), by index. */
   mocked: ReadonlySet<number>
   /** An upstream 404 or 501 is replaced by the mock's answer (`--fallback`). */
   fallback: boolean
-  /** Keep-alive sockets to the upstream, destroyed when the server closes. */
-  agent: Agent
+  /** Keep-alive connections to the upstream, destroyed when the server closes. */
+  pool: Pool
   /** Writes conforming answers as fixtures (`--record`); `undefined` without. */
   recorder?: Recorder
 }
@@ -47,14 +42,17 @@ export function upstreamOf(
     ? new Set(options.proxyOnly.map((name) => find('proxyOnly', name)))
     : new Set(operations.map((o) => o.index))
   for (const name of options.mockOnly) proxied.delete(find('mockOnly', name))
-  const url = new URL(options.proxy)
-  return {
-    url,
+  const settings: UpstreamSettings = {
+    url: new URL(options.proxy),
     timeoutMs: options.proxyTimeoutMs,
     connectTimeoutMs: options.proxyConnectTimeoutMs,
+    insecure: options.proxyInsecure,
+  }
+  return {
+    ...settings,
     mocked: new Set(operations.map((o) => o.index).filter((index) => !proxied.has(index))),
     fallback: options.proxyFallback,
-    agent: upstreamAgent(url, options.proxyInsecure),
+    pool: upstreamPool(settings),
     recorder: options.record
       ? createRecorder({ dir: options.record, overwrite: options.recordOverwrite, ...recording })
       : undefined,

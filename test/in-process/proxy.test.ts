@@ -89,6 +89,13 @@ describe('proxy mode forwards what the description declares (#18)', () => {
     const answer = await post(await proxying(), 'Broken')
     expect(answer).toMatchObject({ status: 500, text: '{"oops":true}' })
   })
+
+  it('leaves out Expect, which the mock’s own server has answered, and forwards the rest', async () => {
+    const answer = await post(await proxying(), 'Fern', { expect: '100-continue', 'x-trace': 'e' })
+    expect(answer.status).toBe(200)
+    expect(upstream.received[0]!.headers).toMatchObject({ 'x-trace': 'e' })
+    expect(upstream.received[0]!.headers.expect).toBeUndefined()
+  })
 })
 
 describe('the mock answers itself where the test says so (#18)', () => {
