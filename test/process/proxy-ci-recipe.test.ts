@@ -40,7 +40,8 @@ function blocksOf(section: string, language: string): string[] {
   return [...text.matchAll(new RegExp('```' + language + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!)
 }
 
-const recipe = blocksOf('Proxy mode', 'sh').at(-1) ?? ''
+/** The contract check's block: the one that starts the proxy with `--errors` (recording has its own). */
+const recipe = blocksOf('Proxy mode', 'sh').find((block) => block.includes(' --errors ')) ?? ''
 
 /** The client's test, as its project's `npm test` runs it; `strict` fails on a non-2xx answer. */
 const clientTest = (strict: boolean) => `
