@@ -23,22 +23,13 @@
  * The recipe runs in a process group of its own, which `stopProcesses()` SIGKILLs whatever
  * happened, the mock it started included.
  */
-import { copyFileSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs'
+import { copyFileSync, mkdirSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type Answer, answerWith, createReceivers } from '../support/receivers.js'
 import { cleanEnv, cliPath, freePort, root, start, stopProcesses, within } from '../support/processes.js'
 import { removeTempDirs, tempDir } from '../support/temp-dirs.js'
-
-const readme = readFileSync(join(root, 'README.md'), 'utf8')
-
-/** The fenced blocks of one `## ` section, in order (as in readme-examples.test.ts). */
-function blocksOf(section: string, language: string): string[] {
-  const start = readme.indexOf(`\n## ${section}\n`)
-  const end = readme.indexOf('\n## ', start + 1)
-  const text = readme.slice(start, end)
-  return [...text.matchAll(new RegExp('```' + language + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!)
-}
+import { blocksOf } from '../support/readme-blocks.js'
 
 /** The contract check's block: the one that starts the proxy with `--errors` (recording has its own). */
 const recipe = blocksOf('Proxy mode', 'sh').find((block) => block.includes(' --errors ')) ?? ''

@@ -4,22 +4,13 @@
  * block against the built package, its `// a === b` comments checked where they stand. A README
  * edit that breaks an example fails here.
  */
-import { cpSync, readFileSync, writeFileSync } from 'node:fs'
+import { cpSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Spawned, cleanEnv, cliPath, root, start, stopProcesses, waitForOutput } from '../support/processes.js'
 import { removeTempDirs, tempDir } from '../support/temp-dirs.js'
-
-const readme = readFileSync(join(root, 'README.md'), 'utf8')
-
-/** The fenced blocks of one `## ` section, in order. */
-function blocksOf(section: string, language: string): string[] {
-  const start = readme.indexOf(`\n## ${section}\n`)
-  const end = readme.indexOf('\n## ', start + 1)
-  const text = readme.slice(start, end)
-  return [...text.matchAll(new RegExp('```' + language + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!)
-}
+import { blocksOf } from '../support/readme-blocks.js'
 
 interface CurlExample {
   command: string
