@@ -11,7 +11,7 @@ import type { HeaderSource } from '../request.js'
 import { VIOLATIONS_HEADER, renderViolationsHeader } from '../validation/violations-header.js'
 import { checkUpstreamHead, upstreamBodyViolations } from './check-upstream-answer.js'
 import type { Upstream } from './upstream.js'
-import { callUpstream, readUpstreamBody } from './call-upstream.js'
+import { type UpstreamReply, callUpstream, readUpstreamBody } from './call-upstream.js'
 
 /** Headers of one connection, not of the message: never forwarded either way (RFC 9110 §7.6.1), nor what fetch sets itself. */
 const HOP_BY_HOP = new Set([
@@ -74,7 +74,7 @@ export async function proxyStep(
     return undefined
   }
   const { request } = exchange
-  const { url, recorder } = upstream
+  const { url } = upstream
   const path = `${url.pathname.length > 1 ? url.pathname.replace(/\/$/, '') : ''}${request.path}${request.rawQuery ? `?${request.rawQuery}` : ''}`
   exchange.proxied = `${url.origin}${path}`
   exchange.proxy = 'forwarded to the upstream'
@@ -83,43 +83,60 @@ export async function proxyStep(
     (request.method === 'GET' || request.method === 'HEAD'
       ? undefined
       : await readBody(c.req.raw, incomingOf(c), deps.engine.options.maxBodyBytes))
-  const described = deps.engine.rules.targets[operation.index]?.description.responses ?? []
-  const bodiless = (status: number) => request.method === 'HEAD' || NULL_BODY.has(status)
   const reply = await callUpstream(upstream.pool, upstream, {
     method: request.method,
     path,
     headers: forwardedHeaders(request.headerSource, request.header('host')),
     body: body && body.byteLength > 0 ? body : undefined,
   })
-  const { status } = reply
-  if (upstream.fallback && (status === 404 || status === 501)) {
+  if (upstream.fallback && (reply.status === 404 || reply.status === 501)) {
     reply.body.resume()
-    exchange.proxy = `fell back to the mock: the upstream answered ${status}`
+    exchange.proxy = `fell back to the mock: the upstream answered ${reply.status}`
     return undefined
   }
-  const head = checkUpstreamHead(operation.responses, described, status, reply.headers, bodiless(status))
+  return passOn(exchange, deps, operation, upstream, { reply, sent: body })
+}
+
+/**
+ * The upstream's answer, checked against the operation's declared responses (its head at once, its
+ * body where the check must see it), recorded (`--record`) when it keeps them, and passed on: what
+ * breaks them in `X-Mock-Violations` and the journal, or with `--errors` a 502.
+ */
+async function passOn(
+  exchange: Exchange,
+  deps: PipelineDeps,
+  operation: CompiledOperation,
+  upstream: Upstream,
+  { reply, sent }: { reply: UpstreamReply; sent: Uint8Array | undefined },
+): Promise<Response> {
+  const { request } = exchange
+  const { recorder } = upstream
+  const { status } = reply
+  const described = deps.engine.rules.targets[operation.index]?.description.responses ?? []
+  const bodiless = request.method === 'HEAD' || NULL_BODY.has(status)
+  const head = checkUpstreamHead(operation.responses, described, status, reply.headers, bodiless)
   // A recording needs the body of an answer that keeps the contract, whatever its schema.
-  const readWhole = head.body !== undefined || (recorder !== undefined && !head.violations.length && !bodiless(status))
+  const readWhole = head.body !== undefined || (recorder !== undefined && !head.violations.length && !bodiless)
   const whole = readWhole ? await readUpstreamBody(reply.body, upstream) : undefined
   const violations =
     head.body && whole ? [...head.violations, ...upstreamBodyViolations(head.body, whole)] : head.violations
   if (recorder) {
     if (violations.length) recorder.passOver(operation, status, violations)
     else if (whole)
-      recorder.record(operation, request, body, { status, headers: asHeaders(reply.headers), body: whole })
+      recorder.record(operation, request, sent, { status, headers: asHeaders(reply.headers), body: whole })
   }
   if (violations.length) {
     exchange.responseViolations = violations
     if (deps.engine.options.errors) {
       reply.body.destroy()
-      throw errors.upstreamBrokeContract(url.origin, operation.id, violations)
+      throw errors.upstreamBrokeContract(upstream.url.origin, operation.id, violations)
     }
   }
   const headers = passedBack(reply.headers)
   if (violations.length || exchange.violations)
     headers[VIOLATIONS_HEADER] = renderViolationsHeader(exchange.violations, exchange.responseViolations)
-  if (bodiless(status)) reply.body.resume()
-  const passed = bodiless(status) ? null : (whole ?? (Readable.toWeb(reply.body) as ReadableStream<Uint8Array>))
+  if (bodiless) reply.body.resume()
+  const passed = bodiless ? null : (whole ?? (Readable.toWeb(reply.body) as ReadableStream<Uint8Array>))
   // A streamed body is passed on, not kept: the journal shows none.
   exchange.answer = { status, headers, body: whole && passed ? whole : null }
   return new Response(passed, { status, headers: headersInit(headers) })
