@@ -40,6 +40,7 @@ export interface RequestRecord extends Omit<
 }
 
 export interface Journal {
+  /** Keeps the record itself, not a copy: the caller hands it over. */
   recordRequest(record: RequestRecord): void
   /** Oldest first. */
   listRequests(filter?: JournalFilter): JournalEntry[]
@@ -98,12 +99,13 @@ export function createJournal(
     recordRequest(record) {
       if (capacity === 0) return
       const size = sizeOf(record)
-      records.push({
-        ...record,
-        body: record.body && copyBody(record.body),
-        response: record.response && boundedAnswer(record.response),
-        id: nextId++,
-      })
+      // The record is the journal's from here, kept as it came: a copy of its fifteen-odd fields (a
+      // spread) cost 2.2 µs a request, a few percent of the valid path (#19).
+      const stored = record as Stored
+      if (record.body) stored.body = copyBody(record.body)
+      if (record.response) stored.response = boundedAnswer(record.response)
+      stored.id = nextId++
+      records.push(stored)
       sizes.push(size)
       bytes += size
       if (records.length - first > 2 * capacity || bytes > maxBytes) dropOldest()

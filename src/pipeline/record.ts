@@ -71,11 +71,12 @@ export function recordExchange(exchange: Exchange, deps: PipelineDeps, status: n
     setImmediate(() => sendEvents(exchange, deps, input))
   const logger = engine.logger
   if (logger.request) {
-    // One more field on the spread line costs every request (as in the journal): only a forced status carries it.
+    // The record is the line, as it is: only an error or a forced status makes a copy with them (a
+    // spread of its fields cost 2.2 µs a request, #19). The logger formats it at once, keeping nothing.
     const forced = forcedBy(exchange, mockError)
     logger.request(
-      forced === undefined
-        ? { ...record, error: mockError?.message }
+      mockError === undefined && forced === undefined
+        ? record
         : { ...record, error: mockError?.message, forcedBy: forced },
     )
   }
