@@ -5,7 +5,11 @@ export interface Logger {
   info(message: string): void
   warn(message: string): void
   error(message: string): void
-  /** One call per answered request of the described API (admin calls excluded). Without it, no request is logged. */
+  /**
+   * One call per answered request of the described API (admin calls excluded). Without it, no request
+   * is logged. The line may be the journal's own record, with more fields than `RequestLine`: read it
+   * or copy it, never change it.
+   */
   request?(line: RequestLine): void
 }
 
