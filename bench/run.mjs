@@ -2,7 +2,8 @@
 // `npm run bench`: builds the mock, then measures it against a bare node:http server (and Prism,
 // when @stoplight/prism-cli is installed) under the same autocannon load, in alternating turns.
 //
-//   npm run bench                      3 rounds × 4 paths × 5 s, 50 connections; then stateful mode
+//   npm run bench                      3 rounds × 4 paths × 5 s, 50 connections, then the targets of issue
+//                                      #19 judged on them (bench/hot-path-targets.mjs); then stateful mode
 //                                      (create and read, beside stateless) and memory per 10,000 records
 //   npm run bench -- --quick           1 round, 2 s per load: a smoke run
 //   npm run bench -- --stateful        stateful mode only (bench/stateful.mjs): create and read against
@@ -52,6 +53,7 @@ import {
   timeToFirst200,
 } from './harness.mjs'
 import { summariseProfile } from './profile-summary.mjs'
+import { hotPathTargets } from './hot-path-targets.mjs'
 import { proxyCompare } from './proxy.mjs'
 import { rulesCompare } from './rules.mjs'
 import { STATEFUL_PROFILE_PATHS, statefulCompare, statefulInProcess, statefulMemory } from './stateful.mjs'
@@ -276,7 +278,13 @@ async function compare() {
   console.log(
     table(['path', 'server', 'status', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'RSS MiB', 'start ms'], rows),
   )
-  return { settings, runs, startup }
+  const targets = hotPathTargets({ paths: PATHS, runs, ratioOf, median, prism: settings.prism })
+  const missed = targets.filter((row) => row[3] === 'MISSED').length
+  console.log(
+    `\nThe targets of issue #19, the mock with default options, from this run (${missed} of ${targets.length} missed):\n`,
+  )
+  console.log(table(['path', 'target', 'value', ''], targets))
+  return { settings, runs, startup, hotPathTargets: targets }
 }
 
 // ---------------------------------------------------------------------------------------------
