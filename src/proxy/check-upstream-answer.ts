@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Violation } from '../errors.js'
+import { essenceOf } from '../media-type.js'
 import type { ResponseDescription } from '../openapi/operations.js'
 import { type DeclaredMedia, type ResponseSet, findResponse, mediaOf } from '../responses/declared-responses.js'
 import { schemaViolations } from '../validation/check-response-body.js'
@@ -53,7 +54,7 @@ export function checkUpstreamHead(
   }
   const declared = mediaOf(response)
   if (declared.length === 0 || bodiless || headers['content-length'] === '0') return { violations }
-  const contentType = (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
+  const contentType = essenceOf(headers['content-type'] ?? '')
   if (!contentType) return { violations, body: { declared } }
   const media = declared.find((m) => mediaMatches(m.mediaType, contentType))
   if (!media) {
@@ -69,12 +70,14 @@ export function upstreamBodyViolations(check: NonNullable<HeadCheck['body']>, bo
   if (!check.schema) return [mediaViolation('', check.declared)]
   let value: unknown
   try {
-    value = JSON.parse(new TextDecoder().decode(body))
+    value = JSON.parse(utf8.decode(body))
   } catch {
     return [{ path: 'body', message: 'is not JSON, as its content type says' }]
   }
   return schemaViolations(check.schema, value)
 }
+
+const utf8 = new TextDecoder()
 
 function mediaViolation(contentType: string, declared: readonly DeclaredMedia[]): Violation {
   const types = declared.map((m) => m.mediaType).join(', ')

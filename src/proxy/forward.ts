@@ -112,7 +112,7 @@ async function passOn(
   const { request } = exchange
   const { recorder } = upstream
   const { status } = reply
-  const described = deps.engine.rules.targets[operation.index]?.description.responses ?? []
+  const described = upstream.descriptions[operation.index]!.responses
   const bodiless = request.method === 'HEAD' || NULL_BODY.has(status)
   const head = checkUpstreamHead(operation.responses, described, status, reply.headers, bodiless)
   // A recording needs the body of an answer that keeps the contract, whatever its schema.

@@ -1,5 +1,6 @@
 import type { CompiledOperation } from '../compile-operation.js'
 import type { ResolvedOptions } from '../config.js'
+import type { OperationDescription } from '../openapi/operations.js'
 import { startupErrors } from '../errors.js'
 import type { Pool } from 'undici'
 import { type UpstreamSettings, upstreamPool } from './call-upstream.js'
@@ -14,6 +15,8 @@ export interface Upstream extends UpstreamSettings {
   fallback: boolean
   /** Keep-alive connections to the upstream, destroyed when the server closes. */
   pool: Pool
+  /** Each operation as described, by index: the headers its responses declare are checked on answers. */
+  descriptions: readonly OperationDescription[]
   /** Writes conforming answers as fixtures (`--record`); `undefined` without. */
   recorder?: Recorder
 }
@@ -53,6 +56,7 @@ export function upstreamOf(
     mocked: new Set(operations.map((o) => o.index).filter((index) => !proxied.has(index))),
     fallback: options.proxyFallback,
     pool: upstreamPool(settings),
+    descriptions: recording.descriptions,
     recorder: options.record
       ? createRecorder({ dir: options.record, overwrite: options.recordOverwrite, ...recording })
       : undefined,
