@@ -1,5 +1,8 @@
 import type { Redaction } from '../journal/journal-entry.js'
 
+/** Headers that carry credentials whatever the description says: the journal redacts them, recording never writes them. */
+export const CREDENTIAL_HEADERS: readonly string[] = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie']
+
 /**
  * The headers and query parameters the description's apiKey schemes read: credentials the journal
  * must not show, and recording must not write.

@@ -3,6 +3,7 @@ import { joinHeader } from '../internal/join-header.js'
 import type { HeaderSource } from '../request.js'
 import type { AnswerSource, Stored } from './journal.js'
 import type { NearMiss } from '../rules/choose-rule.js'
+import { CREDENTIAL_HEADERS } from '../auth/redaction-of.js'
 
 /** One request to the described API, as the journal keeps it. */
 export interface JournalEntry {
@@ -86,7 +87,7 @@ export interface JournalResponse {
 
 export const BODY_LIMIT = 64 * 1024
 /** Credentials by their name alone, in a request (`Cookie`) or an answer (`Set-Cookie`). */
-const REDACTED = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie'])
+const REDACTED = new Set(CREDENTIAL_HEADERS)
 /** Query parameters whose values are credentials by their name alone. */
 const SECRET_QUERY_NAME = /(token|key|secret|password|passwd|pwd|signature|credentials?)$/i
 

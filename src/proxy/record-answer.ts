@@ -11,6 +11,7 @@ import { parsePrefer } from '../responses/prefer.js'
 import type { UpstreamAnswer } from './check-upstream-answer.js'
 import { type RecordedFixture, fixtureOfAnswer } from './fixture-of-answer.js'
 import { requestHash } from './request-hash.js'
+import { CREDENTIAL_HEADERS } from '../auth/redaction-of.js'
 
 /** Proxy mode's `--record DIR`: upstream answers written as fixtures, for `--fixtures DIR` to replay. */
 export interface Recorder {
@@ -46,9 +47,6 @@ export interface RecorderSetup {
 
 /** Writes waiting at most: an upstream faster than the disk costs recordings, never memory. */
 export const MAX_PENDING_RECORDINGS = 64
-
-/** Headers that carry credentials whatever the description says. */
-const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie']
 
 /** Reasons told at most; past them none is (a drifting upstream could make new ones without end). */
 const MAX_TOLD = 1024
