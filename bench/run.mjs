@@ -19,6 +19,10 @@
 //                                      issue #18's target (≥ 0.70), then direct and proxy again in front of
 //                                      an upstream that waits 5 ms; about 5 × (seconds + 1.5) s a round,
 //                                      so not in the default run (in --all)
+//   npm run bench -- --peers           the peers of issue #19 (bench/peers.mjs): valid POST /plants against
+//                                      the mock, bare, Prism, Mockoon CLI, WireMock and Scalar's mock server,
+//                                      installed on demand from bench/peers/ into .cache/peers/ (npm ci); not
+//                                      in the default run nor in --all
 //   npm run bench -- --in-process      stateful and stateless CPU per request through app.request
 //   npm run bench -- --scale           start-up, RSS and routing throughput for 10/100/1000 operations
 //   npm run bench -- --profile         CPU profile of the mock under the valid-path load, summarised
@@ -55,6 +59,7 @@ import {
 import { summariseProfile } from './profile-summary.mjs'
 import { hotPathTargets } from './hot-path-targets.mjs'
 import { proxyCompare } from './proxy.mjs'
+import { peersCompare } from './peers.mjs'
 import { rulesCompare } from './rules.mjs'
 import { STATEFUL_PROFILE_PATHS, statefulCompare, statefulInProcess, statefulMemory } from './stateful.mjs'
 
@@ -73,6 +78,7 @@ const { values: args } = parseArgs({
     'in-process': { type: 'boolean', default: false },
     rules: { type: 'boolean', default: false },
     proxy: { type: 'boolean', default: false },
+    peers: { type: 'boolean', default: false },
     rounds: { type: 'string' },
     seconds: { type: 'string' },
     connections: { type: 'string' },
@@ -564,7 +570,8 @@ async function main() {
     args.memory ||
     args['in-process'] ||
     args.rules ||
-    args.proxy
+    args.proxy ||
+    args.peers
   if (args.soak) report.soak = await soak()
   if (args.profile) report.profile = await profile()
   if (args.all || !otherMode) report.compare = await compare()
@@ -574,6 +581,7 @@ async function main() {
   if (args.all || args['in-process']) report.inProcess = statefulInProcess({ fmt })
   if (args.all || args.rules) report.rules = await rulesCompare(helpers)
   if (args.all || args.proxy) report.proxy = await proxyCompare(helpers)
+  if (args.peers) report.peers = await peersCompare(helpers)
   if (args.all || args.scale) report.scale = await scale()
   if (args.json) writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`)
 }
