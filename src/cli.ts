@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs'
-import { type MockServer, StartupError, startMockServer } from './index.js'
+import { type MockServer, startMockServer } from './index.js'
+import { reportFailure, startLine } from './command-line/report.js'
 import { CLI_HELP } from './command-line/cli-help.js'
-import { type ConsoleLogger, type Logger, consoleLogger, createConsoleLogger } from './log.js'
-import type { EnvironmentSetting } from './command-line/environment-reader.js'
+import { type ConsoleLogger, consoleLogger, createConsoleLogger } from './log.js'
 import { parseCommandLine } from './command-line/parse-command-line.js'
 import { filterByLevel } from './command-line/verbose-level.js'
 
@@ -12,17 +12,24 @@ function main(argv: string[]): void {
   try {
     command = parseCommandLine(argv)
   } catch (error) {
-    return fail(consoleLogger, error)
+    return reportFailure(consoleLogger, error)
   }
   if (command.action === 'help') return void process.stdout.write(CLI_HELP)
   if (command.action === 'version') return void process.stdout.write(`${readVersion()}\n`)
-  const { options, verboseLevel, environment } = command
+  const { options, verboseLevel, environment, workers } = command
   const unfiltered = createConsoleLogger(options)
   const logger = verboseLevel ? filterByLevel(unfiltered, verboseLevel) : unfiltered
+  if (workers > 1) {
+    // Loaded only here: one process, the default, never loads node:cluster.
+    void import('./cluster/run-cluster.js').then(({ runCluster }) =>
+      runCluster(options, workers, logger, unfiltered, environment),
+    )
+    return
+  }
   startMockServer({ ...options, logger }).then(
     (server) => serveUntilSignalled(server, logger),
     // Printed whatever the level: `-v silent` still says why the mock did not start.
-    (error) => fail(unfiltered, error, environment),
+    (error) => reportFailure(unfiltered, error, environment),
   )
 }
 
@@ -47,28 +54,7 @@ function serveUntilSignalled(server: MockServer, logger: ConsoleLogger): void {
   process.on('SIGINT', () => stop('SIGINT'))
   process.on('SIGTERM', () => stop('SIGTERM'))
   // Printed last: supervisors take this line as "ready", and a signal sent on it must find the handlers in place.
-  logger.info(`${server.title} mock listening on ${server.url} (${server.operations.join(', ') || 'no operations'})`)
-}
-
-function fail(logger: Logger, error: unknown, environment: readonly EnvironmentSetting[] = []): void {
-  const known = error instanceof StartupError
-  // The code goes last, in brackets, so that scripts can match it and the sentence reads first.
-  logger.error(
-    known
-      ? `${namingTheEnvironment(error.message, environment)} [${error.code}]`
-      : String((error as Error)?.stack ?? error),
-  )
-  process.exitCode = 1
-}
-
-/**
- * A start-up error quotes the value it refuses; when that value came from an environment variable,
- * the message says which, since the user never wrote the flag it would otherwise suggest.
- */
-function namingTheEnvironment(message: string, environment: readonly EnvironmentSetting[]): string {
-  const sources = environment.filter((setting) => setting.mentions.some((mention) => message.includes(mention)))
-  if (sources.length === 0) return message
-  return `${message} ${sources.map((s) => `That value comes from the environment variable ${s.variable}.`).join(' ')}`
+  logger.info(startLine(server))
 }
 
 function readVersion(): string {

@@ -10,6 +10,7 @@ import { watchSources } from './watch.js'
 import { type OpenedRecords, openRecords } from './state/open-records.js'
 import { type MockHandle, carryStubs, handleOf } from './mock-handle.js'
 import { createDeliverer } from './events/send-events.js'
+import type { ServerHooks } from './cluster/server-hooks.js'
 
 export type { MockOptions } from './config.js'
 /** What start-up rejects with: `code` names the problem (one of `startupErrorCodes`), `message` explains it. */
@@ -75,14 +76,17 @@ export interface MockServer extends MockHandle {
  * expect(mock.requests({ operation: 'addPlant' })).toHaveLength(1)
  * await mock.close()
  */
-export async function startMockServer(options: AppOptions = {}): Promise<MockServer> {
+export async function startMockServer(options: AppOptions = {}, hooks: ServerHooks = {}): Promise<MockServer> {
   const logger = options.logger ?? createConsoleLogger(options)
   const closing = new AbortController()
+  // A worker of `--workers` keeps no data of its own: its store reaches the primary's.
+  const open: typeof openRecords = hooks.records ? async () => undefined : openRecords
   // The description's examples are checked once the server listens (`deferExampleChecks`).
   const engine = await createEngine(options, logger, { deferExampleChecks: true })
-  let live = assemble(engine, closing.signal, undefined, await openRecords(engine))
+  let live = assemble(engine, closing.signal, undefined, await open(engine), hooks.records)
+  const handle = (request: Request, env: unknown) => live.app.fetch(request, env)
   // One socket for the server's life; with --watch the app behind it is swapped, connections stay.
-  const server = await listen({ fetch: (request, env) => live.app.fetch(request, env) }, live.engine.options)
+  const server = await listen({ fetch: hooks.wrapFetch?.(handle, () => live) ?? handle }, live.engine.options)
   warnOfOpenAdmin(live.engine)
   settleDeferredExamples(live.engine, closing.signal)
   let reloading = Promise.resolve()
@@ -90,11 +94,11 @@ export async function startMockServer(options: AppOptions = {}): Promise<MockSer
     reloading = reloading.then(async () => {
       try {
         const next = await createEngine(options, logger, { deferExampleChecks: true })
-        const opened = await openRecords(next, live.opened?.records)
+        const opened = await open(next, live.opened?.records)
         // The data goes on in the new version: the old writer's last change is written before the new one takes over.
         live.opened?.writer?.flushSync()
         live.opened?.writer?.close()
-        live = assemble(next, closing.signal, live.state, opened)
+        live = assemble(next, closing.signal, live.state, opened, hooks.records)
         settleDeferredExamples(live.engine, closing.signal)
         logger.info(`reloaded ${describe(live.engine).title}: ${live.engine.operations.length} operation(s)`)
       } catch (error) {
@@ -170,12 +174,13 @@ function assemble(
   closing: AbortSignal,
   previous: RuntimeState | undefined,
   opened: OpenedRecords | undefined,
+  sharedRecords?: ServerHooks['records'],
 ): Assembled {
   const state = createRuntimeState(engine.scenarios, engine.options.scenario, engine.options.journalSize, {
     previous,
     redaction: engine.redaction,
     journalBytes: engine.options.journalBytes,
-    records: opened?.records,
+    records: sharedRecords?.(engine) ?? opened?.records,
     deliveries: previous?.deliveries ?? createDeliverer(engine),
   })
   carryStubs(previous, state, engine)

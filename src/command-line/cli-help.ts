@@ -77,7 +77,10 @@ Listening:
   -h, --host <addr>    address to listen on       [env HOST, default: 127.0.0.1]
   --cors [true|false]  CORS headers and preflight answers; --cors false,
                        --cors=false or --no-cors turns them off    [default: on]
-  -m, --multiprocess   accepted for Prism's sake; one process answers here
+  -m, --multiprocess   accepted for Prism's sake; see --workers
+  --workers <n|auto>   processes answering on the one port (auto: one per
+                       core); scenarios, stubs, journal and data are shared
+                                                [env MOCK_WORKERS, default: 1]
 
 Checks and limits:
   --token <t>          accept only this bearer token / API key; repeat for

@@ -58,6 +58,7 @@ const FLAGS = {
   'max-deliveries-in-flight': { type: 'string' },
   'webhook-timeout': { type: 'string' },
   'webhook-retries': { type: 'string' },
+  workers: { type: 'string' },
   help: { type: 'boolean' },
   version: { type: 'boolean' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>

@@ -5,13 +5,21 @@ import { readArguments } from './command-line-flags.js'
 import type { MockOptions, ValidationMode } from '../config.js'
 import { type EnvironmentSetting, EnvironmentReader } from './environment-reader.js'
 import { parseByteSize } from '../resolve-options.js'
+import { readWorkers } from './read-workers.js'
 import { VERBOSE_LEVELS, type VerboseLevel, isVerboseLevel, optionsForLevel } from './verbose-level.js'
 
 /** What the command line asks for. `serve` carries everything the CLI needs to start and to explain a failure. */
 export type CommandLine =
   | { action: 'help' }
   | { action: 'version' }
-  | { action: 'serve'; options: MockOptions; verboseLevel?: VerboseLevel; environment: EnvironmentSetting[] }
+  | {
+      action: 'serve'
+      options: MockOptions
+      verboseLevel?: VerboseLevel
+      environment: EnvironmentSetting[]
+      /** Processes answering on the port (`--workers`); 1 is the single process, without node:cluster. */
+      workers: number
+    }
 
 /**
  * Reads the command line and the environment into options: the description as an argument (after
@@ -100,8 +108,10 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     mockOnly: values['mock-only']?.flatMap((list) => list.split(',')).map((name) => name.trim()),
     proxyFallback: values.fallback,
   }
-  // `--multiprocess` is taken and does nothing: one process answers, and it keeps up (README, Performance).
-  return { action: 'serve', options, verboseLevel: level, environment: settings.used }
+  // `--multiprocess` is taken and does nothing: `--workers` says how many processes answer.
+  const workers =
+    values.workers === undefined ? settings.read('MOCK_WORKERS', readWorkers) : readWorkers('--workers', values.workers)
+  return { action: 'serve', options, verboseLevel: level, environment: settings.used, workers: workers ?? 1 }
 }
 
 /**

@@ -99,6 +99,7 @@ export const startupErrorCodes = [
   'cli_missing_value',
   'cli_two_descriptions',
   'cli_remote_description',
+  'cli_bad_workers',
   // Listening.
   'port_in_use',
   'port_forbidden',

@@ -1,0 +1,118 @@
+import { ADMIN_PREFIX } from '../config.js'
+import type { JournalEntry } from '../journal/journal-entry.js'
+import { errors, isMockError } from '../errors.js'
+import { JOURNAL_FILTERS, LISTING_PARAMETERS, journalFilterOf, readPage } from '../http/read-admin-input.js'
+import type { LiveMock } from '../mock-handle.js'
+import { renderError } from '../responses/render-error.js'
+import type { FetchHandler } from './server-hooks.js'
+import { type Gather, type WireResponse, fromWireResponse, toWireRequest } from './messages.js'
+import type { PrimaryLink } from './primary-link.js'
+import {
+  type FromWorker,
+  mergeByTime,
+  mergeDeliveries,
+  mergeScenario,
+  mergeStub,
+  mergeStubList,
+} from './merge-reads.js'
+import { pageOf } from './merge-reads.js'
+
+/** Admin writes one worker answers alone: a webhook is sent once, and the data is already shared. */
+const ALONE = [/^\/__mock\/webhooks$/, /^\/__mock\/state\/[^/]+$/]
+
+/** Admin reads answered by every worker and merged, by path. */
+function mergerOf(path: string): ((answers: Array<FromWorker<any>>) => unknown) | undefined {
+  if (path === '/__mock/deliveries') return mergeDeliveries
+  if (path === '/__mock/stubs') return (answers) => mergeStubList(answers.map((a) => a.value))
+  if (/^\/__mock\/stubs\/[^/]+$/.test(path)) return (answers) => mergeStub(answers.map((a) => a.value))
+  if (path === '/__mock/scenario') return (answers) => mergeScenario(answers.map((a) => a.value))
+  return undefined
+}
+
+/**
+ * The admin API of a worker of `--workers N`, so that it answers as one mock whichever worker a call
+ * lands on. A write (scenario, stubs, reset, journal clears, webhook targets) goes to the primary,
+ * which applies it on every worker in turn, one write at a time, and answers with this worker's own
+ * answer once all have acknowledged: every worker's scenarios and stubs stay the same, and stub ids
+ * agree. The journal and the deliveries are gathered from every worker and merged by time; rule hits
+ * are summed. Requests to the described API pass straight through, after one prefix check.
+ */
+export function relayAdmin(link: PrimaryLink, slot: number) {
+  const gather = async (what: Gather): Promise<Array<FromWorker<any>>> =>
+    (await link.call({ kind: 'gather', gather: what }, 'an admin read')) as Array<FromWorker<any>>
+
+  return (handle: FetchHandler, live: () => LiveMock): FetchHandler => {
+    /** The journal's listing and count: this worker checks the call (host, token, filters), then every worker's entries are merged. */
+    const readJournal = async (request: Request, local: Response, count: boolean): Promise<Response> => {
+      void local.body?.cancel()
+      const { searchParams } = new URL(request.url)
+      const query = Object.fromEntries(searchParams)
+      const session = request.headers.get('x-mock-session') ?? undefined
+      const filter = journalFilterOf(query, session, count ? JOURNAL_FILTERS : LISTING_PARAMETERS)
+      const journal = live().state.journal
+      if (count) {
+        const others = await gather({ what: 'count', filter: { ...filter } })
+        return Response.json({ count: others.reduce((sum, { value }) => sum + value, journal.countRequests(filter)) })
+      }
+      const mine = { slot, value: journal.listRequests(filter) }
+      const entries = mergeByTime<JournalEntry>([mine, ...(await gather({ what: 'entries', filter: { ...filter } }))])
+      return Response.json(pageOf(entries, readPage(query)))
+    }
+
+    const relayRead = async (path: string, request: Request, env: unknown): Promise<Response> => {
+      const merge = mergerOf(path)
+      const journal = path === `${ADMIN_PREFIX}/requests` || path === `${ADMIN_PREFIX}/requests/count`
+      if (!merge && !journal) return handle(request, env)
+      const wire = toWireRequest(request)
+      const local = await handle(request, env)
+      if (local.status !== 200) return local
+      if (journal) return readJournal(request, local, path.endsWith('/count'))
+      const mine = { slot, value: await local.json() }
+      const others = (await gather({ what: 'get', request: wire })) as Array<FromWorker<WireResponse>>
+      const answers = others.filter(({ value }) => value.status === 200)
+      const values = answers.map(({ slot, value }) => ({
+        slot,
+        value: JSON.parse(Buffer.from(value.body, 'base64').toString()),
+      }))
+      return Response.json(merge!([mine, ...values]))
+    }
+
+    const relayWrite = async (request: Request): Promise<Response> => {
+      const limit = live().engine.options.maxBodyBytes
+      const body = request.body ? await boundedBody(request, limit) : undefined
+      const call = { kind: 'write' as const, request: toWireRequest(request, body) }
+      return fromWireResponse((await link.call(call, 'an admin change')) as WireResponse)
+    }
+
+    return async (request, env) => {
+      const { url } = request
+      const pathStart = url.indexOf('/', url.indexOf('://') + 3)
+      if (!url.startsWith(ADMIN_PREFIX, pathStart) || !live().engine.options.admin) return handle(request, env)
+      const path = new URL(url).pathname
+      try {
+        if (request.method === 'GET') return await relayRead(path, request, env)
+        if (request.method === 'HEAD' || request.method === 'OPTIONS' || ALONE.some((re) => re.test(path)))
+          return await handle(request, env)
+        return await relayWrite(request)
+      } catch (error) {
+        if (!isMockError(error)) throw error
+        const { status, headers, body } = renderError(error, undefined, live().engine.errorContext)
+        return new Response(body, { status, headers })
+      }
+    }
+  }
+}
+
+/** The body of an admin write, at most `limit` bytes (`--max-body`); a larger one is answered 413 as the admin API would. */
+async function boundedBody(request: Request, limit: number): Promise<Uint8Array> {
+  const declared = request.headers.get('content-length')
+  if (declared !== null && Number(declared) > limit) throw errors.payloadTooLarge(limit)
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength
+    if (size > limit) throw errors.payloadTooLarge(limit)
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks)
+}

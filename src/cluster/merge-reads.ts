@@ -1,0 +1,78 @@
+import type { JournalEntry } from '../journal/journal-entry.js'
+import type { MAX_WORKERS } from '../command-line/read-workers.js'
+
+/** One worker's answer, with the slot (0 to N-1) of the worker that gave it. */
+export interface FromWorker<T> {
+  slot: number
+  value: T
+}
+
+/** Slots a global id keeps room for: `MAX_WORKERS`. */
+const SLOTS: typeof MAX_WORKERS = 64
+
+/**
+ * An entry's id across workers: each worker numbers its journal (and its deliveries) from 1, so the
+ * listing names an entry by `id × 64 + slot`, unique over the workers, and a cursor of the merged
+ * listing is one of these.
+ */
+export function globalId(id: number, slot: number): number {
+  return id * SLOTS + slot
+}
+
+type Timed = { id: number; time: string }
+
+/** Every worker's items, ids made global, oldest first (the same millisecond: by id). */
+export function mergeByTime<T extends Timed>(answers: ReadonlyArray<FromWorker<readonly T[]>>): T[] {
+  const all = answers.flatMap(({ slot, value }) => value.map((item) => ({ ...item, id: globalId(item.id, slot) })))
+  return all.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : a.id - b.id))
+}
+
+/**
+ * One page of the merged journal: the `limit` entries after the cursor's. A cursor whose entry has
+ * since been dropped starts at the first entry of the same worker after it, by time.
+ */
+export function pageOf(
+  entries: readonly JournalEntry[],
+  { limit, after }: { limit: number; after?: number },
+): { requests: JournalEntry[]; next?: string } {
+  let start = 0
+  if (after !== undefined) {
+    const at = entries.findIndex((entry) => entry.id === after)
+    if (at !== -1) start = at + 1
+    else {
+      const slot = after % SLOTS
+      const later = entries.find((entry) => entry.id % SLOTS === slot && entry.id > after)
+      start = later ? entries.findIndex((entry) => entry.time >= later.time) : entries.length
+    }
+  }
+  const requests = entries.slice(start, start + limit)
+  const more = start + limit < entries.length
+  return more ? { requests, next: String(requests[requests.length - 1]!.id) } : { requests }
+}
+
+type Hits = { hits: number }
+
+/** `GET /__mock/stubs`: the stubs are the same on every worker; their hits are summed over workers. */
+export function mergeStubList(answers: ReadonlyArray<{ stubs: Array<Hits & { id: number }> }>) {
+  const [mine, ...others] = answers
+  const hits = new Map<number, number>()
+  for (const { stubs } of others) for (const stub of stubs) hits.set(stub.id, (hits.get(stub.id) ?? 0) + stub.hits)
+  return { ...mine!, stubs: mine!.stubs.map((stub) => ({ ...stub, hits: stub.hits + (hits.get(stub.id) ?? 0) })) }
+}
+
+/** `GET /__mock/stubs/{id}`: one stub, its hits summed over workers. */
+export function mergeStub(answers: ReadonlyArray<Hits>) {
+  return { ...answers[0]!, hits: answers.reduce((sum, answer) => sum + (answer.hits ?? 0), 0) }
+}
+
+/** `GET /__mock/scenario`: the scenario in force is the same on every worker; each rule's hits are summed. */
+export function mergeScenario(answers: ReadonlyArray<{ hits: Array<Hits & { rule: string }> }>) {
+  const hits = new Map<string, number>()
+  for (const answer of answers) for (const { rule, hits: n } of answer.hits) hits.set(rule, (hits.get(rule) ?? 0) + n)
+  return { ...answers[0]!, hits: [...hits].map(([rule, n]) => ({ rule, hits: n })) }
+}
+
+/** `GET /__mock/deliveries`: every worker's callbacks and webhooks, oldest first. */
+export function mergeDeliveries(answers: ReadonlyArray<FromWorker<{ deliveries: Timed[] }>>) {
+  return { deliveries: mergeByTime(answers.map(({ slot, value }) => ({ slot, value: value.deliveries }))) }
+}

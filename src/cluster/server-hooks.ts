@@ -1,0 +1,17 @@
+import type { Engine } from '../engine.js'
+import type { LiveMock } from '../mock-handle.js'
+import type { RecordStore } from '../state/record-store.js'
+
+/** A server's request handler, as `listen` takes it: the request, and the Node bindings `@hono/node-server` passes. */
+export type FetchHandler = (request: Request, env: unknown) => Response | Promise<Response>
+
+/**
+ * What a worker of `--workers N` changes in `startMockServer` (src/cluster/worker.ts); a single process
+ * passes none. Internal: the library's own server is one process.
+ */
+export interface ServerHooks {
+  /** The data of a stateful engine, instead of one opened in this process (`undefined` without `--stateful`). */
+  records?: (engine: Engine) => RecordStore | undefined
+  /** Wraps the server's handler: a worker relays admin calls through the primary. `live` is the app in service. */
+  wrapFetch?: (handle: FetchHandler, live: () => LiveMock) => FetchHandler
+}

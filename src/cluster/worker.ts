@@ -1,0 +1,85 @@
+import { type MockServer, startMockServer } from '../index.js'
+import type { MockOptions } from '../config.js'
+import type { ConsoleLogger } from '../log.js'
+import { StartupError } from '../errors.js'
+import { relayAdmin } from './admin-relay.js'
+import { applyingEcho, createIpcRecordStore } from './ipc-record-store.js'
+import { type Run, type ToPrimary, type ToWorker, fromWireRequest, isMessage, toWireResponse } from './messages.js'
+import { createPrimaryLink } from './primary-link.js'
+import type { FetchHandler } from './server-hooks.js'
+import type { LiveMock } from '../mock-handle.js'
+
+/** Where the primary tells a worker its slot and whether it prints the start-up lines: `PLANT_STORE_MOCK_WORKER=<slot>:<1|0>`. */
+export const WORKER_VARIABLE = 'PLANT_STORE_MOCK_WORKER'
+
+/**
+ * One worker of `--workers N`: the whole mock on the shared port, its data in the primary
+ * (`ipc-record-store.ts`) and its admin API relayed (`admin-relay.ts`). It answers nothing until
+ * the primary says it has applied every earlier admin write; it reports its start-up failure to the
+ * primary, which prints it once; it stops when the primary says so (or is gone), finishing its
+ * in-flight requests. SIGINT and SIGTERM are the primary's to act on: a terminal's Ctrl-C reaches
+ * every process of the group.
+ */
+export async function runWorker(options: MockOptions, logger: ConsoleLogger): Promise<void> {
+  const [slotText, announce] = (process.env[WORKER_VARIABLE] ?? '0:1').split(':')
+  const slot = Number(slotText)
+  const link = createPrimaryLink()
+  const store = createIpcRecordStore(link)
+  let openGate = () => {}
+  let gate: Promise<void> | undefined = new Promise((resolve) => (openGate = resolve))
+  let inner: FetchHandler | undefined
+  let live: (() => LiveMock) | undefined
+  const relay = relayAdmin(link, slot)
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => {})
+
+  link.onRun(async (run: Run) => {
+    if (run.kind === 'serve') return void ((gate = undefined), openGate())
+    if (run.kind === 'apply')
+      return applyingEcho.run(run.echo, async () =>
+        toWireResponse(await inner!(fromWireRequest(run.request), undefined)),
+      )
+    const { gather } = run
+    const journal = live!().state.journal
+    if (gather.what === 'entries') return journal.listRequests(gather.filter)
+    if (gather.what === 'count') return journal.countRequests(gather.filter)
+    return toWireResponse(await inner!(fromWireRequest(gather.request), undefined))
+  })
+
+  let server: MockServer
+  try {
+    server = await startMockServer(
+      { ...options, logger: announce === '1' ? logger : { ...logger, info: () => {}, warn: () => {} } },
+      {
+        records: (engine) => (engine.stateful ? store : undefined),
+        wrapFetch: (handle, current) => {
+          inner = handle
+          live = current
+          const relayed = relay(handle, current)
+          return (request, env) => (gate ? gate.then(() => relayed(request, env)) : relayed(request, env))
+        },
+      },
+    )
+  } catch (error) {
+    const code = error instanceof StartupError ? error.code : undefined
+    const message = code ? (error as Error).message : String((error as Error)?.stack ?? error)
+    // Printed once, by the primary; the exit waits until the primary has the message.
+    process.exitCode = 1
+    return void process.send!({ t: 'failed', message, code } satisfies ToPrimary, () => process.disconnect())
+  }
+  let stopping = false
+  const stop = () => {
+    if (stopping) return
+    stopping = true
+    server.close().then(
+      () => (logger.flush(), process.exit(0)),
+      (error: unknown) => {
+        logger.error(`could not stop cleanly: ${(error as Error)?.message ?? error}`)
+        process.exit(1)
+      },
+    )
+  }
+  process.on('message', (message: unknown) => isMessage<ToWorker>(message) && message.t === 'stop' && stop())
+  process.on('disconnect', stop)
+  if (!process.connected) return stop()
+  link.send({ t: 'listening', url: server.url, title: server.title, operations: server.operations })
+}

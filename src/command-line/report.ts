@@ -1,0 +1,30 @@
+import { StartupError } from '../errors.js'
+import type { Logger } from '../log.js'
+import type { EnvironmentSetting } from './environment-reader.js'
+
+/** The line supervisors and scripts take as "ready": printed once the mock answers (with `--workers`, once every worker does). */
+export function startLine({ title, url, operations }: { title: string; url: string; operations: string[] }): string {
+  return `${title} mock listening on ${url} (${operations.join(', ') || 'no operations'})`
+}
+
+/** Why the mock did not start, as one paragraph, the code last in brackets; sets exit code 1. */
+export function reportFailure(logger: Logger, error: unknown, environment: readonly EnvironmentSetting[] = []): void {
+  const known = error instanceof StartupError
+  // The code goes last, in brackets, so that scripts can match it and the sentence reads first.
+  logger.error(
+    known
+      ? `${namingTheEnvironment(error.message, environment)} [${error.code}]`
+      : String((error as Error)?.stack ?? error),
+  )
+  process.exitCode = 1
+}
+
+/**
+ * A start-up error quotes the value it refuses; when that value came from an environment variable,
+ * the message says which, since the user never wrote the flag it would otherwise suggest.
+ */
+function namingTheEnvironment(message: string, environment: readonly EnvironmentSetting[]): string {
+  const sources = environment.filter((setting) => setting.mentions.some((mention) => message.includes(mention)))
+  if (sources.length === 0) return message
+  return `${message} ${sources.map((s) => `That value comes from the environment variable ${s.variable}.`).join(' ')}`
+}
