@@ -1,5 +1,5 @@
 import type { JournalEntry } from '../journal/journal-entry.js'
-import type { MAX_WORKERS } from '../command-line/read-workers.js'
+import { MAX_WORKERS } from '../command-line/read-workers.js'
 
 /** One worker's answer, with the slot (0 to N-1) of the worker that gave it. */
 export interface FromWorker<T> {
@@ -7,8 +7,8 @@ export interface FromWorker<T> {
   value: T
 }
 
-/** Slots a global id keeps room for: `MAX_WORKERS`. */
-const SLOTS: typeof MAX_WORKERS = 64
+/** Slots a global id keeps room for. */
+const SLOTS = MAX_WORKERS
 
 /**
  * An entry's id across workers: each worker numbers its journal (and its deliveries) from 1, so the
