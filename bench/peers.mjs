@@ -33,6 +33,7 @@ import {
   readdirSync,
   readlinkSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs'
 import { request } from 'node:http'
@@ -295,10 +296,12 @@ function serverSpecs() {
   const node = process.execPath
   const modules = join(cacheDir, 'node_modules')
   const head = gitHead()
+  const builtAt = statSync(join(root, 'dist/cli.js')).mtime.toISOString().slice(0, 16).replace('T', ' ')
   const specs = [
     {
       name: 'mock',
-      version: `${readJson(join(root, 'package.json')).version}${head ? ` (HEAD ${head})` : ''}`,
+      // dist/ may be rebuilt by anyone between runs: its time says which build this row measured.
+      version: `${readJson(join(root, 'package.json')).version}, dist/ of ${builtAt}${head ? `, HEAD ${head}` : ''}`,
       command: 'node dist/cli.js --port 0',
       setup: 'plant-store-mock with default options: a request line per request on stdout, the journal on.',
       warmup: WARMUP_FACTOR.node,
