@@ -187,7 +187,7 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
     rules,
     webhooks,
     webhookBindings,
-    upstream: upstreamOf(options, operations, { descriptions, checking, redaction }),
+    upstream: await upstreamOf(options, operations, { descriptions, checking, redaction }),
   }
 }
 

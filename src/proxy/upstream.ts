@@ -25,11 +25,11 @@ export interface Upstream extends UpstreamSettings {
 export type Recording = Omit<RecorderSetup, 'dir' | 'overwrite'>
 
 /** Proxy mode's upstream, its operations named by operationId or `METHOD /path` checked now; `undefined` without `--proxy`. */
-export function upstreamOf(
+export async function upstreamOf(
   options: ResolvedOptions,
   operations: readonly CompiledOperation[],
   recording: Recording,
-): Upstream | undefined {
+): Promise<Upstream | undefined> {
   if (!options.proxy) return undefined
   const find = (flag: string, name: string): number => {
     const found = operations.find((o) => isOperationNamed(o, name))
@@ -55,7 +55,7 @@ export function upstreamOf(
     ...settings,
     mocked: new Set(operations.map((o) => o.index).filter((index) => !proxied.has(index))),
     fallback: options.proxyFallback,
-    pool: upstreamPool(settings),
+    pool: await upstreamPool(settings),
     descriptions: recording.descriptions,
     recorder: options.record
       ? createRecorder({ dir: options.record, overwrite: options.recordOverwrite, ...recording })
