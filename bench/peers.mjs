@@ -10,7 +10,8 @@
 //   Docker image runs it (every request is still logged to stdout, as JSON).
 // - wiremock: the standalone jar that the npm package `wiremock` ships, run with `java -jar`, with the stub
 //   mapping of bench/peers/wiremock/mappings/ (POST /plants → 200 and a Plant); WireMock does not read
-//   OpenAPI descriptions. Its JVM gets a longer warm-up than the Node servers, for the JIT.
+//   OpenAPI descriptions. Its JVM gets a longer warm-up than the Node servers, for the JIT, after which its
+//   request journal (every request, by default) is emptied.
 // - scalar: @scalar/mock-server's createMockServer served by @hono/node-server, as Scalar's documentation
 //   sets it up in Node (bench/peers/scalar-mock.mjs). Its package asks for Node ≥ 22; a start that fails on
 //   this Node shows in its row, with the reason, instead of figures.
@@ -40,7 +41,7 @@ import { request } from 'node:http'
 import { dirname, join, relative, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
-import { load, median, sleep, startServer, table } from './harness.mjs'
+import { load, median, rssMiB, sleep, startServer, table } from './harness.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const peersDir = join(root, 'bench/peers')
@@ -58,11 +59,17 @@ const TARGET = {
 const NO_AUTH = { ...TARGET, headers: { 'content-type': 'application/json' } }
 
 /**
- * Warm-up before the rounds, as multiples of run.mjs's warm-up (1 s; 0.5 s with --quick): 10 s for a
- * Node server (3 s left Prism and Scalar, at a few hundred requests a second, still speeding up in the
- * first round), 30 s for the JVM (15 s left WireMock at half its later rate in the first round).
+ * Warm-up before the rounds, in loads of 5 s, in units of run.mjs's warm-up (1 s; 0.5 s with --quick).
+ * A Node server: at least 10 s and 20,000 requests (Prism, Mockoon and Scalar answer a few hundred to two
+ * thousand a second, so a fixed few seconds gave them a few thousand requests), at most 40 s. The JVM:
+ * 120 s, because WireMock's throughput kept rising for 60 to 100 s of load here (its JIT), from about
+ * 2,000 to over 20,000 requests a second; 30 s left it at half its later rate.
  */
-const WARMUP_FACTOR = { node: 10, jvm: 30 }
+const WARMUP = {
+  node: { minSeconds: 10, minRequests: 20_000, maxSeconds: 40 },
+  jvm: { minSeconds: 120, minRequests: 20_000, maxSeconds: 120 },
+}
+const WARMUP_LOAD_SECONDS = 5
 const START_TIMEOUT_MS = 120_000
 const INSTALL_TIMEOUT_MS = 600_000
 
@@ -276,6 +283,28 @@ function isJsonObject(text) {
   }
 }
 
+/** Loads of a few seconds until the server has had its minimum time and requests, or its maximum time. */
+async function warmUp(server, { minSeconds, minRequests, maxSeconds }, { connections, unit }) {
+  const loadSeconds = WARMUP_LOAD_SECONDS * unit
+  let seconds = 0
+  let requests = 0
+  const rates = []
+  while (seconds < maxSeconds * unit && (seconds < minSeconds * unit || requests < minRequests * unit)) {
+    const result = await load(server, TARGET, { connections, seconds: loadSeconds })
+    seconds += loadSeconds
+    requests += result.requests.total
+    rates.push(result.requests.average)
+  }
+  return { seconds, requests, rates, loadSeconds }
+}
+
+async function resetWireMockJournal(server) {
+  const reset = await exchange(server.url, { method: 'DELETE', path: '/__admin/requests', headers: {}, body: '' })
+  return reset.status === 200
+    ? 'request journal emptied (DELETE /__admin/requests: 200)'
+    : `request journal NOT emptied (DELETE /__admin/requests: ${reset.status})`
+}
+
 // ---------------------------------------------------------------------------------------------
 // The servers: versions read from what is installed, commands as the bench runs them
 
@@ -304,7 +333,7 @@ function serverSpecs() {
       version: `${readJson(join(root, 'package.json')).version}, dist/ of ${builtAt}${head ? `, HEAD ${head}` : ''}`,
       command: 'node dist/cli.js --port 0',
       setup: 'plant-store-mock with default options: a request line per request on stdout, the journal on.',
-      warmup: WARMUP_FACTOR.node,
+      warmup: WARMUP.node,
       start: () => startServer('mock', node, [join(root, 'dist/cli.js'), '--port', '0'], { cwd: root }),
     },
     {
@@ -312,7 +341,7 @@ function serverSpecs() {
       version: `node ${process.version}`,
       command: 'node bench/bare-server.mjs --port 0',
       setup: 'node:http by hand: reads and parses the body, checks the bearer header and NewPlant, fixed JSON.',
-      warmup: WARMUP_FACTOR.node,
+      warmup: WARMUP.node,
       start: () => startServer('bare', node, [join(root, 'bench/bare-server.mjs'), '--port', '0'], { cwd: root }),
     },
   ]
@@ -323,7 +352,7 @@ function serverSpecs() {
     version: existsSync(prismBin) ? `@stoplight/prism-cli ${readJson(join(PRISM_DIR, 'package.json')).version}` : '',
     command: 'prism mock openapi.yaml -p 0 -h 127.0.0.1',
     setup: "Prism's mock mode on the description, default options (it logs every request).",
-    warmup: WARMUP_FACTOR.node,
+    warmup: WARMUP.node,
     unavailable: existsSync(prismBin) ? undefined : 'not installed (npm ci in the project installs it)',
     start: () =>
       startServer('prism', node, [prismBin, 'mock', SPEC, '-p', '0', '-h', '127.0.0.1'], {
@@ -339,7 +368,7 @@ function serverSpecs() {
     command: 'mockoon-cli start --data openapi.yaml --port 0 --hostname 127.0.0.1 --disable-log-to-file',
     setup:
       'Mockoon CLI started from the OpenAPI file (converted to a Mockoon environment at start); --disable-log-to-file as its Docker image runs it, each request still logged to stdout as JSON; admin API on (default).',
-    warmup: WARMUP_FACTOR.node,
+    warmup: WARMUP.node,
     start: () =>
       spawnPeer('mockoon', node, [
         join(mockoonDir, readJson(join(mockoonDir, 'package.json')).bin['mockoon-cli']),
@@ -361,8 +390,9 @@ function serverSpecs() {
     name: 'wiremock',
     version: `wiremock ${readJson(join(wiremockDir, 'package.json')).version} (npm jar) on ${java}`,
     command: `java -jar ${jar} --port 0 --bind-address 127.0.0.1 --root-dir ${rel(WIREMOCK_ROOT)} --disable-banner`,
-    setup: `WireMock standalone, default JVM and options (request journal on, no per-request log), with one stub mapping (bench/peers/wiremock/mappings/, copied to ${rel(WIREMOCK_ROOT)}): POST /plants → 200, a Plant as JSON; it does not read the description, so it validates nothing. ${WARMUP_FACTOR.jvm}× the warm-up of the Node servers, for the JIT.`,
-    warmup: WARMUP_FACTOR.jvm,
+    setup: `WireMock standalone, default JVM and options (request journal on, no per-request log), with one stub mapping (bench/peers/wiremock/mappings/, copied to ${rel(WIREMOCK_ROOT)}): POST /plants → 200, a Plant as JSON; it does not read the description, so it validates nothing. Warmed up ${WARMUP.jvm.minSeconds} s (its JIT), then its request journal emptied (DELETE /__admin/requests, as a test suite resets it): by default it keeps every request, and the warm-up's would otherwise weigh on the rounds; the rounds' own still grow it.`,
+    afterWarmUp: resetWireMockJournal,
+    warmup: WARMUP.jvm,
     unavailable: jar ? undefined : `no standalone jar in ${rel(join(wiremockDir, 'build'))}`,
     start: () =>
       spawnPeer('wiremock', 'java', [
@@ -385,7 +415,7 @@ function serverSpecs() {
     version: `@scalar/mock-server ${scalar.version}, @hono/node-server ${honoServer.version}`,
     command: 'node scalar-mock.mjs openapi.yaml',
     setup: `@scalar/mock-server's createMockServer on the description, served by @hono/node-server (bench/peers/scalar-mock.mjs, as Scalar's documentation does it), no request log; its package asks for node ${scalar.engines?.node ?? 'any'}, run here on ${process.version}.`,
-    warmup: WARMUP_FACTOR.node,
+    warmup: WARMUP.node,
     start: () =>
       startServer('scalar', node, [join(cacheDir, 'scalar-mock.mjs'), SPEC], {
         cwd: cacheDir,
@@ -436,15 +466,22 @@ export async function peersCompare({ settings, measure, fmt }) {
         validJsonObject: isJsonObject(valid.body),
         validBody: valid.body.slice(0, 200),
         noAuth: noAuth.status,
+        rssIdle: rssMiB(server), // started and asked twice, before any load
       }
       console.log(
         `  ${spec.name.padEnd(8)} ${server.url}  start ${fmt.int(performance.now() - server.spawnedAt)} ms  valid ${valid.status} ${JSON.stringify(valid.body.slice(0, 80))}  no auth ${noAuth.status}`,
       )
     }
     for (const server of live) {
-      const warm = server.spec.warmup * settings.warmupSeconds
-      await load(server, TARGET, { connections, seconds: warm })
-      console.log(`  warmed up ${server.name} for ${warm} s`)
+      const warm = await warmUp(server, server.spec.warmup, { connections, unit: settings.warmupSeconds })
+      console.log(
+        `  warmed up ${server.name.padEnd(8)} ${warm.seconds} s, ${fmt.int(warm.requests)} requests (req/s by ${warm.loadSeconds} s: ${warm.rates.map(fmt.int).join(' → ')})`,
+      )
+      server.spec.warmedUp = warm
+      if (server.spec.afterWarmUp) {
+        warm.after = await server.spec.afterWarmUp(server)
+        console.log(`  ${server.name}: ${warm.after}`)
+      }
     }
     for (let round = 0; round < rounds; round++) {
       // Rotate who goes first, so that no server always follows the same one's load.
@@ -475,6 +512,7 @@ export async function peersCompare({ settings, measure, fmt }) {
         'n/a',
         'n/a',
         'n/a',
+        'n/a',
         spec.unavailable ?? 'not measured',
         '',
         '',
@@ -491,6 +529,7 @@ export async function peersCompare({ settings, measure, fmt }) {
       fmt.ms(med('p99')),
       fmt.one(med('cpuMicrosPerRequest')),
       fmt.one(med('rss')),
+      fmt.one(probe.rssIdle),
       `${probe.valid}${probe.validJsonObject ? ', JSON object' : ', not a JSON object'}${loadNote}`,
       String(probe.noAuth),
       probe.noAuth === 401 ? 'yes' : 'no',
@@ -498,7 +537,7 @@ export async function peersCompare({ settings, measure, fmt }) {
     ]
   })
   console.log(
-    `\nMedians over ${rounds} round(s) of ${seconds} s; × bare = median of the per-round req/s ratio to bare; RSS after each load (the whole process group; for WireMock the JVM).\n`,
+    `\nMedians over ${rounds} round(s) of ${seconds} s; × bare = median of the per-round req/s ratio to bare; RSS after each load, and idle (started, before the warm-up), of the whole process group (for WireMock the JVM).\n`,
   )
   console.log(
     table(
@@ -510,6 +549,7 @@ export async function peersCompare({ settings, measure, fmt }) {
         'p99 ms',
         'CPU µs/req',
         'RSS MiB',
+        'RSS idle MiB',
         'status (valid)',
         'status (no auth)',
         'checks auth',
@@ -548,13 +588,14 @@ export async function peersCompare({ settings, measure, fmt }) {
   return {
     settings,
     request: TARGET,
-    servers: specs.map(({ name, version, command, setup, unavailable, startOutput }) => ({
+    servers: specs.map(({ name, version, command, setup, unavailable, startOutput, warmedUp }) => ({
       name,
       version,
       command,
       setup,
       unavailable,
       startOutput,
+      warmedUp,
       probe: probes[name],
     })),
     runs,
