@@ -32,6 +32,23 @@ describe('request lines', () => {
     expect(formatRequestText(line())).toBe('[mock] POST /plants 200 1.2 ms scenario=default\n')
   })
 
+  it('writes the time in tenths of a ms below 10 ms, whole ms from there (#19: without toFixed)', () => {
+    const shown = (durationMs: number) => / 200 (\S+) ms /.exec(formatRequestText(line({ durationMs })))![1]
+    expect([0, 0.04, 0.06, 2, 3.96, 9.94, 9.96, 10, 10.4, 10.6, 1234.5].map(shown)).toEqual([
+      '0.0',
+      '0.0',
+      '0.1',
+      '2.0',
+      '4.0',
+      '9.9',
+      '10.0',
+      '10',
+      '10',
+      '11',
+      '1235',
+    ])
+  })
+
   it('adds the first violation of a 4xx, and the session and fault when there are #6', () => {
     const violations = [
       { path: 'body.name', message: 'must be a string' },
