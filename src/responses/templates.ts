@@ -91,9 +91,12 @@ function compileValue(value: unknown, pointer: string, slots: string[], scope: S
       const out: Record<string, unknown> = {}
       for (const [key, item, render] of entries) {
         const rendered = render ? render(request) : item
-        // A "__proto__" key of the fixture is data: assignment would set the prototype instead.
-        if (rendered !== ABSENT)
+        if (rendered === ABSENT) continue
+        // A "__proto__" key of the fixture is data: assignment would set the prototype instead. Only it
+        // is defined: defineProperty for every key cost a call into V8's C++ each and made `out` slow to serialise (#19).
+        if (key === '__proto__')
           Object.defineProperty(out, key, { value: rendered, enumerable: true, writable: true, configurable: true })
+        else out[key] = rendered
       }
       return out
     }
