@@ -28,7 +28,9 @@ export async function readBody(
   incoming: IncomingMessage | undefined,
   limit: number,
 ): Promise<Uint8Array> {
-  const declared = request.headers.get('content-length')
+  // Node's parsed header when there is one: `request.headers` under @hono/node-server builds a whole
+  // fetch Headers on first use, for this one value (#19).
+  const declared = incoming ? (incoming.headers['content-length'] ?? null) : request.headers.get('content-length')
   if (declared !== null && Number(declared) > limit) throw errors.payloadTooLarge(limit)
   if (incoming) return readIncoming(incoming, limit)
   if (!request.body) return EMPTY

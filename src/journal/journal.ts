@@ -186,7 +186,9 @@ function violationBytes(violations: readonly Violation[]): number {
  * would keep the whole buffer alive for as long as the entry.
  */
 function copyBody(body: Uint8Array): StoredBody {
-  const copy: StoredBody = Uint8Array.prototype.slice.call(body, 0, BODY_LIMIT)
+  // Copied by `set` into a new array: `slice` on a Buffer looks up its species constructor first (#19).
+  const copy: StoredBody = new Uint8Array(Math.min(body.byteLength, BODY_LIMIT))
+  copy.set(body.byteLength > BODY_LIMIT ? body.subarray(0, BODY_LIMIT) : body)
   if (body.byteLength > BODY_LIMIT) copy.truncated = true
   return copy
 }
