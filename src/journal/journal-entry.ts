@@ -113,16 +113,19 @@ export function firstBytesOf(text: string): StoredBody {
   return kept
 }
 
+/** Fields of a record that are the request line's, not the journal's. */
+const LINE_ONLY = new Set(['error', 'forcedBy'])
+
 export function entryOf(record: Stored, redaction: Redaction): JournalEntry {
   const { body, id, time, violations, responseViolations, query, response, nearMiss, ...rest } = record
-  const entry: JournalEntry = {
-    id,
-    time: new Date(time).toISOString(),
-    ...rest,
-    query: redactQuery(query, redaction),
-    violations: violations.map((v) => ({ ...v })),
-    headers: redactHeaders(record.headers, redaction),
-  }
+  const entry = { id, time: new Date(time).toISOString() } as JournalEntry
+  // The record holds every field, undefined where the request has none (one shape for all records,
+  // `recordExchange`), and the request line's own `error` and `forcedBy`: the entry lists what is set.
+  for (const [key, value] of Object.entries(rest))
+    if (value !== undefined && !LINE_ONLY.has(key)) (entry as unknown as Record<string, unknown>)[key] = value
+  entry.query = redactQuery(query, redaction)
+  entry.violations = violations.map((v) => ({ ...v }))
+  entry.headers = redactHeaders(record.headers, redaction)
   if (responseViolations) entry.responseViolations = responseViolations.map((v) => ({ ...v }))
   if (body) writeBody(entry, body)
   if (response) entry.response = responseOf(response, redaction)
