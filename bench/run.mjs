@@ -23,6 +23,11 @@
 //                                      the mock, bare, Prism, Mockoon CLI, WireMock and Scalar's mock server,
 //                                      installed on demand from bench/peers/ into .cache/peers/ (npm ci); not
 //                                      in the default run nor in --all
+//   npm run bench -- --instructions    CPU instructions a request, counted by valgrind's callgrind (bench/
+//                                      instructions.mjs): bare, the Hono + Ajv reference (bench/hono-ajv-
+//                                      server.mjs) and the mock on the four paths, then where the mock's go;
+//                                      holds on a busy machine where timings do not; needs valgrind; about
+//                                      10 min, so not in the default run (in --all)
 //   npm run bench -- --in-process      stateful and stateless CPU per request through app.request
 //   npm run bench -- --scale           start-up, RSS and routing throughput for 10/100/1000 operations
 //   npm run bench -- --profile         CPU profile of the mock under the valid-path load, summarised
@@ -59,6 +64,7 @@ import {
 import { summariseProfile } from './profile-summary.mjs'
 import { hotPathTargets } from './hot-path-targets.mjs'
 import { proxyCompare } from './proxy.mjs'
+import { instructionCounts } from './instructions.mjs'
 import { peersCompare } from './peers.mjs'
 import { rulesCompare } from './rules.mjs'
 import { STATEFUL_PROFILE_PATHS, statefulCompare, statefulInProcess, statefulMemory } from './stateful.mjs'
@@ -79,6 +85,7 @@ const { values: args } = parseArgs({
     rules: { type: 'boolean', default: false },
     proxy: { type: 'boolean', default: false },
     peers: { type: 'boolean', default: false },
+    instructions: { type: 'boolean', default: false },
     rounds: { type: 'string' },
     seconds: { type: 'string' },
     connections: { type: 'string' },
@@ -571,7 +578,8 @@ async function main() {
     args['in-process'] ||
     args.rules ||
     args.proxy ||
-    args.peers
+    args.peers ||
+    args.instructions
   if (args.soak) report.soak = await soak()
   if (args.profile) report.profile = await profile()
   if (args.all || !otherMode) report.compare = await compare()
@@ -582,6 +590,17 @@ async function main() {
   if (args.all || args.rules) report.rules = await rulesCompare(helpers)
   if (args.all || args.proxy) report.proxy = await proxyCompare(helpers)
   if (args.peers) report.peers = await peersCompare(helpers)
+  if (args.all || args.instructions)
+    report.instructions = await instructionCounts({
+      servers: [
+        { name: 'bare', args: [join(root, 'bench/bare-server.mjs'), '--port', '0'] },
+        { name: 'hono-ajv', args: [join(root, 'bench/hono-ajv-server.mjs'), '--port', '0'] },
+        { name: 'mock', args: [join(root, 'dist/cli.js'), '--port', '0'] },
+      ],
+      paths: PATHS,
+      root,
+      fmt: fmt.int,
+    })
   if (args.all || args.scale) report.scale = await scale()
   if (args.json) writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`)
 }
