@@ -62,12 +62,21 @@ export function startServer(name, command, args, { cwd, timeoutMs = 60_000, env 
   })
 }
 
-function stopChild(child) {
+/** A child spawned elsewhere (a peer that prints no "listening on" line): killed with the others on the way out. */
+export function adoptChild(child) {
+  children.add(child)
+  child.once('exit', () => children.delete(child))
+}
+
+/** SIGTERM to the child's group, SIGKILL after 3 s; resolves on its exit, or after 6 s whatever happens. */
+export function stopChild(child) {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
   return new Promise((resolve) => {
     const hard = setTimeout(() => killGroup(child, 'SIGKILL'), 3000)
+    const giveUp = setTimeout(resolve, 6000) // an exit event that never comes must not hang the bench
     child.once('exit', () => {
       clearTimeout(hard)
+      clearTimeout(giveUp)
       killGroup(child, 'SIGKILL') // anything the child left behind in its group
       resolve()
     })
@@ -140,8 +149,8 @@ function procStats(pid) {
   return { pgrp: Number(fields[2]), ticks: Number(fields[11]) + Number(fields[12]) }
 }
 
-/** Processes of the child's group (the child and anything it forked). */
-function groupPids(pgid) {
+/** Processes of the child's group (the child and anything it forked); the child's own pid when none is found. */
+export function groupPids(pgid) {
   const pids = []
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue

@@ -41,7 +41,7 @@ import { request } from 'node:http'
 import { dirname, join, relative, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
-import { load, median, rssMiB, sleep, startServer, table } from './harness.mjs'
+import { adoptChild, groupPids, load, median, rssMiB, sleep, startServer, stopChild, table } from './harness.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const peersDir = join(root, 'bench/peers')
@@ -120,50 +120,6 @@ export function installPeers() {
 // ---------------------------------------------------------------------------------------------
 // Servers that print no "listening on" line: spawned here, their port read from /proc
 
-/** Children spawned by spawnPeer, killed with their process group when the bench exits. */
-const peerChildren = new Set()
-process.once('exit', () => {
-  for (const child of peerChildren) signalGroup(child, 'SIGKILL')
-})
-
-function signalGroup(child, signal) {
-  try {
-    process.kill(-child.pid, signal)
-  } catch {
-    try {
-      child.kill(signal)
-    } catch {}
-  }
-}
-
-function stopGroup(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
-  return new Promise((done) => {
-    const hard = setTimeout(() => signalGroup(child, 'SIGKILL'), 3000)
-    const giveUp = setTimeout(done, 6000) // an exit event that never comes must not hang the bench
-    child.once('exit', () => {
-      clearTimeout(hard)
-      clearTimeout(giveUp)
-      signalGroup(child, 'SIGKILL') // anything it left in its group
-      done()
-    })
-    signalGroup(child, 'SIGTERM')
-  })
-}
-
-/** The processes of a process group (the child and whatever it forked). */
-function groupPids(pgid) {
-  const pids = []
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) === pgid) pids.push(entry)
-    } catch {} // gone meanwhile
-  }
-  return pids
-}
-
 /** /proc/net/tcp{,6} local addresses that are loopback, as URL hosts. */
 const LOOPBACK = {
   '0100007F': '127.0.0.1',
@@ -213,8 +169,7 @@ async function spawnPeer(name, command, args, { cwd = root, timeoutMs = START_TI
   delete env.PORT
   const spawnedAt = performance.now()
   const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
-  peerChildren.add(child)
-  child.once('exit', () => peerChildren.delete(child))
+  adoptChild(child)
   const output = []
   const keep = (chunk) => {
     // Always drained (Mockoon logs every request); only the last lines are kept, for error messages.
@@ -225,7 +180,7 @@ async function spawnPeer(name, command, args, { cwd = root, timeoutMs = START_TI
   child.stderr.on('data', keep)
   let spawnError
   child.once('error', (error) => (spawnError = error))
-  const server = { name, pid: child.pid, child, spawnedAt, url: undefined, output, stop: () => stopGroup(child) }
+  const server = { name, pid: child.pid, child, spawnedAt, url: undefined, output, stop: () => stopChild(child) }
   const fail = async (message) => {
     await server.stop()
     throw new Error(`${name}: ${message}\n${output.slice(-20).join('\n')}`)
