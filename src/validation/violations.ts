@@ -74,16 +74,38 @@ function formatMessage(format: string): string {
 }
 
 function article(type: string): string {
-  return type
-    .split(',')
-    .map((t) => (t === 'null' ? 'null' : /^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`))
-    .join(' or ')
+  return remembered(articles, type, () =>
+    type
+      .split(',')
+      .map((t) => (t === 'null' ? 'null' : /^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`))
+      .join(' or '),
+  )
 }
 
 /** `/items/0/name` → `.items[0].name` */
 function jsonPath(instancePath: string): string {
   if (!instancePath) return ''
-  return pointerTokens(instancePath).map(pathSegment).join('')
+  return remembered(jsonPaths, instancePath, () => pointerTokens(instancePath).map(pathSegment).join(''))
+}
+
+/**
+ * The same few instance paths and types come back in every invalid request of a load: each is written
+ * once. Splitting and escaping them again cost some 12k instructions a 400 (#19). Bounded: a full map
+ * takes no more, and a long path is never kept, so that paths a client makes up (`/a1`, `/a2`, ...)
+ * hold at most some 1,000 short strings.
+ */
+const MAX_REMEMBERED = 1_000
+const articles = new Map<string, string>()
+const jsonPaths = new Map<string, string>()
+
+function remembered(written: Map<string, string>, key: string, write: () => string): string {
+  let text = written.get(key)
+  if (text === undefined) {
+    if (written.size >= MAX_REMEMBERED || key.length > MAX_PATH_CHARS) return write()
+    text = write()
+    written.set(key, text)
+  }
+  return text
 }
 
 /** A violation path from its parts: `fieldPath('header', 'x-id')` → `header["x-id"]`. */
