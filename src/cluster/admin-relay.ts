@@ -1,6 +1,7 @@
 import { ADMIN_PREFIX } from '../config.js'
 import type { JournalEntry } from '../journal/journal-entry.js'
-import { errors, isMockError } from '../errors.js'
+import { isMockError } from '../errors.js'
+import { readBody } from '../http/read-body.js'
 import { JOURNAL_FILTERS, LISTING_PARAMETERS, journalFilterOf, readPage } from '../http/read-admin-input.js'
 import type { LiveMock } from '../mock-handle.js'
 import { renderError } from '../responses/render-error.js'
@@ -79,7 +80,8 @@ export function relayAdmin(link: PrimaryLink, slot: number) {
 
     const relayWrite = async (request: Request): Promise<Response> => {
       const limit = live().engine.options.maxBodyBytes
-      const body = request.body ? await boundedBody(request, limit) : undefined
+      // At most `--max-body` bytes; a larger one is answered 413 as the admin API would.
+      const body = request.body ? await readBody(request, undefined, limit) : undefined
       const call = { kind: 'write' as const, request: toWireRequest(request, body) }
       return fromWireResponse((await link.call(call, 'an admin change')) as WireResponse)
     }
@@ -101,18 +103,4 @@ export function relayAdmin(link: PrimaryLink, slot: number) {
       }
     }
   }
-}
-
-/** The body of an admin write, at most `limit` bytes (`--max-body`); a larger one is answered 413 as the admin API would. */
-async function boundedBody(request: Request, limit: number): Promise<Uint8Array> {
-  const declared = request.headers.get('content-length')
-  if (declared !== null && Number(declared) > limit) throw errors.payloadTooLarge(limit)
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength
-    if (size > limit) throw errors.payloadTooLarge(limit)
-    chunks.push(chunk)
-  }
-  return Buffer.concat(chunks)
 }
