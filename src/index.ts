@@ -3,7 +3,7 @@ import type { Hono } from 'hono'
 import { ADMIN_PREFIX, type MockOptions } from './config.js'
 import { type RuntimeState, createRuntimeState } from './state/runtime-state.js'
 import { type Engine, settleDeferredExamples, createEngine } from './engine.js'
-import { createHonoApp } from './http/app.js'
+import { type FetchHandler, createMockApps } from './http/app.js'
 import { type Logger, createConsoleLogger, silentLogger } from './log.js'
 import { listen } from './server.js'
 import { watchSources } from './watch.js'
@@ -84,7 +84,7 @@ export async function startMockServer(options: AppOptions = {}, hooks: ServerHoo
   // The description's examples are checked once the server listens (`deferExampleChecks`).
   const engine = await createEngine(options, logger, { deferExampleChecks: true })
   let live = assemble(engine, closing.signal, undefined, await open(engine), hooks.records)
-  const handle = (request: Request, env: unknown) => live.app.fetch(request, env)
+  const handle = (request: Request, env: unknown) => live.serve(request, env)
   // One socket for the server's life; with --watch the app behind it is swapped, connections stay.
   const server = await listen({ fetch: hooks.wrapFetch?.(handle, () => live) ?? handle }, live.engine.options)
   warnOfOpenAdmin(live.engine)
@@ -164,6 +164,8 @@ interface Assembled {
   engine: Engine
   state: RuntimeState
   app: MockApp
+  /** What the server calls for each request (`MockApps.serve`). */
+  serve: FetchHandler
   /** The data and its state file writer (`--stateful`). */
   opened: OpenedRecords | undefined
 }
@@ -185,6 +187,8 @@ function assemble(
   })
   carryStubs(previous, state, engine)
   const assembled = { engine, state, opened } as Assembled
-  assembled.app = Object.assign(createHonoApp(engine, state, closing), { mock: handleOf(() => assembled) })
+  const { app, serve } = createMockApps(engine, state, closing)
+  assembled.app = Object.assign(app, { mock: handleOf(() => assembled) })
+  assembled.serve = serve
   return assembled
 }

@@ -2,8 +2,9 @@ import type { Engine } from '../engine.js'
 import type { LiveMock } from '../mock-handle.js'
 import type { RecordStore } from '../state/record-store.js'
 
-/** A server's request handler, as `listen` takes it: the request, and the Node bindings `@hono/node-server` passes. */
-export type FetchHandler = (request: Request, env: unknown) => Response | Promise<Response>
+import type { FetchHandler } from '../http/app.js'
+
+export type { FetchHandler }
 
 /**
  * What a worker of `--workers N` changes in `startMockServer` (src/cluster/worker.ts); a single process

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http'
 import { type Context, Hono, type MiddlewareHandler } from 'hono'
 import { ADMIN_PREFIX } from '../config.js'
 import type { Engine } from '../engine.js'
@@ -9,16 +10,27 @@ import { ADMIN_ROUTES, createAdminRoutes } from './admin-routes.js'
 import { corsForMockRequests } from './cors.js'
 import { NetworkFault } from './faults.js'
 import { createOwnPages } from './own-pages.js'
-import { toRequestData } from './request-data.js'
+import { type Transport, toRequestData, transportOf } from './request-data.js'
 
 type Env = { Variables: { exchange: Exchange } }
+
+/** A server's request handler, as `listen` takes it: the request, and the Node bindings `@hono/node-server` passes (`{ incoming, outgoing }`). */
+export type FetchHandler = (request: Request, env?: unknown) => Response | Promise<Response>
+
+export interface MockApps {
+  /** The whole app: `app.request()`, the library's `fetch`, and whatever `serve` hands on. */
+  app: Hono<Env>
+  /** What the server calls for every request that comes over a socket. */
+  serve: FetchHandler
+}
 
 /**
  * The Hono app: the admin API under `/__mock`, every other request to the pipeline
  * (`pipeline/answer.ts`), CORS only when an Origin asks, and the one error mapping for what is thrown
- * outside the pipeline.
+ * outside the pipeline. Beside it, the server's own lane to the pipeline (`serve`), which passes Hono
+ * by for the requests that need none of it.
  */
-export function createHonoApp(engine: Engine, state: RuntimeState, closing: AbortSignal): Hono<Env> {
+export function createMockApps(engine: Engine, state: RuntimeState, closing: AbortSignal): MockApps {
   const app = new Hono<Env>()
   const { options } = engine
   if (options.admin) {
@@ -47,18 +59,42 @@ export function createHonoApp(engine: Engine, state: RuntimeState, closing: Abor
   const cors = options.cors ? corsForMockRequests() : undefined
   // Not async: the pipeline's promise is handed to Hono as it is, one promise fewer a request (#19).
   app.all('*', function serveMockRequest(c) {
-    const exchange: Exchange = { request: toRequestData(c), time: Date.now(), started: performance.now() }
+    const transport = transportOf(c)
+    const exchange: Exchange = { request: toRequestData(transport), time: Date.now(), started: performance.now() }
     c.set('exchange', exchange)
-    if (!cors || exchange.request.header('origin') === undefined) return answerRequest(c, exchange, deps)
-    return answerWithCors(c, cors, () => answerRequest(c, exchange, deps))
+    if (!cors || exchange.request.header('origin') === undefined) return answerRequest(transport, exchange, deps)
+    return answerWithCors(c, cors, () => answerRequest(transport, exchange, deps))
   })
   // The admin API's errors, and anything thrown outside the pipeline.
-  app.onError(function renderMockError(error, c) {
+  const failedOutside = (error: unknown, exchange: Exchange | undefined): Response => {
     if (error instanceof NetworkFault) throw error
-    return renderFailure(error, c.get('exchange'), deps)
-  })
-  return app
+    return renderFailure(error, exchange, deps)
+  }
+  app.onError((error, c) => failedOutside(error, c.get('exchange')))
+
+  /**
+   * A request to the described API that came over a socket, with no Origin (so no CORS), goes to the
+   * pipeline straight: Hono's context, its request wrapper and its routing of `*` cost 11 % of the
+   * valid path's instructions (#19, BENCHMARKS.md). The admin API, a path Hono would decode first
+   * (`%`), a CORS request, a HEAD and `app.request()` go through Hono.
+   */
+  const serve: FetchHandler = (request, env) => {
+    const incoming = (env as { incoming?: IncomingMessage } | undefined)?.incoming
+    // HEAD too: Hono answers it as the GET without its body.
+    if (!incoming || incoming.method === 'HEAD' || (cors && incoming.headers.origin !== undefined))
+      return app.fetch(request, env)
+    const transport: Transport = { raw: request, incoming }
+    const data = toRequestData(transport)
+    const { path } = data
+    if (path.includes('%') || (options.admin && (path === ADMIN_PREFIX || path.startsWith(ADMIN_PREFIX_SLASH))))
+      return app.fetch(request, env)
+    const exchange: Exchange = { request: data, time: Date.now(), started: performance.now() }
+    return answerRequest(transport, exchange, deps).catch((error: unknown) => failedOutside(error, exchange))
+  }
+  return { app, serve }
 }
+
+const ADMIN_PREFIX_SLASH = `${ADMIN_PREFIX}/`
 
 /** A request with an Origin: a preflight is answered by CORS alone, anything else by the pipeline with CORS headers added. */
 async function answerWithCors(

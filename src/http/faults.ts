@@ -1,7 +1,6 @@
-import type { Context } from 'hono'
 import type { Delay } from '../config.js'
 import type { Fault } from '../scenarios/scenarios.js'
-import { incomingOf } from './request-data.js'
+import type { Transport } from './request-data.js'
 
 /** A uniformly drawn wait within the range, in milliseconds. */
 export function drawDelay({ min, max }: Delay): number {
@@ -13,9 +12,9 @@ export function drawDelay({ min, max }: Delay): number {
  * wait ends: `AbortSignal.any` on the server's long-lived signal kept about 51 bytes per delayed
  * answer for the server's life on Node 20 (#12).
  */
-export function waitBeforeAnswering(ms: number, c: Context, closing: AbortSignal): Promise<void> {
+export function waitBeforeAnswering(ms: number, transport: Transport, closing: AbortSignal): Promise<void> {
   if (ms <= 0) return Promise.resolve()
-  return untilAborted([closing, c.req.raw.signal], undefined, ms)
+  return untilAborted([closing, transport.raw.signal], undefined, ms)
 }
 
 /**
@@ -46,10 +45,10 @@ export class NetworkFault extends Error {
 export async function answerWithFault(
   fault: Fault,
   response: Response,
-  c: Context,
+  transport: Transport,
   closing: AbortSignal,
 ): Promise<Response> {
-  const socket = incomingOf(c)?.socket
+  const socket = transport.incoming?.socket
   if (fault === 'malformed') {
     const body = await response.text()
     const headers = new Headers(response.headers)
@@ -59,7 +58,7 @@ export async function answerWithFault(
       headers,
     })
   }
-  if (fault === 'hang') await untilAborted([closing, c.req.raw.signal], socket)
+  if (fault === 'hang') await untilAborted([closing, transport.raw.signal], socket)
   if (socket && fault === 'reset') socket.resetAndDestroy()
   else socket?.destroy()
   throw new NetworkFault(fault)

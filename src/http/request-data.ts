@@ -1,38 +1,53 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
 import type { Context } from 'hono'
-import { getCookie } from 'hono/cookie'
+import { parse as parseCookie } from 'hono/utils/cookie'
 import { joinHeader } from '../internal/join-header.js'
 import type { HeaderSource, RequestData } from '../request.js'
 
 /**
- * The adapter from Hono's context to the plain request data the stages take.
- * @note Under @hono/node-server headers are read from Node's parsed `incoming.headers`: building a
- * fetch `Headers` for every request cost more than the rest of the adapter (issue #4). The server
- * joins repeated headers (`joinDuplicateHeaders`), so both sources read the same.
+ * Where a request came from, as the pipeline reads it: the fetch `Request`, and Node's request when it
+ * came over a socket (`undefined` under `app.request()`). Built from Hono's context for the admin API,
+ * CORS and `app.request()`, and straight from the server's fetch call for every other request (`http/app.ts`).
  */
-export function toRequestData(c: Context): RequestData {
-  const { url } = c.req
+export interface Transport {
+  raw: Request
+  incoming?: IncomingMessage
+}
+
+/** The transport of a request Hono routed. */
+export function transportOf(c: Context): Transport {
+  return { raw: c.req.raw, incoming: incomingOf(c) }
+}
+
+/**
+ * The adapter from a request's transport to the plain request data the stages take.
+ * @note Over a socket, headers are read from Node's parsed `incoming.headers`: building a fetch
+ * `Headers` for every request cost more than the rest of the adapter (issue #4). The server joins
+ * repeated headers (`joinDuplicateHeaders`), so both sources read the same.
+ */
+export function toRequestData(transport: Transport): RequestData {
+  const { raw, incoming } = transport
+  // The URL as @hono/node-server builds it, dot segments resolved: the same path whichever lane.
+  const { url } = raw
   const pathStart = url.indexOf('/', url.indexOf('://') + 3)
   const queryStart = url.indexOf('?', pathStart)
   // The raw path: parameters are percent-decoded once, after matching, by their validator.
   const path = queryStart === -1 ? url.slice(pathStart) : url.slice(pathStart, queryStart)
   const rawQuery = queryStart === -1 ? '' : url.slice(queryStart + 1)
-  const incoming = incomingOf(c)
-  return incoming ? new NodeRequestData(c, incoming, path, rawQuery) : new FetchRequestData(c, path, rawQuery)
+  return incoming
+    ? new NodeRequestData(raw.method, incoming, path, rawQuery)
+    : new FetchRequestData(raw.method, raw.headers, path, rawQuery)
 }
 
 /** Shared by both sources; methods live on the prototype, so a request allocates no closures. */
 abstract class BaseRequestData implements RequestData {
-  readonly method: string
   #query: URLSearchParams | undefined
 
   constructor(
-    protected readonly c: Context,
+    readonly method: string,
     readonly path: string,
     readonly rawQuery: string,
-  ) {
-    this.method = c.req.method
-  }
+  ) {}
 
   abstract header(name: string): string | undefined
   abstract readonly headerSource: HeaderSource
@@ -42,15 +57,16 @@ abstract class BaseRequestData implements RequestData {
   }
 
   cookie(name: string): string | undefined {
-    return getCookie(this.c, name)
+    const cookies = this.header('cookie')
+    return cookies ? parseCookie(cookies, name)[name] : undefined
   }
 }
 
 class NodeRequestData extends BaseRequestData {
   readonly headerSource: IncomingHttpHeaders
 
-  constructor(c: Context, incoming: IncomingMessage, path: string, rawQuery: string) {
-    super(c, path, rawQuery)
+  constructor(method: string, incoming: IncomingMessage, path: string, rawQuery: string) {
+    super(method, path, rawQuery)
     this.headerSource = incoming.headers
     // Handed around unbound (to templates): bound once here.
     this.header = this.header.bind(this)
@@ -62,11 +78,13 @@ class NodeRequestData extends BaseRequestData {
 }
 
 class FetchRequestData extends BaseRequestData {
-  readonly headerSource: Headers
-
-  constructor(c: Context, path: string, rawQuery: string) {
-    super(c, path, rawQuery)
-    this.headerSource = c.req.raw.headers
+  constructor(
+    method: string,
+    readonly headerSource: Headers,
+    path: string,
+    rawQuery: string,
+  ) {
+    super(method, path, rawQuery)
     this.header = this.header.bind(this)
   }
 

@@ -1,8 +1,8 @@
-import type { Context } from 'hono'
 import { checkSecurity } from '../auth/check-security.js'
 import type { CompiledOperation } from '../compile-operation.js'
 import { errors, isMockError } from '../errors.js'
 import type { RequestData } from '../request.js'
+import type { Transport } from '../http/request-data.js'
 import type { Preferences } from '../responses/prefer.js'
 import { type QueryPreferences, readQueryPreferences, withoutQueryControls } from '../responses/query-preferences.js'
 import { renderResponse } from '../responses/render-response.js'
@@ -30,10 +30,10 @@ import { type BodyReading, readRequestBodyUnchecked, reportRequestBody, validate
  * @note The steps are plain calls: as a chain of Hono middleware (CORS, journal, delay, handler) the
  * same work cost about a quarter more CPU per request (issue #4).
  */
-export async function answerRequest(c: Context, exchange: Exchange, deps: PipelineDeps): Promise<Response> {
+export async function answerRequest(transport: Transport, exchange: Exchange, deps: PipelineDeps): Promise<Response> {
   let response: Response
   try {
-    response = await answerDescribed(c, exchange, deps)
+    response = await answerDescribed(transport, exchange, deps)
   } catch (error) {
     // Only once routing has missed does the mock look for a page of its own (`GET /`, the favicon).
     const own =
@@ -42,21 +42,21 @@ export async function answerRequest(c: Context, exchange: Exchange, deps: Pipeli
     exchange.error = error
     response = renderFailure(error, exchange, deps)
   }
-  return deliverStep(c, exchange, deps, response)
+  return deliverStep(transport, exchange, deps, response)
 }
 
 /** Steps 0 to 6: what the description says to answer. */
-async function answerDescribed(c: Context, exchange: Exchange, deps: PipelineDeps): Promise<Response> {
+async function answerDescribed(transport: Transport, exchange: Exchange, deps: PipelineDeps): Promise<Response> {
   const query = queryControlsStep(exchange.request)
   const described = query ? withoutQueryControls(exchange.request, query) : exchange.request
   const { operation, params } = matchStep(exchange, deps, described)
   const prefer = scenarioStep(exchange, deps, operation, query)
   securityStep(exchange, operation)
-  const value = await validateStep(c, exchange, deps, { operation, params, described, prefer })
+  const value = await validateStep(transport, exchange, deps, { operation, params, described, prefer })
   if (exchange.choice) chooseStep(exchange, deps, operation, prefer, { params, value })
   if (operation.sendsEvents) exchange.eventInput = { params, value }
   const { upstream } = deps.engine
-  const proxied = upstream && (await proxyStep(c, exchange, deps, operation, upstream))
+  const proxied = upstream && (await proxyStep(transport, exchange, deps, operation, upstream))
   if (proxied) return proxied
   const decided = decideStep(exchange, deps, operation, prefer, query)
   if (exchange.choice) countHit(exchange, deps)
@@ -115,7 +115,7 @@ interface Validation {
  * (`--validate report`, `off`, or `Prefer: validate=`) and kept for the journal: the parsed body.
  */
 async function validateStep(
-  c: Context,
+  transport: Transport,
   exchange: Exchange,
   deps: PipelineDeps,
   { operation, params, described, prefer }: Validation,
@@ -128,7 +128,7 @@ async function validateStep(
     exchange.choice.strict = true
     mode = 'report'
   }
-  const reading: BodyReading = { c, exchange, deps, operation, request: exchange.request }
+  const reading: BodyReading = { transport, exchange, deps, operation, request: exchange.request }
   if (mode === 'strict') {
     const violations = operation.parameters ? validateParameters(operation.parameters, described, params) : []
     let value: unknown

@@ -1,4 +1,4 @@
-import type { Context } from 'hono'
+import type { Transport } from '../http/request-data.js'
 import { errors } from '../errors.js'
 import { answerWithFault, drawDelay, waitBeforeAnswering } from '../http/faults.js'
 import type { Exchange, PipelineDeps } from './exchange.js'
@@ -15,7 +15,7 @@ export const MAX_HELD_ANSWERS = 128
  * without the extra promise an async function adds to every request.
  */
 export function deliverStep(
-  c: Context,
+  transport: Transport,
   exchange: Exchange,
   deps: PipelineDeps,
   response: Response,
@@ -29,9 +29,9 @@ export function deliverStep(
     exchange.error = errors.tooManyHeld(MAX_HELD_ANSWERS)
     response = renderFailure(exchange.error, exchange, deps)
   } else if (holds) {
-    return holdThenAnswer(c, exchange, deps, response, delay, true)
+    return holdThenAnswer(transport, exchange, deps, response, delay, true)
   } else if (fault) {
-    return holdThenAnswer(c, exchange, deps, response, 0, false)
+    return holdThenAnswer(transport, exchange, deps, response, 0, false)
   }
   recordExchange(exchange, deps, response.status)
   return response
@@ -39,7 +39,7 @@ export function deliverStep(
 
 /** The delay, then the fault; a held answer (`counted`: a delay or a hang) counts against `MAX_HELD_ANSWERS` while it waits. */
 async function holdThenAnswer(
-  c: Context,
+  transport: Transport,
   exchange: Exchange,
   deps: PipelineDeps,
   response: Response,
@@ -48,11 +48,11 @@ async function holdThenAnswer(
 ): Promise<Response> {
   if (counted) deps.held.count++
   try {
-    if (delay > 0) await waitBeforeAnswering(delay, c, deps.closing)
+    if (delay > 0) await waitBeforeAnswering(delay, transport, deps.closing)
     const fault = exchange.decision?.fault
     if (fault) {
       try {
-        response = await answerWithFault(fault, response, c, deps.closing)
+        response = await answerWithFault(fault, response, transport, deps.closing)
         if (fault === 'malformed') exchange.answer = await answerSent(response)
       } catch (error) {
         // A network fault sent no response: it is journaled as status 0, then goes on out of the app.

@@ -1,36 +1,36 @@
 import { exactBodyOf } from '../state/record-values.js'
-import type { Context } from 'hono'
 import type { CompiledOperation } from '../compile-operation.js'
 import { isMockError } from '../errors.js'
 import { announcesBody, readBody } from '../http/read-body.js'
-import { incomingOf } from '../http/request-data.js'
+import type { Transport } from '../http/request-data.js'
 import type { RequestData } from '../request.js'
 import { type BodyOutcome, selectMediaType, validateBody, validateMissingBody } from '../validation/validate-body.js'
 import type { Exchange, PipelineDeps } from './exchange.js'
 
 /** Step 4's body, by validation mode: read (at most `--max-body` bytes, kept for the journal), then judged. */
 export interface BodyReading {
-  c: Context
+  transport: Transport
   exchange: Exchange
   deps: PipelineDeps
   operation: CompiledOperation
   request: RequestData
 }
 
-async function readRequestBody({ c, exchange, deps }: BodyReading): Promise<Uint8Array> {
-  exchange.body = await readBody(c.req.raw, incomingOf(c), deps.engine.options.maxBodyBytes)
+async function readRequestBody({ transport, exchange, deps }: BodyReading): Promise<Uint8Array> {
+  exchange.body = await readBody(transport.raw, transport.incoming, deps.engine.options.maxBodyBytes)
   return exchange.body
 }
 
 /** Strict: a media type the operation does not declare is 415 before a byte is read; the rest are violations. */
 export async function validateRequestBody(reading: BodyReading): Promise<BodyOutcome> {
-  const { c, operation, request } = reading
+  const { transport, operation, request } = reading
   const body = operation.body!
   const contentType = request.header('content-type')
   const announced = announcesBody(request.header)
   // Under app.request() a body (bytes, a stream) may come with none of the headers that announce
   // one; reading tells, and bytes without a Content-Type then get 415, as they do over a socket.
-  const bytes = !announced && !incomingOf(c) && c.req.raw.body !== null ? await readRequestBody(reading) : undefined
+  const bytes =
+    !announced && !transport.incoming && transport.raw.body !== null ? await readRequestBody(reading) : undefined
   if (!announced && !bytes?.byteLength) return validateMissingBody(body)
   const media = selectMediaType(body, contentType)
   return validateBody(body, media, bytes ?? (await readRequestBody(reading)), contentType)

@@ -1,9 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { Readable } from 'node:stream'
-import type { Context } from 'hono'
 import type { CompiledOperation } from '../compile-operation.js'
 import { errors } from '../errors.js'
-import { incomingOf } from '../http/request-data.js'
+import type { Transport } from '../http/request-data.js'
 import { readBody } from '../http/read-body.js'
 import { joinHeader } from '../internal/join-header.js'
 import type { Exchange, PipelineDeps } from '../pipeline/exchange.js'
@@ -60,7 +59,7 @@ const MOCK_ONLY = 'the operation is mocked (--mock-only, or not in --proxy-only)
  * keeps the contract is handed to the recorder.
  */
 export async function proxyStep(
-  c: Context,
+  transport: Transport,
   exchange: Exchange,
   deps: PipelineDeps,
   operation: CompiledOperation,
@@ -82,7 +81,7 @@ export async function proxyStep(
     exchange.body ??
     (request.method === 'GET' || request.method === 'HEAD'
       ? undefined
-      : await readBody(c.req.raw, incomingOf(c), deps.engine.options.maxBodyBytes))
+      : await readBody(transport.raw, transport.incoming, deps.engine.options.maxBodyBytes))
   const reply = await callUpstream(upstream.pool, upstream, {
     method: request.method,
     path,

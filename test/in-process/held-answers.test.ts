@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { createApp } from '../../src/index.js'
 import { MAX_HELD_ANSWERS } from '../../src/pipeline/deliver.js'
 import { waitBeforeAnswering } from '../../src/http/faults.js'
+import { transportOf } from '../../src/http/request-data.js'
 import { silentLogger } from '../../src/log.js'
 
 const plant = {
@@ -38,7 +39,7 @@ describe('waitBeforeAnswering (#12)', () => {
   it('leaves no listener on the server-long signal once the wait is over', async () => {
     const closing = new AbortController().signal
     const app = new Hono().get('/', async (c) => {
-      await waitBeforeAnswering(5, c, closing)
+      await waitBeforeAnswering(5, transportOf(c), closing)
       return c.text('ok')
     })
     for (let i = 0; i < 20; i++) await app.request('/')
