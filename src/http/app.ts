@@ -74,8 +74,8 @@ export function createMockApps(engine: Engine, state: RuntimeState, closing: Abo
 
   /**
    * A request to the described API that came over a socket, with no Origin (so no CORS), goes to the
-   * pipeline straight: Hono's context, its request wrapper and its routing of `*` cost 11 % of the
-   * valid path's instructions (#19, BENCHMARKS.md). The admin API, a path Hono would decode first
+   * pipeline straight: Hono's context and its routing of `*` cost some 4 % of the valid path's
+   * instructions (#19, BENCHMARKS.md). The admin API, a path Hono would decode first
    * (`%`), a CORS request, a HEAD and `app.request()` go through Hono.
    */
   const serve: FetchHandler = (request, env) => {
