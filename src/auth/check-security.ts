@@ -54,17 +54,21 @@ export function compileSecurity(
   return { alternatives, challenge: [...challenges].filter(Boolean).join(', ') || 'Bearer' }
 }
 
-/** Passes if any alternative passes; otherwise throws 401 with the first alternative's reason. */
-export function checkSecurity(check: SecurityCheck, request: RequestData): void {
+/**
+ * `undefined` if any alternative passes; otherwise the 401 with the first alternative's reason,
+ * returned rather than thrown: a throw and the rejections it passes through cost a refused request
+ * some 15k instructions (#19).
+ */
+export function securityFailure(check: SecurityCheck, request: RequestData): MockError | undefined {
   let firstFailure: MockError | undefined
   for (const schemes of check.alternatives) {
     const failure = firstFailureOf(schemes, request)
-    if (!failure) return
+    if (!failure) return undefined
     firstFailure ??= failure
   }
   // One alternative: its own challenge; several: every scheme's.
-  if (check.alternatives.length === 1) throw firstFailure!
-  throw errors.unauthorized(firstFailure!.message, check.challenge)
+  if (check.alternatives.length === 1) return firstFailure
+  return errors.unauthorized(firstFailure!.message, check.challenge)
 }
 
 function firstFailureOf(schemes: SchemeCheck[], request: RequestData): MockError | undefined {
