@@ -81,7 +81,7 @@ export function relayAdmin(link: PrimaryLink, slot: number) {
     const relayWrite = async (request: Request): Promise<Response> => {
       const limit = live().engine.options.maxBodyBytes
       // At most `--max-body` bytes; a larger one is answered 413 as the admin API would.
-      const body = request.body ? await readBody(request, undefined, limit) : undefined
+      const body = request.body ? await readBody({ raw: request }, limit) : undefined
       const call = { kind: 'write' as const, request: toWireRequest(request, body) }
       return fromWireResponse((await link.call(call, 'an admin change')) as WireResponse)
     }

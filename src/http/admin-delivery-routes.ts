@@ -13,7 +13,7 @@ import {
   sessionOf,
 } from './read-admin-input.js'
 import { EVERY_WEBHOOK } from '../events/webhook-targets.js'
-import { incomingOf } from './request-data.js'
+import { transportOf } from './request-data.js'
 import { readBody } from './read-body.js'
 import { isWebUrl } from '../internal/web-url.js'
 
@@ -28,7 +28,7 @@ const OUTCOMES = ['pending', 'delivered', 'failed', 'refused', 'cancelled', 'dro
  */
 export function addDeliveryRoutes(admin: Hono, engine: Engine, state: RuntimeState, maxBodyBytes: number): void {
   admin.post('/webhooks', async (c) => {
-    const body = parseJsonObject(await readBody(c.req.raw, incomingOf(c), maxBodyBytes))
+    const body = parseJsonObject(await readBody(transportOf(c), maxBodyBytes))
     const { name, to, session } = body
     if (typeof name !== 'string') throw errors.webhookNameMissing([...engine.webhooks.keys()])
     if (to !== undefined && !isWebUrl(to)) throw errors.webhookBadTarget(to)
@@ -44,7 +44,7 @@ export function addDeliveryRoutes(admin: Hono, engine: Engine, state: RuntimeSta
 
   // Each session's receivers: `{"/plant/webhook": "http://127.0.0.1:9001/hook", "*": "http://…"}` replaces the session's targets.
   admin.put('/webhooks/targets', async (c) => {
-    const body = parseJsonObject(await readBody(c.req.raw, incomingOf(c), ADMIN_BODY_LIMIT))
+    const body = parseJsonObject(await readBody(transportOf(c), ADMIN_BODY_LIMIT))
     const session = askedSession(c)
     const targets = new Map<string, string>()
     for (const [name, url] of Object.entries(body)) {

@@ -3,7 +3,7 @@ import { errors } from '../errors.js'
 import type { Scenario } from '../scenarios/scenarios.js'
 import type { RuntimeState } from '../state/runtime-state.js'
 import { ADMIN_BODY_LIMIT, askedSession, parseJsonObject, sessionOf } from './read-admin-input.js'
-import { incomingOf } from './request-data.js'
+import { transportOf } from './request-data.js'
 import { readBody } from './read-body.js'
 
 /** `GET` and `PUT /__mock/scenario`: the scenario in force, for every client or one session. */
@@ -14,7 +14,7 @@ export function addScenarioRoutes(admin: Hono, state: RuntimeState): void {
   })
 
   admin.put('/scenario', async (c) => {
-    const body = parseJsonObject(await readBody(c.req.raw, incomingOf(c), ADMIN_BODY_LIMIT))
+    const body = parseJsonObject(await readBody(transportOf(c), ADMIN_BODY_LIMIT))
     if (typeof body.name !== 'string') throw errors.adminBodyNotScenario()
     if (body.session !== undefined && typeof body.session !== 'string') throw errors.adminSessionNotString()
     const session = sessionOf(body.session, c.req.header('x-mock-session'))

@@ -6,7 +6,7 @@ import type { RecordSets } from '../state/record-store.js'
 import type { RuntimeState } from '../state/runtime-state.js'
 import { checkResource, checkedRecords, storeOf } from '../state/steer-records.js'
 import { askedSession } from './read-admin-input.js'
-import { incomingOf } from './request-data.js'
+import { transportOf } from './request-data.js'
 import { readBody } from './read-body.js'
 
 /**
@@ -33,7 +33,7 @@ export function addStateRoutes(
     const caller = `PUT /__mock/state/${resource}`
     const store = storeOf(state.records)
     checkResource(stateful, resource)
-    const text = new TextDecoder().decode(await readBody(c.req.raw, incomingOf(c), maxBodyBytes))
+    const text = new TextDecoder().decode(await readBody(transportOf(c), maxBodyBytes))
     let value: unknown
     try {
       value = JSON.parse(text)

@@ -7,7 +7,7 @@ import type { RuleBook } from '../rules/rule-targets.js'
 import type { Stub } from '../rules/stubs.js'
 import type { RuntimeState } from '../state/runtime-state.js'
 import { askedSession } from './read-admin-input.js'
-import { incomingOf } from './request-data.js'
+import { transportOf } from './request-data.js'
 import { readBody } from './read-body.js'
 
 /**
@@ -17,7 +17,7 @@ import { readBody } from './read-body.js'
  */
 export function addStubRoutes(admin: Hono, state: RuntimeState, rules: RuleBook, maxBodyBytes: number): void {
   admin.post('/stubs', async (c) => {
-    const bytes = await readBody(c.req.raw, incomingOf(c), maxBodyBytes)
+    const bytes = await readBody(transportOf(c), maxBodyBytes)
     const stub = state.stubs.add(readStubJson(bytes), rules, bytes.byteLength)
     return jsonAnswer(describeStub(stub, state.counters), 201)
   })

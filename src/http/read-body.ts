@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import { errors } from '../errors.js'
+import type { Transport } from './request-data.js'
 
 const EMPTY = new Uint8Array(0)
 
@@ -23,11 +24,7 @@ export function announcesBody(header: (name: string) => string | undefined): boo
  * @note Under @hono/node-server the Node request is read directly: building a web stream for
  * every body costs more than the rest of the request.
  */
-export async function readBody(
-  request: Request,
-  incoming: IncomingMessage | undefined,
-  limit: number,
-): Promise<Uint8Array> {
+export async function readBody({ raw: request, incoming }: Transport, limit: number): Promise<Uint8Array> {
   // Node's parsed header when there is one: `request.headers` under @hono/node-server builds a whole
   // fetch Headers on first use, for this one value (#19).
   const declared = incoming ? (incoming.headers['content-length'] ?? null) : request.headers.get('content-length')

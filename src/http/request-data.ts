@@ -94,7 +94,7 @@ class FetchRequestData extends BaseRequestData {
 }
 
 /** The Node request under @hono/node-server; `undefined` under `app.request()`. */
-export function incomingOf(c: Context): IncomingMessage | undefined {
+function incomingOf(c: Context): IncomingMessage | undefined {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
   return incoming && typeof incoming.on === 'function' ? incoming : undefined
 }

@@ -17,7 +17,7 @@ export interface BodyReading {
 }
 
 async function readRequestBody({ transport, exchange, deps }: BodyReading): Promise<Uint8Array> {
-  exchange.body = await readBody(transport.raw, transport.incoming, deps.engine.options.maxBodyBytes)
+  exchange.body = await readBody(transport, deps.engine.options.maxBodyBytes)
   return exchange.body
 }
 

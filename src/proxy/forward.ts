@@ -81,7 +81,7 @@ export async function proxyStep(
     exchange.body ??
     (request.method === 'GET' || request.method === 'HEAD'
       ? undefined
-      : await readBody(transport.raw, transport.incoming, deps.engine.options.maxBodyBytes))
+      : await readBody(transport, deps.engine.options.maxBodyBytes))
   const reply = await callUpstream(upstream.pool, upstream, {
     method: request.method,
     path,
