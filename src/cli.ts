@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs'
 import { type MockServer, startMockServer } from './index.js'
-import { reportFailure, startLine } from './command-line/report.js'
+import { closeThenExit, reportFailure, startLine } from './command-line/report.js'
 import { CLI_HELP } from './command-line/cli-help.js'
 import { type ConsoleLogger, consoleLogger, createConsoleLogger } from './log.js'
 import { parseCommandLine } from './command-line/parse-command-line.js'
@@ -39,17 +39,7 @@ function serveUntilSignalled(server: MockServer, logger: ConsoleLogger): void {
     if (closing) process.exit(130) // a second signal: the user wants out now
     closing = true
     logger.info(`${signal}: finishing in-flight requests, then stopping`)
-    server.close().then(
-      () => {
-        // Request lines wait for the next event-loop turn, which process.exit() would not give them.
-        logger.flush()
-        process.exit(0)
-      },
-      (error: unknown) => {
-        logger.error(`could not stop cleanly: ${(error as Error)?.message ?? error}`)
-        process.exit(1)
-      },
-    )
+    closeThenExit(server, logger)
   }
   process.on('SIGINT', () => stop('SIGINT'))
   process.on('SIGTERM', () => stop('SIGTERM'))

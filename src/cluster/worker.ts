@@ -2,6 +2,7 @@ import { type MockServer, startMockServer } from '../index.js'
 import type { MockOptions } from '../config.js'
 import type { ConsoleLogger } from '../log.js'
 import { StartupError } from '../errors.js'
+import { closeThenExit } from '../command-line/report.js'
 import { relayAdmin } from './admin-relay.js'
 import { applyingEcho, createIpcRecordStore } from './ipc-record-store.js'
 import { type Run, type ToPrimary, type ToWorker, fromWireRequest, isMessage, toWireResponse } from './messages.js'
@@ -70,13 +71,7 @@ export async function runWorker(options: MockOptions, logger: ConsoleLogger): Pr
   const stop = () => {
     if (stopping) return
     stopping = true
-    server.close().then(
-      () => (logger.flush(), process.exit(0)),
-      (error: unknown) => {
-        logger.error(`could not stop cleanly: ${(error as Error)?.message ?? error}`)
-        process.exit(1)
-      },
-    )
+    closeThenExit(server, logger)
   }
   process.on('message', (message: unknown) => isMessage<ToWorker>(message) && message.t === 'stop' && stop())
   process.on('disconnect', stop)

@@ -1,5 +1,5 @@
 import { StartupError } from '../errors.js'
-import type { Logger } from '../log.js'
+import type { ConsoleLogger, Logger } from '../log.js'
 import type { EnvironmentSetting } from './environment-reader.js'
 
 /** The line supervisors and scripts take as "ready": printed once the mock answers (with `--workers`, once every worker does). */
@@ -27,4 +27,22 @@ function namingTheEnvironment(message: string, environment: readonly Environment
   const sources = environment.filter((setting) => setting.mentions.some((mention) => message.includes(mention)))
   if (sources.length === 0) return message
   return `${message} ${sources.map((s) => `That value comes from the environment variable ${s.variable}.`).join(' ')}`
+}
+
+/**
+ * Stops a server (its in-flight requests finish first), writes the request lines still waiting, and
+ * exits 0; exits 1 saying why when it cannot stop cleanly. The one way a mock process ends on a signal.
+ */
+export function closeThenExit(server: { close(): Promise<void> }, logger: ConsoleLogger): void {
+  server.close().then(
+    () => {
+      // Request lines wait for the next event-loop turn, which process.exit() would not give them.
+      logger.flush()
+      process.exit(0)
+    },
+    (error: unknown) => {
+      logger.error(`could not stop cleanly: ${(error as Error)?.message ?? error}`)
+      process.exit(1)
+    },
+  )
 }
