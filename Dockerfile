@@ -30,7 +30,7 @@ EXPOSE 4010
 HEALTHCHECK --interval=5s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/__mock/health', { signal: AbortSignal.timeout(2500) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Exec form: node is PID 1 and receives SIGTERM itself; src/cli.ts handles it (finish in-flight requests, exit 0),
-# within 8 s (CLOSE_GRACE_MS in src/server.ts), before docker stop's SIGKILL at 10 s.
+# within 8 s (CLOSE_GRACE_MS in src/node/server.ts), before docker stop's SIGKILL at 10 s.
 # No init (tini / --init) is needed: the mock starts no child processes, so there are no zombies to reap.
 # Arguments after the image name are mock options: docker run plant-store-mock --dynamic --seed 1
 ENTRYPOINT ["node", "dist/cli.js"]

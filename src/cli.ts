@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { type MockServer, startMockServer } from './index.js'
 import { closeThenExit, reportFailure, startLine } from './command-line/report.js'
 import { CLI_HELP } from './command-line/cli-help.js'
-import { type ConsoleLogger, consoleLogger, createConsoleLogger } from './log.js'
+import { type ConsoleLogger, consoleLogger, createConsoleLogger } from './common/log.js'
 import { parseCommandLine } from './command-line/parse-command-line.js'
 import { filterByLevel } from './command-line/verbose-level.js'
 

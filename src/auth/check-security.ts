@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
-import { type MockError, errors, startupErrors } from '../errors.js'
-import { isHeaderName, toHeaderValue } from '../http/header-value.js'
+import { type MockError, errors, startupErrors } from '../errors/index.js'
+import { isHeaderName, toHeaderValue } from '../internal/header-value.js'
 import { BASE64 } from '../internal/base64.js'
-import type { RequestData } from '../request.js'
+import type { RequestData } from '../common/request.js'
 import type { SecurityRequirement } from '../openapi/operations.js'
 
 /** A credential check: `undefined` when it passes, else the 401 that says why it failed. */

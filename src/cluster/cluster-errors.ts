@@ -1,4 +1,4 @@
-import { MockError } from '../errors.js'
+import { MockError } from '../errors/index.js'
 
 /**
  * What a client gets when a worker of `--workers N` cannot reach the primary or another worker in

@@ -1,5 +1,5 @@
 import type { Worker } from 'node:cluster'
-import type { Logger } from '../log.js'
+import type { Logger } from '../common/log.js'
 import {
   type Call,
   IPC_TIMEOUT_MS,

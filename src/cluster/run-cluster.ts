@@ -1,7 +1,7 @@
 import cluster from 'node:cluster'
-import type { MockOptions } from '../config.js'
+import type { MockOptions } from '../common/config.js'
 import type { EnvironmentSetting } from '../command-line/environment-reader.js'
-import type { ConsoleLogger } from '../log.js'
+import type { ConsoleLogger } from '../common/log.js'
 
 /**
  * `--workers N` (N ≥ 2): the same command line runs as the primary, which forks the workers, and

@@ -1,4 +1,4 @@
-import { StartupError, type StartupErrorCode } from '../errors.js'
+import { StartupError, type StartupErrorCode } from '../errors/index.js'
 
 export type CommandLineErrorCode = Extract<StartupErrorCode, `cli_${string}`>
 

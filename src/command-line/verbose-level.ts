@@ -1,4 +1,4 @@
-import type { ConsoleLogger } from '../log.js'
+import type { ConsoleLogger } from '../common/log.js'
 
 /** Prism's `--verboseLevel` words (pino's levels, and `silent`), the most verbose first. */
 export const VERBOSE_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const

@@ -1,4 +1,4 @@
-import type { Violation } from '../errors.js'
+import type { Violation } from '../errors/index.js'
 import type { EventDescription } from '../openapi/describe-events.js'
 import type { OperationDescription } from '../openapi/operations.js'
 import type { Fixture } from '../responses/fixtures.js'

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto'
-import type { Violation } from '../errors.js'
+import type { Violation } from '../errors/index.js'
 import type { DeliveryKind, DeliveryReasonCode, DeliveryRecord } from './delivery-journal.js'
 
 /** What to send, as the callback or webhook builder made it. */

@@ -1,4 +1,4 @@
-import type { Violation } from '../errors.js'
+import type { Violation } from '../errors/index.js'
 import { type DeliveryRequest, keptBody } from './delivery-attempt.js'
 
 export type DeliveryKind = 'callback' | 'webhook'

@@ -1,16 +1,16 @@
 import type { IncomingMessage } from 'node:http'
 import { type Context, Hono, type MiddlewareHandler } from 'hono'
-import { ADMIN_PREFIX } from '../config.js'
-import type { Engine } from '../engine.js'
+import { ADMIN_PREFIX } from '../common/config.js'
+import type { Engine } from '../engine/engine.js'
 import { answerRequest } from '../pipeline/answer.js'
 import { renderFailure } from '../pipeline/failure.js'
 import type { Exchange, PipelineDeps } from '../pipeline/exchange.js'
-import type { RuntimeState } from '../state/runtime-state.js'
-import { ADMIN_ROUTES, createAdminRoutes } from './admin-routes.js'
-import { corsForMockRequests } from './cors.js'
-import { NetworkFault } from './faults.js'
+import type { RuntimeState } from '../engine/runtime-state.js'
+import { ADMIN_ROUTES, createAdminRoutes } from '../admin/admin-routes.js'
+import { corsForMockRequests } from '../admin/cors.js'
+import { NetworkFault } from '../pipeline/faults.js'
 import { createOwnPages } from './own-pages.js'
-import { type Transport, toRequestData, transportOf } from './request-data.js'
+import { type Transport, toRequestData, transportOf } from '../pipeline/request-data.js'
 
 type Env = { Variables: { exchange: Exchange } }
 

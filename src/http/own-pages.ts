@@ -1,9 +1,9 @@
-import type { Engine } from '../engine.js'
-import type { MockError } from '../errors.js'
-import type { RequestData } from '../request.js'
+import type { Engine } from '../engine/engine.js'
+import type { MockError } from '../errors/index.js'
+import type { RequestData } from '../common/request.js'
 import { rankMediaTypes } from '../responses/negotiate.js'
 import { renderError } from '../responses/render-error.js'
-import type { AdminRoute } from './admin-routes.js'
+import type { AdminRoute } from '../admin/admin-routes.js'
 
 /** Answers a request routing missed with a page of the mock's own, or `undefined` for the usual 404. */
 export type AnswerOwnPage = (request: RequestData, miss: MockError) => Response | undefined

@@ -1,9 +1,9 @@
-import type { Violation } from '../errors.js'
+import type { Violation } from '../errors/index.js'
 import { joinHeader } from '../internal/join-header.js'
-import type { HeaderSource } from '../request.js'
+import type { HeaderSource } from '../common/request.js'
 import type { AnswerSource, Stored } from './journal.js'
 import type { NearMiss } from '../rules/choose-rule.js'
-import { CREDENTIAL_HEADERS } from '../auth/redaction-of.js'
+import { CREDENTIAL_HEADERS } from './redaction-of.js'
 
 /** One request to the described API, as the journal keeps it. */
 export interface JournalEntry {

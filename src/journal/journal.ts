@@ -1,5 +1,5 @@
-import type { Violation } from '../errors.js'
-import type { HeaderSource } from '../request.js'
+import type { Violation } from '../errors/index.js'
+import type { HeaderSource } from '../common/request.js'
 import type { NearMiss } from '../rules/choose-rule.js'
 import {
   BODY_LIMIT,

@@ -1,7 +1,7 @@
 import { readFile, realpath } from 'node:fs/promises'
 import { dirname, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { startupErrors } from '../errors.js'
+import { startupErrors } from '../errors/index.js'
 import { checkRegularFile } from './check-shape.js'
 import { nodeAt } from './resolve-ref.js'
 

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises'
-import { startupErrors } from '../errors.js'
+import { startupErrors } from '../errors/index.js'
 
 /** Largest file a description or one of its `$ref`s may be. */
 const MAX_DESCRIPTION_BYTES = 256 * 1024 * 1024

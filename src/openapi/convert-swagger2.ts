@@ -1,4 +1,4 @@
-import { startupErrors } from '../errors.js'
+import { startupErrors } from '../errors/index.js'
 
 /**
  * Swagger 2.0 → OpenAPI 3.0 with swagger2openapi, after bundling (so every `$ref` is already

@@ -1,4 +1,4 @@
-import { startupErrors } from '../errors.js'
+import { startupErrors } from '../errors/index.js'
 import { flattenSchema } from './flatten-schema.js'
 import type { ParameterDescription, ParameterLocation, ParameterShape, ParameterStyle } from './operations.js'
 import { type Located, derefSchema, resolveRef } from './resolve-ref.js'

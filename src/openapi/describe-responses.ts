@@ -1,4 +1,4 @@
-import { startupErrors } from '../errors.js'
+import { startupErrors } from '../errors/index.js'
 import { describeContent } from './describe-content.js'
 import { shapeOf } from './describe-parameters.js'
 import type { HeaderDescription, ResponseDescription } from './operations.js'

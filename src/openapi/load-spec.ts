@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { parse as parseYaml } from 'yaml'
-import { startupErrors } from '../errors.js'
+import { startupErrors } from '../errors/index.js'
 import { bundleExternalRefs } from './bundle-external-refs.js'
 import { checkRegularFile, checkShape } from './check-shape.js'
 import { convertSwagger2 } from './convert-swagger2.js'

@@ -1,4 +1,4 @@
-import { startupErrors } from '../errors.js'
+import { startupErrors } from '../errors/index.js'
 import { describeRequestBody } from './describe-content.js'
 import { describeParameters } from './describe-parameters.js'
 import { describeResponse } from './describe-responses.js'

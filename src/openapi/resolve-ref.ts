@@ -1,4 +1,4 @@
-import { startupErrors } from '../errors.js'
+import { startupErrors } from '../errors/index.js'
 
 /** A node of the description and the JSON pointer where it lives (schemas are compiled by pointer). */
 export interface Located<T = any> {

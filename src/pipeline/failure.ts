@@ -1,5 +1,5 @@
-import { type MockError, errors, isMockError } from '../errors.js'
-import type { CompiledOperation } from '../compile-operation.js'
+import { type MockError, errors, isMockError } from '../errors/index.js'
+import type { CompiledOperation } from '../engine/compile-operation.js'
 import { renderError } from '../responses/render-error.js'
 import type { RenderedResponse } from '../responses/render-response.js'
 import { VIOLATIONS_HEADER, renderViolationsHeader } from '../validation/violations-header.js'

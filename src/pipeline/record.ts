@@ -1,11 +1,11 @@
-import { requestSession } from '../request.js'
-import { type MockError, isMockError } from '../errors.js'
+import { requestSession } from '../common/request.js'
+import { type MockError, isMockError } from '../errors/index.js'
 import type { AnswerSource, RequestRecord } from '../journal/journal.js'
-import type { RequestLine } from '../log.js'
+import type { RequestLine } from '../common/log.js'
 import { written } from '../responses/prefer.js'
 import type { Fault } from '../scenarios/scenarios.js'
 import type { Exchange, PipelineDeps } from './exchange.js'
-import { sendEvents } from '../events/send-events.js'
+import { sendEvents } from './send-events.js'
 import type { ScenarioDecision } from '../scenarios/apply-scenario.js'
 
 /**

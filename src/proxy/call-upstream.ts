@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Readable } from 'node:stream'
 import type { Pool } from 'undici'
-import { errors } from '../errors.js'
+import { errors } from '../errors/index.js'
 
 /** Largest upstream answer read whole to be checked; a larger one is refused (502) rather than held. */
 export const MAX_UPSTREAM_BODY = 16 * 1024 * 1024

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http'
-import type { Violation } from '../errors.js'
-import { essenceOf } from '../media-type.js'
+import type { Violation } from '../errors/index.js'
+import { essenceOf } from '../internal/media-type.js'
 import type { ResponseDescription } from '../openapi/operations.js'
 import { type DeclaredMedia, type ResponseSet, findResponse, mediaOf } from '../responses/declared-responses.js'
 import { schemaViolations } from '../validation/check-response-body.js'

@@ -1,5 +1,5 @@
-import type { CompiledOperation } from '../compile-operation.js'
-import { essenceOf, isJsonType } from '../media-type.js'
+import type { CompiledOperation } from '../engine/compile-operation.js'
+import { essenceOf, isJsonType } from '../internal/media-type.js'
 import type { HeaderDescription, ResponseDescription } from '../openapi/operations.js'
 import { findResponse, mediaOf, statusOf } from '../responses/declared-responses.js'
 import { fixtureHeaderProblems } from '../responses/fixture-header-problems.js'

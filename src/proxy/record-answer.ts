@@ -1,17 +1,17 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
-import type { CompiledOperation } from '../compile-operation.js'
-import type { Violation } from '../errors.js'
+import type { CompiledOperation } from '../engine/compile-operation.js'
+import type { Violation } from '../errors/index.js'
 import type { Redaction } from '../journal/journal-entry.js'
 import type { OperationDescription } from '../openapi/operations.js'
-import type { RequestData } from '../request.js'
+import type { RequestData } from '../common/request.js'
 import { SEED_FOLDER } from '../responses/fixtures.js'
 import type { HeaderContext } from '../responses/header-context.js'
 import { parsePrefer } from '../responses/prefer.js'
 import type { UpstreamAnswer } from './check-upstream-answer.js'
 import { type RecordedFixture, fixtureOfAnswer } from './fixture-of-answer.js'
 import { requestHash } from './request-hash.js'
-import { CREDENTIAL_HEADERS } from '../auth/redaction-of.js'
+import { CREDENTIAL_HEADERS } from '../journal/redaction-of.js'
 
 /** Proxy mode's `--record DIR`: upstream answers written as fixtures, for `--fixtures DIR` to replay. */
 export interface Recorder {

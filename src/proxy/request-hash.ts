@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { RequestData } from '../request.js'
+import type { RequestData } from '../common/request.js'
 
 /** What a request hash looks like: the name of a recorded fixture (`200.3f9a0c1b2d4e.json`). */
 export const REQUEST_HASH = /^[0-9a-f]{12}$/

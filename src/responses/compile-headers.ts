@@ -1,12 +1,12 @@
-import type { Violation } from '../errors.js'
+import type { Violation } from '../errors/index.js'
 import { isPlainObject } from '../internal/plain-object.js'
 import type { HeaderDescription } from '../openapi/operations.js'
 import { derefSchema, nodeAt } from '../openapi/resolve-ref.js'
 import { type HeaderContext, warnOnce } from './header-context.js'
 import { type HeaderValidator, headerValidatorOf } from './header-validators.js'
-import { sampleSchema } from './sample-body.js'
-import { stringMatching } from './schema-strings.js'
-import { seededRandom } from './seeded-random.js'
+import { sampleSchema } from '../generation/sample-body.js'
+import { stringMatching } from '../generation/schema-strings.js'
+import { seededRandom } from '../generation/seeded-random.js'
 import { toHeaderText, writeHeaderValue } from './write-header-value.js'
 
 /**

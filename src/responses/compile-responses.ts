@@ -1,5 +1,5 @@
-import { startupErrors } from '../errors.js'
-import type { Logger } from '../log.js'
+import { startupErrors } from '../errors/index.js'
+import type { Logger } from '../common/log.js'
 import type { MediaTypeDescription, OperationDescription, ResponseDescription } from '../openapi/operations.js'
 import { derefSchema, nodeAt } from '../openapi/resolve-ref.js'
 import { type Ajv, compileAt, compileOnFirstUse } from '../validation/create-ajv.js'

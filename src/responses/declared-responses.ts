@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv'
-import type { Violation } from '../errors.js'
+import type { Violation } from '../errors/index.js'
 import type { BodyTemplate } from './templates.js'
 import { type MediaKind, type XmlNames, kindOf } from './serialize-body.js'
 

@@ -1,4 +1,4 @@
-import type { Violation } from '../errors.js'
+import type { Violation } from '../errors/index.js'
 import type { HeaderDescription } from '../openapi/operations.js'
 import type { HeaderContext } from './header-context.js'
 import { headerValidatorOf } from './header-validators.js'

@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { startupErrors } from '../errors.js'
-import { isHeaderName } from '../http/header-value.js'
+import { startupErrors } from '../errors/index.js'
+import { isHeaderName } from '../internal/header-value.js'
 import { isPlainObject } from '../internal/plain-object.js'
 
 /** One fixture file: a named response body for one operation and status. */

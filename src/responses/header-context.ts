@@ -1,4 +1,4 @@
-import type { Logger } from '../log.js'
+import type { Logger } from '../common/log.js'
 import type { Ajv } from '../validation/create-ajv.js'
 
 export interface HeaderContext {

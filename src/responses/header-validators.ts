@@ -1,5 +1,5 @@
-import type { Violation } from '../errors.js'
-import type { RequestData } from '../request.js'
+import type { Violation } from '../errors/index.js'
+import type { RequestData } from '../common/request.js'
 import type { HeaderDescription, ParameterDescription } from '../openapi/operations.js'
 import { nodeAt } from '../openapi/resolve-ref.js'
 import { type Ajv, addDescriptionSchema, compileAt, createAjv } from '../validation/create-ajv.js'

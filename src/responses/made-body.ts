@@ -1,9 +1,9 @@
-import { type MockError, type Violation, errors } from '../errors.js'
+import { type MockError, type Violation, errors } from '../errors/index.js'
 import type { DeclaredMedia } from './declared-responses.js'
-import type { Deadline } from './generation-deadline.js'
-import { BrokenBody, type Draw, generateValid } from './generate-valid.js'
+import type { Deadline } from '../generation/generation-deadline.js'
+import { BrokenBody, type Draw, generateValid } from '../generation/generate-valid.js'
 import type { RenderContext } from './render-response.js'
-import { seededRandom } from './seeded-random.js'
+import { seededRandom } from '../generation/seeded-random.js'
 import { serializeBody } from './serialize-body.js'
 
 /** A body made from a schema, serialised: `body` is undefined when the media type cannot carry the value. */

@@ -1,4 +1,4 @@
-import { essenceOf } from '../media-type.js'
+import { essenceOf } from '../internal/media-type.js'
 
 /** One range of an `Accept` header: `application/json`, `text/*`, `*\/*`, with its weight. */
 interface AcceptRange {

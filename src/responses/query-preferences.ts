@@ -1,5 +1,5 @@
-import { queryDynamicProblem } from '../errors.js'
-import type { RequestData } from '../request.js'
+import { queryDynamicProblem } from '../errors/index.js'
+import type { RequestData } from '../common/request.js'
 import type { Preferences } from './prefer.js'
 
 /**

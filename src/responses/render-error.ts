@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv'
-import type { MockError, Violation } from '../errors.js'
+import type { MockError, Violation } from '../errors/index.js'
 import { type ResponseSet, defaultBodyOf, findResponse, mediaOf } from './declared-responses.js'
 import { type RenderContext, renderDeclared } from './render-response.js'
 

@@ -1,5 +1,5 @@
 import type { XMLBuilder } from 'fast-xml-parser'
-import { essenceOf, isJsonType } from '../media-type.js'
+import { essenceOf, isJsonType } from '../internal/media-type.js'
 
 /** How a media type's bodies are written: JSON text, XML, or the value itself as text. */
 export type MediaKind = 'json' | 'xml' | 'text'

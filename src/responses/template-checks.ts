@@ -1,9 +1,9 @@
 import { closestWord } from '../internal/closest-word.js'
-import { startupErrors } from '../errors.js'
+import { startupErrors } from '../errors/index.js'
 import { isPlainObject } from '../internal/plain-object.js'
 import type { OperationDescription } from '../openapi/operations.js'
 import { nodeAt } from '../openapi/resolve-ref.js'
-import { ANYTHING, kindsOf, shapeOf, stepInto } from './step-into-schema.js'
+import { ANYTHING, kindsOf, shapeOf, stepInto } from '../openapi/step-into-schema.js'
 import type { Expression } from './template-expression.js'
 
 /**

@@ -1,4 +1,4 @@
-import type { RequestData } from '../request.js'
+import type { RequestData } from '../common/request.js'
 import { NO_PARAMS } from '../routing/match-operation.js'
 import type { TemplateRequest } from './templates.js'
 

@@ -1,4 +1,4 @@
-import { startupErrors } from '../errors.js'
+import { startupErrors } from '../errors/index.js'
 import { pointerTokens } from '../openapi/resolve-ref.js'
 import { type TemplateOperation, checkPlaceholder } from './template-checks.js'
 import { type Expression, parseExpression } from './template-expression.js'

@@ -1,4 +1,4 @@
-import { toHeaderValue } from '../http/header-value.js'
+import { toHeaderValue } from '../internal/header-value.js'
 import type { HeaderDescription } from '../openapi/operations.js'
 import { isPlainObject } from '../internal/plain-object.js'
 import { kindOf } from './serialize-body.js'

@@ -1,4 +1,4 @@
-import { type MockError, errors } from '../errors.js'
+import { type MockError, errors } from '../errors/index.js'
 import type { Choice } from './create-router.js'
 import type { RouteRequest } from './match-operation.js'
 import type { Condition } from './split-path-key.js'

@@ -1,4 +1,4 @@
-import { MockError, errors } from '../errors.js'
+import { MockError, errors } from '../errors/index.js'
 import { chooseByConditions, unmetConditions } from './choose-by-conditions.js'
 import type { Alternative, Choice, Endpoint, Router, SegmentNode } from './create-router.js'
 import { nearPaths } from './near-paths.js'

@@ -1,6 +1,6 @@
 import { isLosslessNumber } from 'lossless-json'
 import { isPlainObject } from '../internal/plain-object.js'
-import { ANYTHING, stepInto } from '../responses/step-into-schema.js'
+import { ANYTHING, stepInto } from '../openapi/step-into-schema.js'
 
 /** One step of a JSON path: a field name, or an array index. */
 export type PathStep = string | number

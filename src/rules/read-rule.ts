@@ -1,9 +1,9 @@
 import { stringify as stringifyLossless } from 'lossless-json'
-import type { Violation } from '../errors.js'
+import type { Violation } from '../errors/index.js'
 import { RuleProblem, ruleProblems } from '../errors/rule.js'
 import { isPlainObject } from '../internal/plain-object.js'
 import type { OperationDescription } from '../openapi/operations.js'
-import { parseDelay } from '../resolve-options.js'
+import { parseDelay } from '../engine/resolve-options.js'
 import { findResponse, mediaOf, settleExamples, statusOf } from '../responses/declared-responses.js'
 import { fixtureHeaderViolations } from '../responses/fixture-header-problems.js'
 import type { HeaderContext } from '../responses/header-context.js'
@@ -12,7 +12,7 @@ import { FAULTS, type Fault, type ScenarioTarget } from '../scenarios/scenarios.
 import { bodyViolations } from '../validation/check-response-body.js'
 import { type ConditionTarget, compileConditions } from './conditions.js'
 import type { AnswerRule, InlineBody, RuleAnswer } from './rule.js'
-import { isHeaderName } from '../http/header-value.js'
+import { isHeaderName } from '../internal/header-value.js'
 
 /** The fields of one answer: a plain rule, or a step of a sequence. */
 export const ANSWER_KEYS = ['status', 'example', 'fixture', 'body', 'headers', 'dynamic', 'delay', 'fault', 'from']

@@ -1,4 +1,4 @@
-import type { CompiledOperation } from '../compile-operation.js'
+import type { CompiledOperation } from '../engine/compile-operation.js'
 import type { OperationDescription } from '../openapi/operations.js'
 import { nodeAt } from '../openapi/resolve-ref.js'
 import { kindOf } from '../responses/serialize-body.js'

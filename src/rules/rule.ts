@@ -1,6 +1,6 @@
-import type { Delay } from '../config.js'
-import type { RequestData } from '../request.js'
-import type { Violation } from '../errors.js'
+import type { Delay } from '../common/config.js'
+import type { RequestData } from '../common/request.js'
+import type { Violation } from '../errors/index.js'
 import type { DeclaredMedia, DeclaredResponse, StaticBody } from '../responses/declared-responses.js'
 import type { Fault } from '../scenarios/scenarios.js'
 

@@ -1,4 +1,4 @@
-import { errors } from '../errors.js'
+import { errors } from '../errors/index.js'
 import { RuleProblem } from '../errors/rule.js'
 import { RULE_KEYS, type RuleTarget, readRule } from './read-rule.js'
 import type { RuleBook } from './rule-targets.js'

@@ -1,6 +1,6 @@
-import { type MockError, type Violation, errors } from '../errors.js'
+import { type MockError, type Violation, errors } from '../errors/index.js'
 import type { Preferences } from '../responses/prefer.js'
-import type { Delay } from '../config.js'
+import type { Delay } from '../common/config.js'
 import type { AnswerRule, InlineBody, RuleAnswer } from '../rules/rule.js'
 import type { Fault } from './scenarios.js'
 

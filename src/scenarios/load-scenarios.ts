@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { LosslessNumber } from 'lossless-json'
 import { parse as parseYaml } from 'yaml'
-import { StartupError, startupErrors } from '../errors.js'
+import { StartupError, startupErrors } from '../errors/index.js'
 import { RuleProblem } from '../errors/rule.js'
 import { readRule } from '../rules/read-rule.js'
 import type { RuleBook } from '../rules/rule-targets.js'

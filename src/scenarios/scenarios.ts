@@ -1,5 +1,5 @@
 import type { AnswerRule, RuleAnswer } from '../rules/rule.js'
-import { startupErrors } from '../errors.js'
+import { startupErrors } from '../errors/index.js'
 import { type ResponseSet, findResponse } from '../responses/declared-responses.js'
 
 /** Ways to break an answer on purpose, so a client's error paths can be tested. */

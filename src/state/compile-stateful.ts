@@ -1,4 +1,4 @@
-import type { Logger } from '../log.js'
+import type { Logger } from '../common/log.js'
 import type { OperationDescription } from '../openapi/operations.js'
 import { type Ajv, compileAt } from '../validation/create-ajv.js'
 import { type RecordChecker, compileRecordChecker } from './check-records.js'

@@ -1,6 +1,6 @@
 import { isPlainObject } from '../internal/plain-object.js'
 import { valueAt } from '../internal/value-at.js'
-import { essenceOf, isJsonType } from '../media-type.js'
+import { essenceOf, isJsonType } from '../internal/media-type.js'
 import { flattenSchema } from '../openapi/flatten-schema.js'
 import type { MediaTypeDescription, OperationDescription } from '../openapi/operations.js'
 import { pointerOf, pointerTokens, resolveRef } from '../openapi/resolve-ref.js'

@@ -1,4 +1,4 @@
-import { errors } from '../errors.js'
+import { errors } from '../errors/index.js'
 import { isPlainObject } from '../internal/plain-object.js'
 import type { EchoedRole, ListPlan, ListWrapper } from './list-plan.js'
 

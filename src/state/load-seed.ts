@@ -1,6 +1,6 @@
 import { readFile, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { startupErrors } from '../errors.js'
+import { startupErrors } from '../errors/index.js'
 import { SEED_FOLDER } from '../responses/fixtures.js'
 import { type RecordChecker, duplicateKeyProblems } from './check-records.js'
 import type { RecordSets, StoredRecord } from './record-store.js'

@@ -1,6 +1,6 @@
-import { startupErrors } from '../errors.js'
+import { startupErrors } from '../errors/index.js'
 import { duplicateKeyProblems } from './check-records.js'
-import type { Engine } from '../engine.js'
+import type { Engine } from '../engine/engine.js'
 import { type MemoryRecordStore, createMemoryRecords } from './memory-records.js'
 import type { RecordSets } from './record-store.js'
 import { markIfExact, plainValueOf } from './record-values.js'

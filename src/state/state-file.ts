@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises'
 import { LosslessNumber, isSafeNumber, parse } from 'lossless-json'
-import { startupErrors, StartupError } from '../errors.js'
+import { startupErrors, StartupError } from '../errors/index.js'
 import { isPlainObject } from '../internal/plain-object.js'
 
 /**

@@ -6,7 +6,7 @@
 import { closeSync, fsyncSync, openSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs'
 import { open, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
-import type { Logger } from '../log.js'
+import type { Logger } from '../common/log.js'
 import { reasonOf } from './state-file.js'
 
 export interface StateWriter {

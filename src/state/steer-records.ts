@@ -1,4 +1,4 @@
-import { errors } from '../errors.js'
+import { errors } from '../errors/index.js'
 import { duplicateKeyProblems } from './check-records.js'
 import type { StatefulSetup } from './compile-stateful.js'
 import type { StoredRecord } from './record-store.js'

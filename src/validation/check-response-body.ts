@@ -1,7 +1,7 @@
-import type { Violation } from '../errors.js'
+import type { Violation } from '../errors/index.js'
 import { nodeAt } from '../openapi/resolve-ref.js'
 import type { BodySchema } from '../responses/declared-responses.js'
-import { findUndeclaredFields } from '../responses/undeclared-fields.js'
+import { findUndeclaredFields } from './undeclared-fields.js'
 import { toViolations } from './violations.js'
 
 /** How a body breaks its response schema, without the undeclared-field walk (see `bodyProblems`). */

@@ -1,6 +1,6 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
-import { startupErrors } from '../errors.js'
+import { startupErrors } from '../errors/index.js'
 import { nodeAt, pointerTokens } from '../openapi/resolve-ref.js'
 import { compilePattern } from './compile-pattern.js'
 import { type ExactLiterals, isAmbiguousInt64, isExactInt64Literal, isInt64Number } from './exact-integers.js'

@@ -1,4 +1,4 @@
-import { type Violation } from '../errors.js'
+import { type Violation } from '../errors/index.js'
 import { fieldPath } from './violations.js'
 import type { FormPlan } from './form-plan.js'
 

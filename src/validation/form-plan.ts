@@ -1,5 +1,5 @@
 import { derefSchema, nodeAt } from '../openapi/resolve-ref.js'
-import { essenceOf, isJsonType } from '../media-type.js'
+import { essenceOf, isJsonType } from '../internal/media-type.js'
 
 /**
  * What start-up learns from a form or multipart media type object about reading its fields: which

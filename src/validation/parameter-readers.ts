@@ -1,4 +1,4 @@
-import type { RequestData } from '../request.js'
+import type { RequestData } from '../common/request.js'
 import type { ParameterDescription } from '../openapi/operations.js'
 import {
   EMPTY_ALLOWED,

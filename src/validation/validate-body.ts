@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv'
-import { errors, type Violation } from '../errors.js'
+import { errors, type Violation } from '../errors/index.js'
 import type { MediaTypeDescription } from '../openapi/operations.js'
 import { type Ajv, compileAt, descriptionOf } from './create-ajv.js'
 import { toViolations } from './violations.js'
@@ -8,7 +8,7 @@ import { MAX_FORM_FIELDS, fieldsOf, parseJsonField, withoutFieldsReported, wrapL
 import { type FormPlan, planForm } from './form-plan.js'
 import { formEntries } from './read-form.js'
 import { type Part, readMultipart } from './read-multipart.js'
-import { essenceOf, isJsonType } from '../media-type.js'
+import { essenceOf, isJsonType } from '../internal/media-type.js'
 
 /** How a body of that media type is parsed before it is validated; `other` bodies are not read. */
 type BodyKind = 'json' | 'form' | 'multipart' | 'other'

@@ -1,6 +1,6 @@
 import type { ValidateFunction } from 'ajv'
-import type { Violation } from '../errors.js'
-import type { RequestData } from '../request.js'
+import type { Violation } from '../errors/index.js'
+import type { RequestData } from '../common/request.js'
 import type { ParameterDescription, ParameterLocation } from '../openapi/operations.js'
 import { type Ajv, compileOnFirstUse } from './create-ajv.js'
 import { fieldPath, toViolations } from './violations.js'

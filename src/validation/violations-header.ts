@@ -1,4 +1,4 @@
-import type { Violation } from '../errors.js'
+import type { Violation } from '../errors/index.js'
 import { pointerOf } from '../openapi/resolve-ref.js'
 
 /** The response header that reports violations the mock answered past (`--validate report`, a response that breaks its schema). */

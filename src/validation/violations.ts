@@ -1,5 +1,5 @@
 import type { ErrorObject } from 'ajv/dist/2020.js'
-import type { Violation } from '../errors.js'
+import type { Violation } from '../errors/index.js'
 import { pointerTokens } from '../openapi/resolve-ref.js'
 import { EXACT_INT64_KEYWORD } from './create-ajv.js'
 

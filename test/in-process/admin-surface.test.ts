@@ -9,7 +9,7 @@ import fc from 'fast-check'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createTokenMatcher } from '../../src/auth/check-security.js'
 import { type MockApp, type MockServer, createApp, startMockServer } from '../../src/index.js'
-import { silentLogger } from '../../src/log.js'
+import { silentLogger } from '../../src/common/log.js'
 
 const SEED = Number(process.env.FC_SEED ?? 20_250_505)
 

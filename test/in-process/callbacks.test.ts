@@ -9,7 +9,7 @@ import { createHmac } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type AppOptions, type DeliveryRecord, type MockApp, createApp } from '../../src/index.js'
-import type { Logger } from '../../src/log.js'
+import type { Logger } from '../../src/common/log.js'
 import { type Answer, answerWith, createReceivers, hang } from '../support/receivers.js'
 
 const CALLBACKS = fileURLToPath(new URL('../descriptions/events/callbacks.yaml', import.meta.url))

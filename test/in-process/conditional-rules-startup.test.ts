@@ -4,7 +4,7 @@
  * in a list, `rule "addItem"` alone), then what is wrong.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import type { StartupErrorCode } from '../../src/errors.js'
+import type { StartupErrorCode } from '../../src/errors/index.js'
 import { createApp } from '../../src/index.js'
 import { fixturesWith, rulesApp, rulesSpec } from '../support/rule-app.js'
 import { expectStartupError } from '../support/startup-error.js'

@@ -16,7 +16,7 @@ import {
   specPath,
 } from '../support/cases.js'
 import { type Exchange, type Oracle, createOracle } from '../support/oracle.js'
-import { silentLogger } from '../../src/log.js'
+import { silentLogger } from '../../src/common/log.js'
 
 let oracle: Oracle
 const apps = new Map<string, Promise<Hono<any>>>()

@@ -6,7 +6,7 @@
  */
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createEngine } from '../../src/engine.js'
+import { createEngine } from '../../src/engine/engine.js'
 import { type MockServer, startMockServer } from '../../src/index.js'
 import { mediaOf } from '../../src/responses/declared-responses.js'
 

@@ -3,9 +3,9 @@ import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../../src/index.js'
 import { MAX_HELD_ANSWERS } from '../../src/pipeline/deliver.js'
-import { waitBeforeAnswering } from '../../src/http/faults.js'
-import { transportOf } from '../../src/http/request-data.js'
-import { silentLogger } from '../../src/log.js'
+import { waitBeforeAnswering } from '../../src/pipeline/faults.js'
+import { transportOf } from '../../src/pipeline/request-data.js'
+import { silentLogger } from '../../src/common/log.js'
 
 const plant = {
   method: 'POST',

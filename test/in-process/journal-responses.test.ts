@@ -14,10 +14,10 @@ import {
   createApp,
   startMockServer,
 } from '../../src/index.js'
-import { formatRequestJson, formatRequestText } from '../../src/log.js'
+import { formatRequestJson, formatRequestText } from '../../src/common/log.js'
 import { createAdminOracle } from '../support/admin-oracle.js'
 import { removeTempDirs, tempDir } from '../support/temp-dirs.js'
-import { silentLogger } from '../../src/log.js'
+import { silentLogger } from '../../src/common/log.js'
 
 const json = { authorization: 'Bearer t', 'content-type': 'application/json' }
 const FERN = JSON.stringify({ id: 1, name: 'Fern' })

@@ -5,9 +5,9 @@
  */
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createEngine } from '../../src/engine.js'
+import { createEngine } from '../../src/engine/engine.js'
 import { createApp } from '../../src/index.js'
-import { silentLogger } from '../../src/log.js'
+import { silentLogger } from '../../src/common/log.js'
 import { requestHash } from '../../src/proxy/request-hash.js'
 import { requestOf } from '../support/builders.js'
 import { removeTempDirs, tempDir } from '../support/temp-dirs.js'

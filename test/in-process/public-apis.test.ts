@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
 import { createApp } from '../../src/index.js'
 import { type Oracle, createOracle } from '../support/oracle.js'
-import { silentLogger } from '../../src/log.js'
+import { silentLogger } from '../../src/common/log.js'
 
 interface Call {
   method: string

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { type MockApp, type RequestLine, createApp } from '../../src/index.js'
-import { formatRequestText } from '../../src/log.js'
+import { formatRequestText } from '../../src/common/log.js'
 import { MAX_VIOLATIONS_HEADER } from '../../src/validation/violations-header.js'
 import { createAdminOracle } from '../support/admin-oracle.js'
 import { sendInProcess } from '../support/cases.js'
@@ -17,7 +17,7 @@ import {
   optionsOf,
   specOf,
 } from '../support/control-cases.js'
-import { silentLogger } from '../../src/log.js'
+import { silentLogger } from '../../src/common/log.js'
 
 const apps = new Map<string, Promise<MockApp>>()
 

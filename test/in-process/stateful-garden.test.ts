@@ -8,7 +8,7 @@
 import { copyFile, mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { MockError } from '../../src/errors.js'
+import { MockError } from '../../src/errors/index.js'
 import { type AppOptions, type MockApp, createApp } from '../../src/index.js'
 import { type AdminOracle, createAdminOracle } from '../support/admin-oracle.js'
 import { expectStartupError } from '../support/startup-error.js'

@@ -5,7 +5,7 @@
  * limit, exact int64 keys and a fault that breaks the answer after the record is stored.
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { MockError } from '../../src/errors.js'
+import { MockError } from '../../src/errors/index.js'
 import { type AppOptions, type MockApp, NetworkFault, createApp } from '../../src/index.js'
 import { type AdminOracle, createAdminOracle } from '../support/admin-oracle.js'
 import { auth, expectError, sendInProcess, type StatefulClient, statefulClient } from '../support/stateful.js'

@@ -10,7 +10,7 @@ import { createApp, type MockApp } from '../../src/index.js'
 import { addDescriptionSchema, compileAt, createAjv } from '../../src/validation/create-ajv.js'
 import { parse } from 'yaml'
 import { readFileSync } from 'node:fs'
-import { silentLogger } from '../../src/log.js'
+import { silentLogger } from '../../src/common/log.js'
 
 const spec = fileURLToPath(new URL('../descriptions/static-bodies.yaml', import.meta.url))
 const document = parse(readFileSync(spec, 'utf8'))

@@ -1,7 +1,7 @@
 import net from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { StartupErrorCode } from '../../src/errors.js'
+import type { StartupErrorCode } from '../../src/errors/index.js'
 import { runCli, startCli, startedUrl, stopProcesses, within, freePort } from '../support/processes.js'
 
 /**

@@ -3,7 +3,7 @@ import http from 'node:http'
 import net from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { StartupErrorCode } from '../../src/errors.js'
+import type { StartupErrorCode } from '../../src/errors/index.js'
 import { responseOf } from '../support/raw-socket.js'
 import { runCli, startCli, startedUrl, stopProcesses, waitForOutput, within, freePort } from '../support/processes.js'
 

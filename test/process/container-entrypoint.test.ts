@@ -3,7 +3,7 @@ import { join, posix } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parse as parseYaml } from 'yaml'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CLOSE_GRACE_MS } from '../../src/server.js'
+import { CLOSE_GRACE_MS } from '../../src/node/server.js'
 import { root, start, startedUrl, stopProcesses, within } from '../support/processes.js'
 import { removeTempDirs, tempDirSync } from '../support/temp-dirs.js'
 

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createApp } from '../../src/index.js'
-import { type ListeningServer, SERVER_LIMITS, type ServerLimits, listen } from '../../src/server.js'
+import { type ListeningServer, SERVER_LIMITS, type ServerLimits, listen } from '../../src/node/server.js'
 import { type RawConnection, connect, sleep, statusOf, streamChunked, within } from '../support/raw-socket.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))

@@ -12,7 +12,7 @@ import { StartupError, type StartupErrorCode, startMockServer } from '../../src/
 import { runCli, stopProcesses } from '../support/processes.js'
 import { expectStartupError } from '../support/startup-error.js'
 import { removeTempDirs, tempDir as makeTempDir } from '../support/temp-dirs.js'
-import { silentLogger } from '../../src/log.js'
+import { silentLogger } from '../../src/common/log.js'
 
 const specFile = (name: string) => fileURLToPath(new URL(`../descriptions/${name}`, import.meta.url))
 const STACK_LINE = /^\s+at .+/m

@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { type MockServer, startMockServer } from '../../src/index.js'
 import { describeAdminApi } from '../support/admin-cases.js'
-import { silentLogger } from '../../src/log.js'
+import { silentLogger } from '../../src/common/log.js'
 
 describeAdminApi('over a socket', async (options = {}) => {
   const server = await startMockServer({ port: 0, logger: silentLogger, ...options })

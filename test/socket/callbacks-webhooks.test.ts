@@ -7,7 +7,7 @@
 import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { type MockServer, startMockServer } from '../../src/index.js'
-import { silentLogger } from '../../src/log.js'
+import { silentLogger } from '../../src/common/log.js'
 import { type AdminOracle, createAdminOracle } from '../support/admin-oracle.js'
 import { createReceivers, hang } from '../support/receivers.js'
 

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type MockServer, startMockServer } from '../../src/index.js'
-import { silentLogger } from '../../src/log.js'
+import { silentLogger } from '../../src/common/log.js'
 
 /** Over a real socket, where Node's header writer threw on a challenge naming an API key "ключ" (#12). */
 describe('header values made from the description, over a socket (#12)', () => {

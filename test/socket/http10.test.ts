@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type MockServer, startMockServer } from '../../src/index.js'
 import { connect, statusOf, within } from '../support/raw-socket.js'
-import { silentLogger } from '../../src/log.js'
+import { silentLogger } from '../../src/common/log.js'
 
 /** HTTP/1.0 does not require Host; HTTP/1.1 does (#12). */
 describe('requests without Host', () => {

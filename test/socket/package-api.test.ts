@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type MockServer, StartupError, createApp, startMockServer, startupErrorCodes } from 'plant-store-mock'
-import { silentLogger } from '../../src/log.js'
+import { silentLogger } from '../../src/common/log.js'
 
 const auth = { authorization: 'Bearer t', 'content-type': 'application/json' }
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { NetworkFault, createApp } from 'plant-store-mock'
-import { silentLogger } from '../../src/log.js'
+import { silentLogger } from '../../src/common/log.js'
 
 function addPlant(app: Awaited<ReturnType<typeof createApp>>) {
   return app.request('/plants', {

@@ -22,7 +22,7 @@ import {
   type RequestCase,
   sendOverSocket,
 } from '../support/cases.js'
-import { silentLogger } from '../../src/log.js'
+import { silentLogger } from '../../src/common/log.js'
 
 const servers = new Map<string, Promise<MockServer>>()
 

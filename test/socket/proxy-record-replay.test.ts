@@ -8,7 +8,7 @@ import { readFile, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type MockOptions, type MockServer, startMockServer } from '../../src/index.js'
-import { silentLogger } from '../../src/log.js'
+import { silentLogger } from '../../src/common/log.js'
 import { createReceivers } from '../support/receivers.js'
 import { removeTempDirs, tempDir } from '../support/temp-dirs.js'
 

@@ -11,7 +11,7 @@ import { type AddressInfo, type Socket, connect } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { type MockOptions, type MockServer, startMockServer } from '../../src/index.js'
-import { silentLogger } from '../../src/log.js'
+import { silentLogger } from '../../src/common/log.js'
 import { type Answer, createReceivers } from '../support/receivers.js'
 
 const STREAMS = join(import.meta.dirname, '../descriptions/proxy/streams.yaml')

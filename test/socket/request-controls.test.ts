@@ -6,7 +6,7 @@ import { afterAll, describe, it } from 'vitest'
 import { type MockServer, startMockServer } from '../../src/index.js'
 import { sendOverSocket } from '../support/cases.js'
 import { type ControlCase, caseKey, controlCases, expectControlCase, optionsOf } from '../support/control-cases.js'
-import { silentLogger } from '../../src/log.js'
+import { silentLogger } from '../../src/common/log.js'
 
 const servers = new Map<string, Promise<MockServer>>()
 

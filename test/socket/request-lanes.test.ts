@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type MockApp, type MockServer, createApp, startMockServer } from '../../src/index.js'
-import { silentLogger } from '../../src/log.js'
+import { silentLogger } from '../../src/common/log.js'
 import type { JournalEntry } from '../../src/journal/journal-entry.js'
 
 const auth = { authorization: 'Bearer t' }

@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type AppOptions, type MockServer, startMockServer } from '../../src/index.js'
-import { silentLogger } from '../../src/log.js'
+import { silentLogger } from '../../src/common/log.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const auth = { authorization: 'Bearer t', 'content-type': 'application/json' }

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type MockServer, startMockServer } from '../../src/index.js'
-import { silentLogger } from '../../src/log.js'
+import { silentLogger } from '../../src/common/log.js'
 import { type AdminOracle, createAdminOracle } from '../support/admin-oracle.js'
 import { fixtures } from '../support/cases.js'
 

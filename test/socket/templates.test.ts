@@ -5,7 +5,7 @@
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type MockServer, startMockServer } from '../../src/index.js'
-import { silentLogger } from '../../src/log.js'
+import { silentLogger } from '../../src/common/log.js'
 
 const spec = fileURLToPath(new URL('../descriptions/template-fallback/openapi.yaml', import.meta.url))
 

@@ -3,8 +3,8 @@
  * `src/engine.ts`, a plain `RequestData` without any HTTP framework, and a journaled request.
  */
 import type { RequestRecord } from '../../src/journal/journal.js'
-import type { RequestData } from '../../src/request.js'
-import { silentLogger } from '../../src/log.js'
+import type { RequestData } from '../../src/common/request.js'
+import { silentLogger } from '../../src/common/log.js'
 import { compileResponses } from '../../src/responses/compile-responses.js'
 import type { ResponseSet } from '../../src/responses/declared-responses.js'
 import type { Fixture } from '../../src/responses/fixtures.js'

@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll } from 'vitest'
 import { type MockServer, startMockServer } from '../../src/index.js'
-import { silentLogger } from '../../src/log.js'
+import { silentLogger } from '../../src/common/log.js'
 import { cleanEnv, root, start, stopProcesses, waitForOutput } from './processes.js'
 
 const prismBin = fileURLToPath(new URL('../../node_modules/.bin/prism', import.meta.url))

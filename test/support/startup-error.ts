@@ -1,5 +1,5 @@
 import { expect } from 'vitest'
-import { StartupError, startupErrorCodes, type StartupErrorCode } from '../../src/errors.js'
+import { StartupError, startupErrorCodes, type StartupErrorCode } from '../../src/errors/index.js'
 
 /**
  * The StartupError a promise rejects with (fails the test if it resolves or rejects with anything

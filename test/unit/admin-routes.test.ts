@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
-import { ADMIN_ROUTES } from '../../src/http/admin-routes.js'
+import { ADMIN_ROUTES } from '../../src/admin/admin-routes.js'
 
 const adminSpec = parseYaml(
   readFileSync(fileURLToPath(new URL('../../admin-openapi.yaml', import.meta.url)), 'utf8'),

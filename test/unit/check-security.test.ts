@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { type SecurityCheck, compileSecurity, securityFailure } from '../../src/auth/check-security.js'
-import { type MockError } from '../../src/errors.js'
+import { type MockError } from '../../src/errors/index.js'
 import type { SecurityRequirement } from '../../src/openapi/operations.js'
 import { type FakeRequest, requestOf } from '../support/builders.js'
 import { expectStartupErrorThrown } from '../support/startup-error.js'

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { compileHeaders } from '../../src/responses/compile-headers.js'
 import { toHeaderText, writeHeaderValue } from '../../src/responses/write-header-value.js'
 import { ajvFor, documentWithResponses, operationsOf } from '../support/builders.js'
-import { silentLogger } from '../../src/log.js'
+import { silentLogger } from '../../src/common/log.js'
 
 const simple = { explode: false }
 const exploded = { explode: true }

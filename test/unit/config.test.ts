@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, relative, resolve } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { defaults, parseByteSize, resolveOptions } from '../../src/resolve-options.js'
+import { defaults, parseByteSize, resolveOptions } from '../../src/engine/resolve-options.js'
 import { expectStartupErrorThrown } from '../support/startup-error.js'
 
 let dir: string

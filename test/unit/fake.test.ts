@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
-import { createFaker } from '../../src/responses/fake.js'
-import { isDeadlinePassed, startDeadline } from '../../src/responses/generation-deadline.js'
-import { findUndeclaredFields } from '../../src/responses/undeclared-fields.js'
+import { createFaker } from '../../src/generation/fake.js'
+import { isDeadlinePassed, startDeadline } from '../../src/generation/generation-deadline.js'
+import { findUndeclaredFields } from '../../src/validation/undeclared-fields.js'
 import { compileAt } from '../../src/validation/create-ajv.js'
 import { ajvFor } from '../support/builders.js'
 

@@ -4,8 +4,8 @@ import {
   compileBudgetWarnings,
   exceedsBudget,
   withinBudget,
-} from '../../src/responses/generation-budget.js'
-import { isDeadlinePassed, startDeadline } from '../../src/responses/generation-deadline.js'
+} from '../../src/generation/generation-budget.js'
+import { isDeadlinePassed, startDeadline } from '../../src/generation/generation-deadline.js'
 
 /** The generation budget (#12): what a schema may ask of generation, in bytes, and the deadline, in milliseconds. */
 const budget = (bytes: number) => ({ bytes, ms: 1000 })

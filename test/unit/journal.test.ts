@@ -1,6 +1,6 @@
 /** The request journal (`src/journal/journal.ts`, issue #3 §3): a bounded ring, redaction, filters. */
 import { describe, expect, it } from 'vitest'
-import { resolveOptions } from '../../src/resolve-options.js'
+import { resolveOptions } from '../../src/engine/resolve-options.js'
 import { createJournal } from '../../src/journal/journal.js'
 import { journaledPost } from '../support/builders.js'
 

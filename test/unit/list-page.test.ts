@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { MockError } from '../../src/errors.js'
+import { MockError } from '../../src/errors/index.js'
 import { loadSpec } from '../../src/openapi/load-spec.js'
 import { describeOperations } from '../../src/openapi/operations.js'
 import {

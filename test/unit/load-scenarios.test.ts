@@ -3,13 +3,13 @@
  * that must stop start-up with a message naming the file, the scenario and the rule (#3 §1).
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import type { StartupError, StartupErrorCode } from '../../src/errors.js'
+import type { StartupError, StartupErrorCode } from '../../src/errors/index.js'
 import type { DeclaredResponse } from '../../src/responses/declared-responses.js'
 import { loadScenarios } from '../../src/scenarios/load-scenarios.js'
 import type { Scenario, ScenarioTarget } from '../../src/scenarios/scenarios.js'
 import type { RuleBook } from '../../src/rules/rule-targets.js'
 import { createAjv } from '../../src/validation/create-ajv.js'
-import { silentLogger } from '../../src/log.js'
+import { silentLogger } from '../../src/common/log.js'
 import { removeTempDirs, tempDirSync } from '../support/temp-dirs.js'
 import { expectStartupError } from '../support/startup-error.js'
 

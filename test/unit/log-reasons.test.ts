@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../../src/index.js'
-import { type RequestLine, formatRequestJson, formatRequestText } from '../../src/log.js'
+import { type RequestLine, formatRequestJson, formatRequestText } from '../../src/common/log.js'
 
 async function linesOf(requests: Array<{ path: string; init: RequestInit }>, options: Record<string, unknown> = {}) {
   const lines: RequestLine[] = []

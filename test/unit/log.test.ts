@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import { type RequestLine, createConsoleLogger, formatRequestJson, formatRequestText } from '../../src/log.js'
+import { type RequestLine, createConsoleLogger, formatRequestJson, formatRequestText } from '../../src/common/log.js'
 
 const line = (overrides: Partial<RequestLine> = {}): RequestLine => ({
   time: Date.UTC(2025, 0, 2, 3, 4, 5),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { MockError } from '../../src/errors.js'
+import { MockError } from '../../src/errors/index.js'
 import { createRouter } from '../../src/routing/create-router.js'
 import { matchOperation } from '../../src/routing/match-operation.js'
 

@@ -1,7 +1,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { describe, expect, it } from 'vitest'
-import { type Regenerate, mendGenerated } from '../../src/responses/mend-generated.js'
+import { type Regenerate, mendGenerated } from '../../src/generation/mend-generated.js'
 
 const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true, ownProperties: true })
 addFormats.default(ajv)

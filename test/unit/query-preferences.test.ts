@@ -6,7 +6,7 @@ import {
   withQueryPreferences,
   withoutQueryControls,
 } from '../../src/responses/query-preferences.js'
-import type { RequestData } from '../../src/request.js'
+import type { RequestData } from '../../src/common/request.js'
 
 describe('readQueryPreferences', () => {
   it('reads __code, __example and __dynamic as Prefer’s code, example and dynamic, marked as from the query', () => {

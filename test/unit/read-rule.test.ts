@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { RuleProblem } from '../../src/errors/rule.js'
-import type { StartupErrorCode } from '../../src/errors.js'
-import { silentLogger } from '../../src/log.js'
+import type { StartupErrorCode } from '../../src/errors/index.js'
+import { silentLogger } from '../../src/common/log.js'
 import { nodeAt } from '../../src/openapi/resolve-ref.js'
 import { ANSWER_KEYS, type RuleReading, type RuleTarget, readRule } from '../../src/rules/read-rule.js'
 import { compileResponses } from '../../src/responses/compile-responses.js'

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../../src/index.js'
-import { createFaker } from '../../src/responses/fake.js'
+import { createFaker } from '../../src/generation/fake.js'
 import { deriveReadWriteViews } from '../../src/openapi/read-write-only.js'
 import { compileAt } from '../../src/validation/create-ajv.js'
 import { ajvFor, documentWithResponses, jsonResponse, responsesOf } from '../support/builders.js'

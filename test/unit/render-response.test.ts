@@ -4,11 +4,11 @@
  * body gets anyway; a body checked at start-up is served with none, and nothing is validated twice.
  */
 import { describe, expect, it } from 'vitest'
-import { silentLogger } from '../../src/log.js'
+import { silentLogger } from '../../src/common/log.js'
 import type { DeclaredResponse } from '../../src/responses/declared-responses.js'
-import { createFaker } from '../../src/responses/fake.js'
-import { createSampler } from '../../src/responses/sample-body.js'
-import { GENERATION_BUDGET } from '../../src/responses/generation-budget.js'
+import { createFaker } from '../../src/generation/fake.js'
+import { createSampler } from '../../src/generation/sample-body.js'
+import { GENERATION_BUDGET } from '../../src/generation/generation-budget.js'
 import { type RenderContext, renderDeclared, renderResponse } from '../../src/responses/render-response.js'
 import type { ResponsePlan } from '../../src/responses/select-response.js'
 import { selectResponse } from '../../src/responses/select-response.js'

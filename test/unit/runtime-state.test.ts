@@ -1,7 +1,7 @@
 /** Runtime state (`src/state/runtime-state.ts`, issue #3 §1, §3): the scenario switch, sessions, reset. */
 import { describe, expect, it } from 'vitest'
-import { createRuntimeState } from '../../src/state/runtime-state.js'
-import { MockError, StartupError } from '../../src/errors.js'
+import { createRuntimeState } from '../../src/engine/runtime-state.js'
+import { MockError, StartupError } from '../../src/errors/index.js'
 import type { RequestRecord } from '../../src/journal/journal.js'
 import { journaledPost } from '../support/builders.js'
 import type { Scenario } from '../../src/scenarios/scenarios.js'

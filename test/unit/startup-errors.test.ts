@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { StartupError, startupErrorCodes, startupErrors } from '../../src/errors.js'
+import { StartupError, startupErrorCodes, startupErrors } from '../../src/errors/index.js'
 import { createApp } from '../../src/index.js'
 import { CommandLineError } from '../../src/command-line/command-line-error.js'
 import { parseCommandLine } from '../../src/command-line/parse-command-line.js'

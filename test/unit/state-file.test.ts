@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path'
 import { LosslessNumber } from 'lossless-json'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { Logger } from '../../src/log.js'
+import type { Logger } from '../../src/common/log.js'
 import { readStateFile } from '../../src/state/state-file.js'
 import { createStateWriter } from '../../src/state/state-writer.js'
 import { expectStartupError } from '../support/startup-error.js'

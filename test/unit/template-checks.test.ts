@@ -7,7 +7,7 @@
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createApp } from '../../src/index.js'
-import type { StartupErrorCode } from '../../src/errors.js'
+import type { StartupErrorCode } from '../../src/errors/index.js'
 import { type TemplateRequest, compileTemplate } from '../../src/responses/templates.js'
 import { describeOperations } from '../../src/openapi/operations.js'
 import type { SpecDocument } from '../../src/openapi/load-spec.js'

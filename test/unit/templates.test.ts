@@ -1,7 +1,7 @@
 /** Templated fixtures: placeholders filled from the request, and templates that stay data (#3 §2). */
 import { existsSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { StartupError, type StartupErrorCode } from '../../src/errors.js'
+import { StartupError, type StartupErrorCode } from '../../src/errors/index.js'
 import { expectStartupErrorThrown } from '../support/startup-error.js'
 import { type TemplateRequest, compileTemplate } from '../../src/responses/templates.js'
 

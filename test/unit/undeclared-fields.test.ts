@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { findUndeclaredFields } from '../../src/responses/undeclared-fields.js'
+import { findUndeclaredFields } from '../../src/validation/undeclared-fields.js'
 import { plantStore } from '../support/builders.js'
 
 const document = plantStore()

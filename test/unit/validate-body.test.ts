@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { MockError } from '../../src/errors.js'
+import { MockError } from '../../src/errors/index.js'
 import {
   type BodyValidator,
   MAX_JSON_DEPTH,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { type ConsoleLogger } from '../../src/log.js'
+import { type ConsoleLogger } from '../../src/common/log.js'
 import { type VerboseLevel, filterByLevel, optionsForLevel } from '../../src/command-line/verbose-level.js'
 
 /** A console logger that records what reaches it, by kind. */

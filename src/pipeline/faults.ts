@@ -1,4 +1,4 @@
-import type { Delay } from '../config.js'
+import type { Delay } from '../common/config.js'
 import type { Fault } from '../scenarios/scenarios.js'
 import type { Transport } from './request-data.js'
 

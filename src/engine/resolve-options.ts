@@ -1,15 +1,15 @@
 import { existsSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { startupErrors } from './errors.js'
-import { DEFAULT_JOURNAL_BYTES } from './journal/journal.js'
-import { GENERATION_BUDGET } from './responses/generation-budget.js'
-import type { Delay, MockOptions, ResolvedOptions, ValidationMode } from './config.js'
-import type { LogFormat } from './log.js'
-import { isWebUrl } from './internal/web-url.js'
+import { startupErrors } from '../errors/index.js'
+import { DEFAULT_JOURNAL_BYTES } from '../journal/journal.js'
+import { GENERATION_BUDGET } from '../generation/generation-budget.js'
+import type { Delay, MockOptions, ResolvedOptions, ValidationMode } from '../common/config.js'
+import type { LogFormat } from '../common/log.js'
+import { isWebUrl } from '../internal/web-url.js'
 
-/** The package root: where the embedded `openapi.yaml` and `fixtures/` live (one level above `src/` or `dist/`). */
-const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+/** The package root: where the embedded `openapi.yaml` and `fixtures/` live (two levels above this file, in `src/engine/` or `dist/engine/`). */
+const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 
 export const defaults = {
   spec: resolve(packageRoot, 'openapi.yaml'),

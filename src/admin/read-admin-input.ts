@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import { errors } from '../errors.js'
+import { errors } from '../errors/index.js'
 import type { JournalFilter, StatusClass } from '../journal/journal-filter.js'
 import { isPlainObject } from '../internal/plain-object.js'
 

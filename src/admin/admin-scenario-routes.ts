@@ -1,10 +1,10 @@
 import type { Hono } from 'hono'
-import { errors } from '../errors.js'
+import { errors } from '../errors/index.js'
 import type { Scenario } from '../scenarios/scenarios.js'
-import type { RuntimeState } from '../state/runtime-state.js'
+import type { RuntimeState } from '../engine/runtime-state.js'
 import { ADMIN_BODY_LIMIT, askedSession, parseJsonObject, sessionOf } from './read-admin-input.js'
-import { transportOf } from './request-data.js'
-import { readBody } from './read-body.js'
+import { transportOf } from '../pipeline/request-data.js'
+import { readBody } from '../pipeline/read-body.js'
 
 /** `GET` and `PUT /__mock/scenario`: the scenario in force, for every client or one session. */
 export function addScenarioRoutes(admin: Hono, state: RuntimeState): void {

@@ -1,14 +1,14 @@
 import type { Hono } from 'hono'
 import { LosslessNumber, isSafeNumber, parse as parseLossless, stringify as stringifyLossless } from 'lossless-json'
-import { errors } from '../errors.js'
+import { errors } from '../errors/index.js'
 import { isPlainObject } from '../internal/plain-object.js'
 import type { RuleCounters } from '../rules/rule-counters.js'
 import type { RuleBook } from '../rules/rule-targets.js'
 import type { Stub } from '../rules/stubs.js'
-import type { RuntimeState } from '../state/runtime-state.js'
+import type { RuntimeState } from '../engine/runtime-state.js'
 import { askedSession } from './read-admin-input.js'
-import { transportOf } from './request-data.js'
-import { readBody } from './read-body.js'
+import { transportOf } from '../pipeline/request-data.js'
+import { readBody } from '../pipeline/read-body.js'
 
 /**
  * `/__mock/stubs`: runtime stubs, WireMock's mappings over the description. A stub is read and

@@ -2,12 +2,12 @@
  * What the request that triggered a callback or a bound webhook gives them: its path parameters and
  * body, and the answer it got, as runtime expressions and placeholders read them.
  */
-import type { HeaderSource } from '../request.js'
+import type { HeaderSource } from '../common/request.js'
 import { joinHeader } from '../internal/join-header.js'
-import type { Exchange } from '../pipeline/exchange.js'
+import type { Exchange } from './exchange.js'
 import { templateRequestOf } from '../responses/template-request.js'
 import type { TemplateRequest } from '../responses/templates.js'
-import type { ExpressionSource } from './runtime-expression.js'
+import type { ExpressionSource } from '../events/runtime-expression.js'
 
 /** What a request whose answer sends events carries to them: its path parameters and parsed body. */
 export interface EventInput {

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
 import type { Context } from 'hono'
 import { parse as parseCookie } from 'hono/utils/cookie'
 import { joinHeader } from '../internal/join-header.js'
-import type { HeaderSource, RequestData } from '../request.js'
+import type { HeaderSource, RequestData } from '../common/request.js'
 
 /**
  * Where a request came from, as the pipeline reads it: the fetch `Request`, and Node's request when it

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { cors } from 'hono/cors'
-import { errors } from '../errors.js'
+import { errors } from '../errors/index.js'
 
 /** Headers a browser client may read: the ones the mock's answers carry beyond the CORS-safelisted. */
 const EXPOSED = [

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net'
 import type { Server, ServerResponse } from 'node:http'
 import { createAdaptorServer } from '@hono/node-server'
 import type { Hono } from 'hono'
-import { startupErrors } from './errors.js'
+import { startupErrors } from '../errors/index.js'
 
 export interface ListeningServer {
   /** e.g. `http://127.0.0.1:4010` (the real port when 0 was asked for). */

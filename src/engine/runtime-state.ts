@@ -1,4 +1,4 @@
-import { errors, startupErrors } from '../errors.js'
+import { errors, startupErrors } from '../errors/index.js'
 import type { Redaction } from '../journal/journal-entry.js'
 import { type Journal, createJournal } from '../journal/journal.js'
 import type { Scenario } from '../scenarios/scenarios.js'
@@ -6,7 +6,7 @@ import { RuleCounters } from '../rules/rule-counters.js'
 import { StubStore } from '../rules/stubs.js'
 import type { Deliverer } from '../events/delivery.js'
 import { WebhookTargets } from '../events/webhook-targets.js'
-import type { Awaitable, RecordStore } from './record-store.js'
+import type { Awaitable, RecordStore } from '../state/record-store.js'
 
 /**
  * The mock's runtime state, behind one interface: the active scenario (globally or per session), the

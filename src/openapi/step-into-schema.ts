@@ -1,6 +1,6 @@
 import { isPlainObject } from '../internal/plain-object.js'
-import { flattenSchema } from '../openapi/flatten-schema.js'
-import { derefSchema } from '../openapi/resolve-ref.js'
+import { flattenSchema } from './flatten-schema.js'
+import { derefSchema } from './resolve-ref.js'
 
 /** The schema merged from `$ref`s, `allOf` parts and `oneOf`/`anyOf` branches: lenient, as a field of any branch counts. */
 export interface Shape {

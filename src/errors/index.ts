@@ -1,17 +1,17 @@
-import { adminErrors } from './errors/admin.js'
-import { authErrors } from './errors/auth.js'
-import { descriptionErrors } from './errors/description.js'
-import { fixtureErrors } from './errors/fixture.js'
-import { MockError, type Violation } from './errors/mock-error.js'
-import { optionErrors } from './errors/option.js'
-import { preferenceErrors } from './errors/preference.js'
-import { scenarioErrors } from './errors/scenario.js'
-import { proxyErrors } from './errors/proxy.js'
-import { webhookErrors } from './errors/webhook.js'
-import { stateErrors, stateStartupErrors } from './errors/state.js'
+import { adminErrors } from './admin.js'
+import { authErrors } from './auth.js'
+import { descriptionErrors } from './description.js'
+import { fixtureErrors } from './fixture.js'
+import { MockError, type Violation } from './mock-error.js'
+import { optionErrors } from './option.js'
+import { preferenceErrors } from './preference.js'
+import { scenarioErrors } from './scenario.js'
+import { proxyErrors } from './proxy.js'
+import { webhookErrors } from './webhook.js'
+import { stateErrors, stateStartupErrors } from './state.js'
 
-export { MockError, type MockErrorKind, type Violation, isMockError } from './errors/mock-error.js'
-export { queryDynamicProblem } from './errors/preference.js'
+export { MockError, type MockErrorKind, type Violation, isMockError } from './mock-error.js'
+export { queryDynamicProblem } from './preference.js'
 
 /**
  * Templates: every client-facing error message is written here or, by area, in `errors/`; nowhere
@@ -165,7 +165,7 @@ function describeResponseViolations(status: number, operationId: string, violati
   return `The ${status} response of ${operationId} the mock was about to send does not match the description (${violations.length} ${noun}): ${list}. It is not sent, since --errors is on; without it, it comes with X-Mock-Violations.`
 }
 
-export { StartupError, type StartupErrorCode, startupErrorCodes } from './errors/startup-error.js'
+export { StartupError, type StartupErrorCode, startupErrorCodes } from './startup-error.js'
 
 /**
  * Templates of start-up errors, one per problem, each with its code (`startupErrorCodes`); written

@@ -1,4 +1,4 @@
-import type { Violation } from './errors.js'
+import type { Violation } from '../errors/index.js'
 
 /** The one place that owns the `[mock]` prefix of everything the mock prints. */
 export interface Logger {

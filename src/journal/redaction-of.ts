@@ -1,4 +1,4 @@
-import type { Redaction } from '../journal/journal-entry.js'
+import type { Redaction } from './journal-entry.js'
 
 /** Headers that carry credentials whatever the description says: the journal redacts them, recording never writes them. */
 export const CREDENTIAL_HEADERS: readonly string[] = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie']

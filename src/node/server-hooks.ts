@@ -1,5 +1,5 @@
-import type { Engine } from '../engine.js'
-import type { LiveMock } from '../mock-handle.js'
+import type { Engine } from '../engine/engine.js'
+import type { LiveMock } from '../admin/mock-handle.js'
 import type { RecordStore } from '../state/record-store.js'
 
 import type { FetchHandler } from '../http/app.js'

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http'
-import { errors } from '../errors.js'
+import { errors } from '../errors/index.js'
 import type { Transport } from './request-data.js'
 
 const EMPTY = new Uint8Array(0)

@@ -1,7 +1,7 @@
 import type { Redaction } from '../journal/journal-entry.js'
-import { requestHash } from '../proxy/request-hash.js'
-import type { RequestData } from '../request.js'
-import type { Preferences } from './prefer.js'
+import { requestHash } from './request-hash.js'
+import type { RequestData } from '../common/request.js'
+import type { Preferences } from '../responses/prefer.js'
 
 /**
  * Replay of `--record`: a request whose hash names one of the operation's recorded fixtures is answered

@@ -1,9 +1,9 @@
 import type { Hono } from 'hono'
-import type { Engine } from '../engine.js'
-import { errors } from '../errors.js'
-import { sendWebhook } from '../events/send-events.js'
+import type { Engine } from '../engine/engine.js'
+import { errors } from '../errors/index.js'
+import { sendWebhook } from '../pipeline/send-events.js'
 import type { DeliveryFilter } from '../events/delivery.js'
-import type { RuntimeState } from '../state/runtime-state.js'
+import type { RuntimeState } from '../engine/runtime-state.js'
 import {
   ADMIN_BODY_LIMIT,
   askedSession,
@@ -13,8 +13,8 @@ import {
   sessionOf,
 } from './read-admin-input.js'
 import { EVERY_WEBHOOK } from '../events/webhook-targets.js'
-import { transportOf } from './request-data.js'
-import { readBody } from './read-body.js'
+import { transportOf } from '../pipeline/request-data.js'
+import { readBody } from '../pipeline/read-body.js'
 import { isWebUrl } from '../internal/web-url.js'
 
 /** The filters `GET /__mock/deliveries` takes. */

@@ -1,6 +1,6 @@
 import { type FSWatcher, watch } from 'node:fs'
 import { dirname } from 'node:path'
-import type { Logger } from './log.js'
+import type { Logger } from '../common/log.js'
 
 /** Edits often come as several writes (an editor's save, a git checkout): wait for them to settle. */
 const SETTLE_MS = 150

@@ -1,13 +1,13 @@
 import type { Hono } from 'hono'
 import { stringify as stringifyLossless } from 'lossless-json'
-import { errors } from '../errors.js'
+import { errors } from '../errors/index.js'
 import type { StatefulSetup } from '../state/compile-stateful.js'
 import type { RecordSets } from '../state/record-store.js'
-import type { RuntimeState } from '../state/runtime-state.js'
+import type { RuntimeState } from '../engine/runtime-state.js'
 import { checkResource, checkedRecords, storeOf } from '../state/steer-records.js'
 import { askedSession } from './read-admin-input.js'
-import { transportOf } from './request-data.js'
-import { readBody } from './read-body.js'
+import { transportOf } from '../pipeline/request-data.js'
+import { readBody } from '../pipeline/read-body.js'
 
 /**
  * `GET /__mock/state` and `PUT /__mock/state/{resource}`: the data of stateful mode, of the data
