@@ -6,7 +6,7 @@ import type { JournalFilter } from '../journal/journal-filter.js'
 import { readStub } from '../rules/stubs.js'
 import type { DeliveryFilter, DeliveryRecord, DeliveryWait } from '../events/delivery.js'
 import { sendWebhook } from '../pipeline/send-events.js'
-import type { OpenedRecords } from '../state/open-records.js'
+import type { OpenedRecords } from '../engine/open-records.js'
 import type { RuntimeState } from '../engine/runtime-state.js'
 import { checkResource, checkedRecords, storeOf } from '../state/steer-records.js'
 

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { LosslessNumber, isSafeNumber, parse as parseLossless, stringify as stringifyLossless } from 'lossless-json'
 import type { ListQuery, RecordPage } from '../state/list-page.js'
 import type { RecordPlace, RecordSets, RecordStore, StoredRecord } from '../state/record-store.js'
-import { markIfExact } from '../state/record-values.js'
+import { markIfExact } from '../internal/exact-values.js'
 import type { PrimaryLink } from './primary-link.js'
 
 /** A place as it crosses the channel: the resource by name (the primary has its own `Resource`s). */

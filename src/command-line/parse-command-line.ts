@@ -4,7 +4,7 @@ import { CommandLineError } from './command-line-error.js'
 import { readArguments } from './command-line-flags.js'
 import type { MockOptions, ValidationMode } from '../common/config.js'
 import { type EnvironmentSetting, EnvironmentReader } from './environment-reader.js'
-import { parseByteSize } from '../engine/resolve-options.js'
+import { parseByteSize } from '../common/option-values.js'
 import { readWorkers } from './read-workers.js'
 import { VERBOSE_LEVELS, type VerboseLevel, isVerboseLevel, optionsForLevel } from './verbose-level.js'
 

@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url'
 import { startupErrors } from '../errors/index.js'
 import { DEFAULT_JOURNAL_BYTES } from '../journal/journal.js'
 import { GENERATION_BUDGET } from '../generation/generation-budget.js'
-import type { Delay, MockOptions, ResolvedOptions, ValidationMode } from '../common/config.js'
+import type { MockOptions, ResolvedOptions, ValidationMode } from '../common/config.js'
+import { parseDelay } from '../common/option-values.js'
 import type { LogFormat } from '../common/log.js'
 import { isWebUrl } from '../internal/web-url.js'
 
@@ -189,43 +190,9 @@ function checkLogFormat(format: string): LogFormat {
   return format
 }
 
-/** Longest delay accepted anywhere (option, scenario rule, `Prefer: delay=`): ten minutes. */
-export const MAX_DELAY_MS = 600_000
-
-/** `250` or `'100-500'` → `{ min, max }` in milliseconds. */
-export function parseDelay(value: number | string): Delay {
-  const text = String(value).trim()
-  const match = /^(\d+)(?:\s*-\s*(\d+))?$/.exec(text)
-  const min = Number(match?.[1])
-  const max = match?.[2] === undefined ? min : Number(match[2])
-  if (!match || max < min || max > MAX_DELAY_MS) {
-    throw startupErrors.optionBadDelay(text, MAX_DELAY_MS)
-  }
-  return { min, max }
-}
-
 /** The embedded description comes with the embedded fixtures; any other looks for `fixtures/` beside it. */
 function defaultFixtures(specPath: string): string {
   if (specPath === defaults.spec) return defaults.fixtures
   const besideSpec = resolve(dirname(specPath), 'fixtures')
   return existsSync(besideSpec) ? besideSpec : ''
-}
-
-/** Reads sizes such as `1048576`, `512kb`, `1mb`, `2MiB`. */
-export function parseByteSize(text: string): number {
-  const match = /^(\d+(?:\.\d+)?)\s*(b|kb|kib|k|mb|mib|m|gb|gib|g)?$/i.exec(text.trim())
-  if (!match) throw startupErrors.optionBadSize(text)
-  const units: Record<string, number> = {
-    b: 1,
-    k: 1024,
-    kb: 1024,
-    kib: 1024,
-    m: 1024 ** 2,
-    mb: 1024 ** 2,
-    mib: 1024 ** 2,
-    g: 1024 ** 3,
-    gb: 1024 ** 3,
-    gib: 1024 ** 3,
-  }
-  return Math.floor(Number(match[1]) * (units[(match[2] ?? 'b').toLowerCase()] ?? 1))
 }

@@ -1,12 +1,11 @@
 import type { Engine } from '../engine/engine.js'
 import type { MockError } from '../errors/index.js'
-import type { RequestData } from '../common/request.js'
 import { rankMediaTypes } from '../responses/negotiate.js'
 import { renderError } from '../responses/render-error.js'
 import type { AdminRoute } from '../admin/admin-routes.js'
+import type { AnswerOwnPage } from '../pipeline/exchange.js'
 
 /** Answers a request routing missed with a page of the mock's own, or `undefined` for the usual 404. */
-export type AnswerOwnPage = (request: RequestData, miss: MockError) => Response | undefined
 
 /** The index, rendered both ways on first use: the operations never change while an app lives. */
 interface IndexPage {

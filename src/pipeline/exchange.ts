@@ -1,6 +1,6 @@
 import type { CompiledOperation } from '../engine/compile-operation.js'
 import type { Engine } from '../engine/engine.js'
-import type { Violation } from '../errors/index.js'
+import type { MockError, Violation } from '../errors/index.js'
 import type { AnswerSource } from '../journal/journal.js'
 import type { NearMiss } from '../rules/choose-rule.js'
 import type { EventInput } from './send-events.js'
@@ -11,7 +11,9 @@ import type { Preferences } from '../responses/prefer.js'
 import type { ScenarioDecision } from '../scenarios/apply-scenario.js'
 import type { RuntimeState } from '../engine/runtime-state.js'
 import type { Scenario } from '../scenarios/scenarios.js'
-import type { AnswerOwnPage } from '../http/own-pages.js'
+
+/** The mock's own pages (`GET /`, the favicon), asked after routing has missed; `undefined` leaves the 404. */
+export type AnswerOwnPage = (request: RequestData, miss: MockError) => Response | undefined
 
 /** What one request learns on its way through the pipeline; the journal reads it at the end. */
 export interface Exchange {

@@ -1,5 +1,5 @@
 import type { Delay } from '../common/config.js'
-import type { Fault } from '../scenarios/scenarios.js'
+import type { Fault } from '../rules/rule.js'
 import type { Transport } from './request-data.js'
 
 /** A uniformly drawn wait within the range, in milliseconds. */

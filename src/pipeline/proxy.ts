@@ -9,7 +9,7 @@ import type { Exchange, PipelineDeps } from './exchange.js'
 import type { HeaderSource } from '../common/request.js'
 import { VIOLATIONS_HEADER, renderViolationsHeader } from '../validation/violations-header.js'
 import { checkUpstreamHead, upstreamBodyViolations } from '../proxy/check-upstream-answer.js'
-import type { Upstream } from '../proxy/upstream.js'
+import type { Upstream } from '../engine/upstream.js'
 import { type UpstreamReply, callUpstream, readUpstreamBody } from '../proxy/call-upstream.js'
 
 /** Headers of one connection, not of the message: never forwarded either way (RFC 9110 §7.6.1), nor what fetch sets itself. */

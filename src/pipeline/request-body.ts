@@ -1,4 +1,4 @@
-import { exactBodyOf } from '../state/record-values.js'
+import { exactBodyOf } from '../internal/exact-values.js'
 import type { CompiledOperation } from '../engine/compile-operation.js'
 import { isMockError } from '../errors/index.js'
 import { announcesBody, readBody } from './read-body.js'

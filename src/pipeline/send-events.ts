@@ -12,7 +12,7 @@ import type { RuntimeState } from '../engine/runtime-state.js'
 import { type CompiledEvent, answerViolations, givenBodyViolations } from '../events/compile-events.js'
 import { Deliverer, type DeliveryRecord } from '../events/delivery.js'
 import { type EventInput, type Trigger, triggerOf } from './event-trigger.js'
-import type { WebhookBinding } from '../events/load-webhook-bindings.js'
+import type { WebhookBinding } from '../engine/load-webhook-bindings.js'
 
 /**
  * The sender of one mock: its options, and the targets it refuses. On loopback any host may be a

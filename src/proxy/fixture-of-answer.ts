@@ -1,13 +1,19 @@
-import type { CompiledOperation } from '../engine/compile-operation.js'
 import { essenceOf, isJsonType } from '../internal/media-type.js'
 import type { HeaderDescription, ResponseDescription } from '../openapi/operations.js'
-import { findResponse, mediaOf, statusOf } from '../responses/declared-responses.js'
+import { type ResponseSet, findResponse, mediaOf, statusOf } from '../responses/declared-responses.js'
 import { fixtureHeaderProblems } from '../responses/fixture-header-problems.js'
 import { RESERVED_HEADER, sidecarHeaderProblem } from '../responses/fixtures.js'
 import type { HeaderContext } from '../responses/header-context.js'
 import { compileTemplate } from '../responses/templates.js'
 import { bodyViolations } from '../validation/check-response-body.js'
 import type { UpstreamAnswer } from './check-upstream-answer.js'
+
+/** What recording reads of a compiled operation: its place, its name and what it declares. */
+export interface RecordedOperation {
+  index: number
+  id: string
+  responses: ResponseSet
+}
 
 /** An upstream answer as a fixture: what its files hold. */
 export interface RecordedFixture {
@@ -35,7 +41,7 @@ export interface NotRecordable {
  * Only headers the response declares are kept, less the reserved ones and `credentials`.
  */
 export function fixtureOfAnswer(
-  operation: CompiledOperation,
+  operation: RecordedOperation,
   described: readonly ResponseDescription[],
   answer: UpstreamAnswer,
   checking: HeaderContext,

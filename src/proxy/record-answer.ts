@@ -1,6 +1,5 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
-import type { CompiledOperation } from '../engine/compile-operation.js'
 import type { Violation } from '../errors/index.js'
 import type { Redaction } from '../journal/journal-entry.js'
 import type { OperationDescription } from '../openapi/operations.js'
@@ -9,7 +8,7 @@ import { SEED_FOLDER } from '../responses/fixtures.js'
 import type { HeaderContext } from '../responses/header-context.js'
 import { parsePrefer } from '../responses/prefer.js'
 import type { UpstreamAnswer } from './check-upstream-answer.js'
-import { type RecordedFixture, fixtureOfAnswer } from './fixture-of-answer.js'
+import { type RecordedFixture, type RecordedOperation, fixtureOfAnswer } from './fixture-of-answer.js'
 import { requestHash } from './request-hash.js'
 import { CREDENTIAL_HEADERS } from '../journal/redaction-of.js'
 
@@ -20,13 +19,13 @@ export interface Recorder {
    * at once and never throws; what is not written is logged.
    */
   record(
-    operation: CompiledOperation,
+    operation: RecordedOperation,
     request: RequestData,
     requestBody: Uint8Array | undefined,
     answer: UpstreamAnswer,
   ): void
   /** Logs that an answer breaking the contract is not recorded, once per operation, status and violations. */
-  passOver(operation: CompiledOperation, status: number, violations: readonly Violation[]): void
+  passOver(operation: RecordedOperation, status: number, violations: readonly Violation[]): void
   /** Resolves once no write is pending: for tests, and for a server that closes. */
   idle(): Promise<void>
 }
@@ -109,7 +108,7 @@ export function createRecorder(setup: RecorderSetup): Recorder {
   }
 
   const save = async (
-    operation: CompiledOperation,
+    operation: RecordedOperation,
     request: RequestData,
     body: Uint8Array | undefined,
     answer: UpstreamAnswer,

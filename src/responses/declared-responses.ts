@@ -1,5 +1,6 @@
 import type { ValidateFunction } from 'ajv'
 import type { Violation } from '../errors/index.js'
+import type { BodySchema } from '../validation/check-response-body.js'
 import type { BodyTemplate } from './templates.js'
 import { type MediaKind, type XmlNames, kindOf } from './serialize-body.js'
 
@@ -17,12 +18,6 @@ export interface StaticBody {
    * sidecar's over the response's own (`DeclaredResponse.headers`), merged at start-up.
    */
   headers?: Record<string, string>
-}
-
-/** The schema a body is checked against. */
-export interface BodySchema {
-  schemaPointer?: string
-  validate?: ValidateFunction
 }
 
 /** One declared media type of a response, with its own schema and examples. */

@@ -1,7 +1,7 @@
 import { type MockError, type Violation, errors } from '../errors/index.js'
 import type { DeclaredMedia } from './declared-responses.js'
 import type { Deadline } from '../generation/generation-deadline.js'
-import { BrokenBody, type Draw, generateValid } from '../generation/generate-valid.js'
+import { BrokenBody, type Draw, generateValid } from './generate-valid.js'
 import type { RenderContext } from './render-response.js'
 import { seededRandom } from '../generation/seeded-random.js'
 import { serializeBody } from './serialize-body.js'

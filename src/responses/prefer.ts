@@ -1,5 +1,5 @@
 import type { ValidationMode } from '../common/config.js'
-import { MAX_DELAY_MS } from '../engine/resolve-options.js'
+import { MAX_DELAY_MS } from '../common/option-values.js'
 
 /** What a client asked for with `Prefer` (Prism's syntax: `Prefer: code=400, example=duplicate-id`). */
 export interface Preferences {

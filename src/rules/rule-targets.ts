@@ -1,8 +1,8 @@
-import type { CompiledOperation } from '../engine/compile-operation.js'
 import type { OperationDescription } from '../openapi/operations.js'
 import { nodeAt } from '../openapi/resolve-ref.js'
 import { kindOf } from '../responses/serialize-body.js'
 import type { RuleReading, RuleTarget } from './read-rule.js'
+import type { ScenarioTarget } from './rule.js'
 
 /** What rules and stubs are read against: every operation (by index), and where their answers are checked. */
 export interface RuleBook {
@@ -15,7 +15,7 @@ export interface RuleBook {
  * read of a request (the JSON body's schema in the request view, the path parameters it declares).
  */
 export function ruleTargetsOf(
-  operations: readonly CompiledOperation[],
+  operations: readonly (ScenarioTarget & { stateful: unknown })[],
   descriptions: readonly OperationDescription[],
   requestDocument: unknown,
 ): RuleTarget[] {

@@ -1,8 +1,21 @@
 import type { Delay } from '../common/config.js'
 import type { RequestData } from '../common/request.js'
 import type { Violation } from '../errors/index.js'
-import type { DeclaredMedia, DeclaredResponse, StaticBody } from '../responses/declared-responses.js'
-import type { Fault } from '../scenarios/scenarios.js'
+import type { DeclaredMedia, DeclaredResponse, ResponseSet, StaticBody } from '../responses/declared-responses.js'
+
+/** Ways to break an answer on purpose, so a client's error paths can be tested. */
+export const FAULTS = ['reset', 'empty', 'malformed', 'hang'] as const
+export type Fault = (typeof FAULTS)[number]
+
+/** The part of an operation scenarios look at. */
+export interface ScenarioTarget {
+  index: number
+  id: string
+  method: string
+  path: string
+  secured: boolean
+  responses: ResponseSet
+}
 
 /**
  * What a rule or a stub says to answer: each field optional, unset ones change nothing. A scenario's

@@ -1,8 +1,7 @@
 import { type MockError, type Violation, errors } from '../errors/index.js'
 import type { Preferences } from '../responses/prefer.js'
 import type { Delay } from '../common/config.js'
-import type { AnswerRule, InlineBody, RuleAnswer } from '../rules/rule.js'
-import type { Fault } from './scenarios.js'
+import type { AnswerRule, Fault, InlineBody, RuleAnswer } from '../rules/rule.js'
 
 /**
  * What a scenario's rule or a stub makes of one request, decided before anything is answered

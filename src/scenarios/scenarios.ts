@@ -1,10 +1,6 @@
-import type { AnswerRule, RuleAnswer } from '../rules/rule.js'
+import type { AnswerRule, RuleAnswer, ScenarioTarget } from '../rules/rule.js'
 import { startupErrors } from '../errors/index.js'
-import { type ResponseSet, findResponse } from '../responses/declared-responses.js'
-
-/** Ways to break an answer on purpose, so a client's error paths can be tested. */
-export const FAULTS = ['reset', 'empty', 'malformed', 'hang'] as const
-export type Fault = (typeof FAULTS)[number]
+import { findResponse } from '../responses/declared-responses.js'
 
 export interface Scenario {
   name: string
@@ -12,16 +8,6 @@ export interface Scenario {
   builtIn: boolean
   /** Rules by operation index (see `CompiledOperation.index`), tried in order: the first that applies answers. */
   rules: ReadonlyArray<readonly AnswerRule[] | undefined>
-}
-
-/** The part of an operation scenarios look at. */
-export interface ScenarioTarget {
-  index: number
-  id: string
-  method: string
-  path: string
-  secured: boolean
-  responses: ResponseSet
 }
 
 export const DEFAULT_SCENARIO = 'default'

@@ -4,7 +4,8 @@
  * nested records as shown and given.
  */
 import type { RecordSets, StoredRecord } from './record-store.js'
-import { INTEGER_KEY, assignId, carryExact, highestIntegerKey, keyOf, withKey } from './record-values.js'
+import { INTEGER_KEY, assignId, highestIntegerKey, keyOf, withKey } from './record-values.js'
+import { carryExact } from '../internal/exact-values.js'
 import type { Resource } from './resource.js'
 
 /** Records of one resource: scope → key → record, in creation order. */

@@ -4,7 +4,7 @@ import { startupErrors } from '../errors/index.js'
 import { SEED_FOLDER } from '../responses/fixtures.js'
 import { type RecordChecker, duplicateKeyProblems } from './check-records.js'
 import type { RecordSets, StoredRecord } from './record-store.js'
-import { exactBodyOf, markIfExact } from './record-values.js'
+import { exactBodyOf, markIfExact } from '../internal/exact-values.js'
 import type { Resource } from './resource.js'
 
 /** The seed file of a resource: `plants.json`; a name with `/` (`orgs/repos`) is written with `.` (`orgs.repos.json`). */

@@ -9,7 +9,8 @@ import type {
   ReplaceOutcome,
   StoredRecord,
 } from './record-store.js'
-import { assignId, carryExact, keyOf, mergePatch, withKey } from './record-values.js'
+import { assignId, keyOf, mergePatch, withKey } from './record-values.js'
+import { carryExact } from '../internal/exact-values.js'
 import {
   type Dataset,
   collectionOf,

@@ -4,7 +4,7 @@ import { isLosslessNumber } from 'lossless-json'
 import { isPlainObject } from '../internal/plain-object.js'
 import type { ValidateFunction } from 'ajv'
 import { pointerTokens } from '../openapi/resolve-ref.js'
-import { carryExact, plainValueOf } from './record-values.js'
+import { carryExact, plainValueOf } from '../internal/exact-values.js'
 import type { StoredRecord } from './record-store.js'
 
 /** What a response schema declares of a record: the fields it takes, and those it requires. */

@@ -2,7 +2,7 @@ import { errors } from '../errors/index.js'
 import { duplicateKeyProblems } from './check-records.js'
 import type { StatefulSetup } from './compile-stateful.js'
 import type { StoredRecord } from './record-store.js'
-import { exactBodyOf, markIfExact } from './record-values.js'
+import { exactBodyOf, markIfExact } from '../internal/exact-values.js'
 
 /**
  * What the admin API (`/__mock/state`) and `mock.state` check before they touch the data: a mock

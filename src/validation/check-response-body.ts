@@ -1,8 +1,14 @@
 import type { Violation } from '../errors/index.js'
 import { nodeAt } from '../openapi/resolve-ref.js'
-import type { BodySchema } from '../responses/declared-responses.js'
+import type { ValidateFunction } from 'ajv'
 import { findUndeclaredFields } from './undeclared-fields.js'
 import { toViolations } from './violations.js'
+
+/** The schema a body is checked against. */
+export interface BodySchema {
+  schemaPointer?: string
+  validate?: ValidateFunction
+}
 
 /** How a body breaks its response schema, without the undeclared-field walk (see `bodyProblems`). */
 export function schemaProblems(response: BodySchema, value: unknown): string[] {

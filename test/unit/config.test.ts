@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, relative, resolve } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { defaults, parseByteSize, resolveOptions } from '../../src/engine/resolve-options.js'
+import { defaults, resolveOptions } from '../../src/engine/resolve-options.js'
+import { parseByteSize } from '../../src/common/option-values.js'
 import { expectStartupErrorThrown } from '../support/startup-error.js'
 
 let dir: string

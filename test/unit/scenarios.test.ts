@@ -2,13 +2,8 @@
 import { describe, expect, it } from 'vitest'
 import { expectStartupErrorThrown } from '../support/startup-error.js'
 import type { DeclaredResponse } from '../../src/responses/declared-responses.js'
-import {
-  DEFAULT_SCENARIO,
-  type Scenario,
-  type ScenarioTarget,
-  builtInScenarios,
-  indexScenarios,
-} from '../../src/scenarios/scenarios.js'
+import type { ScenarioTarget } from '../../src/rules/rule.js'
+import { DEFAULT_SCENARIO, type Scenario, builtInScenarios, indexScenarios } from '../../src/scenarios/scenarios.js'
 
 function response(code: string): DeclaredResponse {
   return { code, mediaType: 'application/json', bodies: new Map() }

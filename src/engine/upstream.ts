@@ -1,11 +1,11 @@
-import type { CompiledOperation } from '../engine/compile-operation.js'
+import type { CompiledOperation } from './compile-operation.js'
 import type { ResolvedOptions } from '../common/config.js'
 import type { OperationDescription } from '../openapi/operations.js'
 import { startupErrors } from '../errors/index.js'
 import type { Pool } from 'undici'
-import { type UpstreamSettings, upstreamPool } from './call-upstream.js'
+import { type UpstreamSettings, upstreamPool } from '../proxy/call-upstream.js'
 import { isOperationNamed } from '../internal/operation-name.js'
-import { type Recorder, type RecorderSetup, createRecorder } from './record-answer.js'
+import { type Recorder, type RecorderSetup, createRecorder } from '../proxy/record-answer.js'
 
 /** The real backend the mock forwards to (`--proxy`), and which operations it answers itself. */
 export interface Upstream extends UpstreamSettings {

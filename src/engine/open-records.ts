@@ -1,11 +1,11 @@
 import { startupErrors } from '../errors/index.js'
-import { duplicateKeyProblems } from './check-records.js'
-import type { Engine } from '../engine/engine.js'
-import { type MemoryRecordStore, createMemoryRecords } from './memory-records.js'
-import type { RecordSets } from './record-store.js'
-import { markIfExact, plainValueOf } from './record-values.js'
-import { type StateDocument, readStateFile } from './state-file.js'
-import { type StateWriter, createStateWriter } from './state-writer.js'
+import { duplicateKeyProblems } from '../state/check-records.js'
+import type { Engine } from './engine.js'
+import { type MemoryRecordStore, createMemoryRecords } from '../state/memory-records.js'
+import type { RecordSets } from '../state/record-store.js'
+import { markIfExact, plainValueOf } from '../internal/exact-values.js'
+import { type StateDocument, readStateFile } from '../state/state-file.js'
+import { type StateWriter, createStateWriter } from '../state/state-writer.js'
 
 /** Sessions with data of their own kept at most, as sessions with a scenario of their own are. */
 const MAX_DATA_SESSIONS = 10_000

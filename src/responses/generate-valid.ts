@@ -1,11 +1,11 @@
 import type { ErrorObject } from 'ajv'
 import { type Violation, errors, isMockError } from '../errors/index.js'
-import type { DeclaredMedia } from '../responses/declared-responses.js'
+import type { DeclaredMedia } from './declared-responses.js'
 import { bodyViolations } from '../validation/check-response-body.js'
-import { type Deadline, isDeadlinePassed, startDeadline } from './generation-deadline.js'
-import { leaveOutFailing } from './leave-out-failing.js'
-import { mendGenerated } from './mend-generated.js'
-import type { RenderContext } from '../responses/render-response.js'
+import { type Deadline, isDeadlinePassed, startDeadline } from '../generation/generation-deadline.js'
+import { leaveOutFailing } from '../generation/leave-out-failing.js'
+import { mendGenerated } from '../generation/mend-generated.js'
+import type { RenderContext } from './render-response.js'
 import { compileValidatorNow } from '../validation/create-ajv.js'
 
 const GENERATION_ATTEMPTS = 5
