@@ -1,4 +1,4 @@
-import { type MockServer, startMockServer } from '../index.js'
+import { type MockServer, startMockServer } from '../node/start-mock-server.js'
 import type { MockOptions } from '../common/config.js'
 import type { ConsoleLogger } from '../common/log.js'
 import { StartupError } from '../errors/index.js'

@@ -1,0 +1,81 @@
+import type { Hono } from 'hono'
+import type { MockOptions } from '../common/config.js'
+import { type Logger, silentLogger } from '../common/log.js'
+import { type RuntimeState, createRuntimeState } from '../engine/runtime-state.js'
+import { type Engine, createEngine } from '../engine/engine.js'
+import { type OpenedRecords, openRecords } from '../engine/open-records.js'
+import { type MockHandle, carryStubs, handleOf } from '../admin/mock-handle.js'
+import { createDeliverer } from '../pipeline/send-events.js'
+import { type FetchHandler, createMockApps } from './app.js'
+
+export interface AppOptions extends MockOptions {
+  /**
+   * Where warnings and request lines go. A logger without `request` logs no requests.
+   * @default silent for createApp(); for startMockServer(), the console, as `logFormat` and `quiet` say
+   */
+  logger?: Logger
+}
+
+/** A Hono app serving the mock, with its handle under `mock`. */
+export type MockApp = Hono<any> & { mock: MockHandle }
+
+/**
+ * Builds the mock as a Hono app, for socket-free tests with `app.request()`.
+ * Rejects with a `StartupError` when the description, a fixture or an option is wrong.
+ * @example
+ * const app = await createApp({ tokens: ['secret'] })
+ * app.mock.useScenario('error')
+ * const res = await app.request('/plants', {
+ *   method: 'POST',
+ *   headers: { authorization: 'Bearer secret', 'content-type': 'application/json' },
+ *   body: JSON.stringify({ id: 1, name: 'Fern' }),
+ * })
+ * // res.status === 400; app.mock.requests()[0].status === 400
+ */
+export async function createApp(options: AppOptions = {}): Promise<MockApp> {
+  const engine = await createEngine(options, options.logger ?? silentLogger)
+  return assemble(engine, new AbortController().signal, undefined, await openRecords(engine)).app
+}
+
+/** The title and the operations of the description an engine serves. */
+export function describeMock(engine: Engine): { title: string; operations: string[] } {
+  const info = engine.spec.document.info ?? {}
+  return {
+    title: `${info.title ?? 'API'} ${info.version ?? ''}`.trim(),
+    operations: engine.operations.map((o) => `${o.method} ${o.path}`),
+  }
+}
+
+/** An app and its state, as assembled for one engine. */
+export interface Assembled {
+  engine: Engine
+  state: RuntimeState
+  app: MockApp
+  /** What the server calls for each request (`MockApps.serve`). */
+  serve: FetchHandler
+  /** The data and its state file writer (`--stateful`). */
+  opened: OpenedRecords | undefined
+}
+
+/** Builds the app and its state for one engine; a reload carries the journal and the active scenario over. */
+export function assemble(
+  engine: Engine,
+  closing: AbortSignal,
+  previous: RuntimeState | undefined,
+  opened: OpenedRecords | undefined,
+  sharedRecords?: (engine: Engine) => RuntimeState['records'],
+): Assembled {
+  const state = createRuntimeState(engine.scenarios, engine.options.scenario, engine.options.journalSize, {
+    previous,
+    redaction: engine.redaction,
+    journalBytes: engine.options.journalBytes,
+    records: sharedRecords?.(engine) ?? opened?.records,
+    deliveries: previous?.deliveries ?? createDeliverer(engine),
+  })
+  carryStubs(previous, state, engine)
+  const assembled = { engine, state, opened } as Assembled
+  const { app, serve } = createMockApps(engine, state, closing)
+  assembled.app = Object.assign(app, { mock: handleOf(() => assembled) })
+  assembled.serve = serve
+  return assembled
+}

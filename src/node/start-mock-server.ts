@@ -1,0 +1,111 @@
+import { StartupError } from '../errors/index.js'
+import { ADMIN_PREFIX } from '../common/config.js'
+import { createConsoleLogger } from '../common/log.js'
+import { type Engine, settleDeferredExamples, createEngine } from '../engine/engine.js'
+import { openRecords } from '../engine/open-records.js'
+import { handleOf } from '../admin/mock-handle.js'
+import type { MockHandle } from '../admin/mock-handle.js'
+import { type AppOptions, assemble, describeMock } from '../http/create-app.js'
+import { listen } from './server.js'
+import { watchSources } from './watch.js'
+import type { ServerHooks } from './server-hooks.js'
+
+/** How long `close()` (SIGTERM) lets callbacks and webhooks under way finish before cancelling them. */
+const DELIVERY_GRACE_MS = 2000
+
+export interface MockServer extends MockHandle {
+  /** Base URL, e.g. `http://127.0.0.1:4010`. */
+  url: string
+  port: number
+  /** The operations served, as `METHOD /path`. */
+  operations: string[]
+  /** Title and version of the description served. */
+  title: string
+  /** Stops accepting, ends hanging and delayed answers, waits for in-flight requests, then closes. */
+  close(): Promise<void>
+}
+
+/**
+ * Starts the mock on a real socket. `port: 0` picks a free port (read it from `url`).
+ * @example
+ * const mock = await startMockServer({ port: 0 })
+ * mock.useScenario('error')
+ * const res = await fetch(`${mock.url}/plants`, { method: 'POST', headers: { authorization: 'Bearer t' } })
+ * expect(mock.requests({ operation: 'addPlant' })).toHaveLength(1)
+ * await mock.close()
+ */
+export async function startMockServer(options: AppOptions = {}, hooks: ServerHooks = {}): Promise<MockServer> {
+  const logger = options.logger ?? createConsoleLogger(options)
+  const closing = new AbortController()
+  // A worker of `--workers` keeps no data of its own: its store reaches the primary's.
+  const open: typeof openRecords = hooks.records ? async () => undefined : openRecords
+  // The description's examples are checked once the server listens (`deferExampleChecks`).
+  const engine = await createEngine(options, logger, { deferExampleChecks: true })
+  let live = assemble(engine, closing.signal, undefined, await open(engine), hooks.records)
+  const handle = (request: Request, env: unknown) => live.serve(request, env)
+  // One socket for the server's life; with --watch the app behind it is swapped, connections stay.
+  const server = await listen({ fetch: hooks.wrapFetch?.(handle, () => live) ?? handle }, live.engine.options)
+  warnOfOpenAdmin(live.engine)
+  settleDeferredExamples(live.engine, closing.signal)
+  let reloading = Promise.resolve()
+  const reload = () => {
+    reloading = reloading.then(async () => {
+      try {
+        const next = await createEngine(options, logger, { deferExampleChecks: true })
+        const opened = await open(next, live.opened?.records)
+        // The data goes on in the new version: the old writer's last change is written before the new one takes over.
+        live.opened?.writer?.flushSync()
+        live.opened?.writer?.close()
+        live = assemble(next, closing.signal, live.state, opened, hooks.records)
+        settleDeferredExamples(live.engine, closing.signal)
+        logger.info(`reloaded ${describeMock(live.engine).title}: ${live.engine.operations.length} operation(s)`)
+      } catch (error) {
+        const code = error instanceof StartupError ? ` [${error.code}]` : ''
+        logger.error(`${(error as Error).message} Still serving the last good version.${code}`)
+      }
+    })
+  }
+  const stopWatching = live.engine.options.watch ? watchSources(live.engine.options, reload, logger) : undefined
+  return {
+    ...handleOf(() => live),
+    url: server.url,
+    port: server.port,
+    get operations() {
+      return describeMock(live.engine).operations
+    },
+    get title() {
+      return describeMock(live.engine).title
+    },
+    close: async () => {
+      stopWatching?.()
+      closing.abort()
+      await server.close()
+      // Callbacks and webhooks under way get a short grace, then are recorded as cancelled.
+      await live.state.deliveries?.close(DELIVERY_GRACE_MS)
+      await live.engine.upstream?.pool.destroy()
+      // Recordings under way (`--record`) are on disk before close resolves, within the same grace.
+      await settledWithin(live.engine.upstream?.recorder?.idle(), DELIVERY_GRACE_MS)
+      // Every answered change is in the state file before close resolves (SIGTERM, SIGINT).
+      await live.opened?.writer?.flush()
+      live.opened?.writer?.close()
+    },
+  }
+}
+
+/** Waits for `work` at most `ms`. */
+async function settledWithin(work: Promise<void> | undefined, ms: number): Promise<void> {
+  if (!work) return
+  let timer: NodeJS.Timeout | undefined
+  await Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))])
+  clearTimeout(timer)
+}
+
+/** Anyone who can reach a non-loopback address could switch scenarios or read the journal (tokens are redacted, bodies are not). */
+function warnOfOpenAdmin({ options, logger }: Engine): void {
+  const loopback = /^(127\.|::1$|\[::1\]$|localhost$)/.test(options.host)
+  if (options.admin && !options.adminToken && !loopback) {
+    logger.warn(
+      `the admin API (${ADMIN_PREFIX}) is open on ${options.host}: anyone who reaches this address can switch scenarios, reset the mock and read journaled requests and their bodies. Set --admin-token, or --no-admin.`,
+    )
+  }
+}
