@@ -2,7 +2,8 @@
  * The package's API: build the mock as an app for `app.request()` (`createApp`), or start it on a socket
  * (`startMockServer`), and the types they take and give.
  */
-export { type AppOptions, type MockApp, createApp } from './http/create-app.js'
+export type { AppOptions, MockApp } from './http/create-app.js'
+export { createApp } from './node/create-app.js'
 export { type MockServer, startMockServer } from './node/start-mock-server.js'
 export type { MockOptions } from './common/config.js'
 /** What start-up rejects with: `code` names the problem (one of `startupErrorCodes`), `message` explains it. */

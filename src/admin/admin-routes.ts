@@ -82,7 +82,7 @@ export function createAdminRoutes({
   engine,
 }: AdminOptions): Hono {
   const admin = new Hono()
-  const accept = adminToken === undefined ? undefined : createTokenMatcher([adminToken])
+  const accept = adminToken === undefined ? undefined : createTokenMatcher([adminToken], engine.platform.crypto)
   const allowed = new Set(allowedHosts.map((name) => name.toLowerCase()))
   const onLoopback = isLoopbackName(host)
   const isTrusted = (origin: string, c: Context) => isTrustedOrigin(origin, hostNameOf(requestHost(c)), allowed)

@@ -1,9 +1,9 @@
-import { createHash, timingSafeEqual } from 'node:crypto'
 import { type MockError, errors, startupErrors } from '../errors/index.js'
 import { isHeaderName, toHeaderValue } from '../internal/header-value.js'
 import { BASE64 } from '../internal/base64.js'
 import type { RequestData } from '../common/request.js'
 import type { SecurityRequirement } from '../openapi/operations.js'
+import type { PlatformCrypto } from '../common/platform.js'
 
 /** A credential check: `undefined` when it passes, else the 401 that says why it failed. */
 type SchemeCheck = (request: RequestData) => MockError | undefined
@@ -17,6 +17,8 @@ export interface SecurityCheck {
 export interface SecurityOptions {
   /** Accepted tokens and API keys; empty accepts any non-empty credential. */
   tokens: readonly string[]
+  /** Hashes the tokens, to compare them in constant time. */
+  crypto: Pick<PlatformCrypto, 'sha256' | 'equalDigests'>
   /**
    * Told once per scheme that cannot be checked (undeclared, `mutualTLS`, an unknown type): such a
    * scheme counts as met. Without it, such a scheme stops start-up.
@@ -33,9 +35,9 @@ export interface SecurityOptions {
 export function compileSecurity(
   requirements: readonly SecurityRequirement[],
   schemes: Record<string, any>,
-  { tokens, warnUncheckable, pointer = '#/security' }: SecurityOptions,
+  { tokens, crypto, warnUncheckable, pointer = '#/security' }: SecurityOptions,
 ): SecurityCheck | undefined {
-  const accept = createTokenMatcher(tokens)
+  const accept = createTokenMatcher(tokens, crypto)
   // Compiled first, so that an undeclared scheme name is reported even where credentials are optional.
   const alternatives = requirements.map((requirement, index) =>
     Object.keys(requirement).flatMap((name) => {
@@ -170,17 +172,16 @@ function credentialOf(header: string | undefined, scheme: string): string | unde
 export type TokenMatcher = (token: string) => boolean
 
 /** Compares digests in constant time, against every configured token, so timing tells nothing. */
-export function createTokenMatcher(tokens: readonly string[]): TokenMatcher {
+export function createTokenMatcher(
+  tokens: readonly string[],
+  crypto: Pick<PlatformCrypto, 'sha256' | 'equalDigests'>,
+): TokenMatcher {
   if (tokens.length === 0) return () => true
-  const digests = tokens.map(digest)
+  const digests = tokens.map((token) => crypto.sha256(token))
   return (token) => {
-    const candidate = digest(token)
+    const candidate = crypto.sha256(token)
     let matched = false
-    for (const accepted of digests) matched = timingSafeEqual(accepted, candidate) || matched
+    for (const accepted of digests) matched = crypto.equalDigests(accepted, candidate) || matched
     return matched
   }
-}
-
-function digest(text: string): Buffer {
-  return createHash('sha256').update(text).digest()
 }

@@ -10,6 +10,7 @@ import { type Member, createHub } from './primary-hub.js'
 import { createRecordsServer } from './primary-records.js'
 import { type ToPrimary, isMessage } from './messages.js'
 import { WORKER_VARIABLE } from './worker.js'
+import { nodePlatform } from '../node/node-platform.js'
 
 /** Unexpected worker ends within `DEATH_WINDOW_MS` that make the primary give up instead of starting another. */
 const MAX_DEATHS = 3
@@ -36,7 +37,10 @@ export async function runPrimary(
   if (options.stateful || options.stateFile) {
     try {
       // Checked here once, quietly: the first worker prints the description's warnings and resource lines.
-      const engine = await createEngine({ ...options, watch: false }, silentLogger, { deferExampleChecks: true })
+      const engine = await createEngine({ ...options, watch: false }, silentLogger, {
+        deferExampleChecks: true,
+        platform: nodePlatform,
+      })
       opened = await openRecords(engine)
       if (opened) records = createRecordsServer(opened.records, engine.stateful!.resources)
     } catch (error) {

@@ -13,6 +13,7 @@ import type { CompiledStateful } from '../state/compile-stateful.js'
 import type { Ajv } from '../validation/create-ajv.js'
 import { type BodyValidator, compileBody } from '../validation/validate-body.js'
 import { type ParameterValidator, compileParameters } from '../validation/validate-params.js'
+import type { Platform } from '../common/platform.js'
 
 /** An operation with everything the request path needs compiled in. */
 export interface CompiledOperation {
@@ -44,6 +45,7 @@ export interface CompiledOperation {
 }
 
 interface OperationCompileContext {
+  platform: Platform
   /** The response view of the description (writeOnly properties gone). */
   document: any
   /** The request view (readOnly properties gone): what fixture templates read of the request is checked in it. */
@@ -86,6 +88,7 @@ export function compileOperation(
   }
   const security = compileSecurity(description.security, document.components?.securitySchemes ?? {}, {
     tokens: options.tokens,
+    crypto: context.platform.crypto,
     pointer: description.securityPointer,
     warnUncheckable: context.warnOnce,
   })

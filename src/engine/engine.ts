@@ -30,6 +30,7 @@ import { nodeAt } from '../openapi/resolve-ref.js'
 import { resolveOptions } from './resolve-options.js'
 import { type Ajv, addDescription, compileAt, createAjv, markExactIntegers } from '../validation/create-ajv.js'
 import { findUnusablePatterns } from '../validation/compile-pattern.js'
+import type { Platform } from '../common/platform.js'
 
 /** Everything built once at start-up. The request path reads it and never changes it. */
 export interface Engine {
@@ -60,10 +61,14 @@ export interface Engine {
   webhookBindings: WebhookBindings
   /** Proxy mode (`--proxy`): where requests go; `undefined` when the mock answers them. */
   upstream: Upstream | undefined
+  /** The platform it runs on (`EngineSetup.platform`). */
+  platform: Platform
 }
 
 /** How the engine is built, beyond the user's options. */
 export interface EngineSetup {
+  /** What the engine asks of the platform it runs on: files, hashing, the network (`src/node/node-platform.ts`). */
+  platform: Platform
   /**
    * Check the description's examples after start-up rather than during it (`startMockServer`, which
    * then checks them while it listens): a server answers sooner; `createApp` keeps them in start-up.
@@ -72,7 +77,7 @@ export interface EngineSetup {
 }
 
 /** Loads the description and the fixtures and compiles every operation. Throws `StartupError`. */
-export async function createEngine(input: MockOptions, logger: Logger, setup: EngineSetup = {}): Promise<Engine> {
+export async function createEngine(input: MockOptions, logger: Logger, setup: EngineSetup): Promise<Engine> {
   const options = resolveOptions(input)
   const spec = await loadSpec(options.spec, { allowRefOutside: options.allowRefOutside })
   const { document } = spec
@@ -128,6 +133,7 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
         logger,
         warnOnce,
         deferredExamples,
+        platform: setup.platform,
       }),
     ),
   )
@@ -187,7 +193,13 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
     rules,
     webhooks,
     webhookBindings,
-    upstream: await upstreamOf(options, operations, { descriptions, checking, redaction }),
+    upstream: await upstreamOf(options, operations, {
+      descriptions,
+      checking,
+      redaction,
+      sha256: setup.platform.crypto.sha256,
+    }),
+    platform: setup.platform,
   }
 }
 

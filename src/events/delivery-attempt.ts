@@ -1,6 +1,6 @@
-import { createHmac } from 'node:crypto'
 import type { Violation } from '../errors/index.js'
 import type { DeliveryKind, DeliveryReasonCode, DeliveryRecord } from './delivery-journal.js'
+import type { PlatformCrypto } from '../common/platform.js'
 
 /** What to send, as the callback or webhook builder made it. */
 export interface DeliveryRequest {
@@ -73,14 +73,18 @@ const CONNECTION_HEADERS = new Set([
 ])
 
 /** What every attempt of delivery `id` sends: the request's headers, lower-cased, and the deliverer's own. */
-export function createOutgoing(request: DeliveryRequest, id: number, secret: string | undefined): OutgoingRequest {
+export function createOutgoing(
+  request: DeliveryRequest,
+  id: number,
+  sign: ((body: string) => string) | undefined,
+): OutgoingRequest {
   const headers: Record<string, string> = {}
   for (const [name, value] of Object.entries(request.headers)) {
     if (!CONNECTION_HEADERS.has(name.toLowerCase())) headers[name.toLowerCase()] = value
   }
   headers['user-agent'] = 'plant-store-mock'
   headers['x-mock-delivery'] = String(id)
-  if (secret !== undefined) headers['x-hub-signature-256'] = signBody(secret, request.body ?? '')
+  if (sign) headers['x-hub-signature-256'] = sign(request.body ?? '')
   return { url: request.url, method: request.method, headers, body: request.body }
 }
 
@@ -125,8 +129,8 @@ function unbracketed(host: string): string {
 }
 
 /** GitHub's convention (`X-Hub-Signature-256`), which receivers already know how to check. */
-export function signBody(secret: string, body: string): string {
-  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`
+export function signBody(crypto: Pick<PlatformCrypto, 'hmacSha256Hex'>, secret: string, body: string): string {
+  return `sha256=${crypto.hmacSha256Hex(secret, body)}`
 }
 
 /**

@@ -40,8 +40,8 @@ export interface DeliveryOptions {
   maxQueued: number
   /** Records kept; the oldest go first. @default 1000 */
   journalSize: number
-  /** Signs the raw body with HMAC-SHA256: `x-hub-signature-256: sha256=<hex>` (GitHub's convention). @default undefined */
-  secret?: string
+  /** The `x-hub-signature-256` of a raw body (`signBody`: HMAC-SHA256 with `--webhook-secret`, GitHub's convention). @default undefined */
+  sign?: (body: string) => string
   /** Host names (lower-case) a target may have; undefined: any. Pass it when the mock listens beyond loopback. @default undefined */
   allowedHosts?: readonly string[]
   /** A further refusal the caller decides (the mock's own admin API, say): a reason, or undefined. @default undefined */
@@ -141,7 +141,7 @@ export class Deliverer {
   /** The record, kept in the journal from the start, and what every attempt sends. */
   private createDelivery(request: DeliveryRequest): Delivery {
     const record = this.journal.add(pendingRecordOf(request))
-    const outgoing = createOutgoing(request, record.id, this.options.secret)
+    const outgoing = createOutgoing(request, record.id, this.options.sign)
     record.request.headers = outgoing.headers
     return { record, request, outgoing, cancel: new AbortController() }
   }

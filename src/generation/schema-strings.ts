@@ -1,5 +1,5 @@
 import type { ErrorObject } from 'ajv'
-import { createRequire } from 'node:module'
+import RandExpModule from 'randexp'
 import { compilePattern } from '../validation/compile-pattern.js'
 import { type GenerationBudget, exceedsBudget } from './generation-budget.js'
 import { isPlainObject } from '../internal/plain-object.js'
@@ -74,8 +74,8 @@ export function stringFor(
   return undefined
 }
 
-/** randexp is CommonJS, and its type declarations claim a default export it does not have. */
-const RandExp = createRequire(import.meta.url)('randexp') as new (pattern: RegExp) => {
+/** randexp is CommonJS, typed from its JavaScript: imported from ESM, its `module.exports` is the default export. */
+const RandExp = RandExpModule as unknown as new (pattern: RegExp) => {
   max: number
   gen(): string
   randInt(low: number, high: number): number

@@ -1,5 +1,6 @@
 import type { Hono } from 'hono'
 import type { MockOptions } from '../common/config.js'
+import type { Platform } from '../common/platform.js'
 import { type Logger, silentLogger } from '../common/log.js'
 import { type RuntimeState, createRuntimeState } from '../engine/runtime-state.js'
 import { type Engine, createEngine } from '../engine/engine.js'
@@ -19,21 +20,9 @@ export interface AppOptions extends MockOptions {
 /** A Hono app serving the mock, with its handle under `mock`. */
 export type MockApp = Hono<any> & { mock: MockHandle }
 
-/**
- * Builds the mock as a Hono app, for socket-free tests with `app.request()`.
- * Rejects with a `StartupError` when the description, a fixture or an option is wrong.
- * @example
- * const app = await createApp({ tokens: ['secret'] })
- * app.mock.useScenario('error')
- * const res = await app.request('/plants', {
- *   method: 'POST',
- *   headers: { authorization: 'Bearer secret', 'content-type': 'application/json' },
- *   body: JSON.stringify({ id: 1, name: 'Fern' }),
- * })
- * // res.status === 400; app.mock.requests()[0].status === 400
- */
-export async function createApp(options: AppOptions = {}): Promise<MockApp> {
-  const engine = await createEngine(options, options.logger ?? silentLogger)
+/** Builds the mock as a Hono app on a platform (`createApp` gives it Node's). Rejects with a `StartupError`. */
+export async function createMockApp(options: AppOptions, platform: Platform): Promise<MockApp> {
+  const engine = await createEngine(options, options.logger ?? silentLogger, { platform })
   return assemble(engine, new AbortController().signal, undefined, await openRecords(engine)).app
 }
 

@@ -8,6 +8,7 @@ import type { MockHandle } from '../admin/mock-handle.js'
 import { type AppOptions, assemble, describeMock } from '../http/create-app.js'
 import { listen } from './server.js'
 import { watchSources } from './watch.js'
+import { nodePlatform } from './node-platform.js'
 import type { ServerHooks } from './server-hooks.js'
 
 /** How long `close()` (SIGTERM) lets callbacks and webhooks under way finish before cancelling them. */
@@ -40,7 +41,7 @@ export async function startMockServer(options: AppOptions = {}, hooks: ServerHoo
   // A worker of `--workers` keeps no data of its own: its store reaches the primary's.
   const open: typeof openRecords = hooks.records ? async () => undefined : openRecords
   // The description's examples are checked once the server listens (`deferExampleChecks`).
-  const engine = await createEngine(options, logger, { deferExampleChecks: true })
+  const engine = await createEngine(options, logger, { deferExampleChecks: true, platform: nodePlatform })
   let live = assemble(engine, closing.signal, undefined, await open(engine), hooks.records)
   const handle = (request: Request, env: unknown) => live.serve(request, env)
   // One socket for the server's life; with --watch the app behind it is swapped, connections stay.
@@ -51,7 +52,7 @@ export async function startMockServer(options: AppOptions = {}, hooks: ServerHoo
   const reload = () => {
     reloading = reloading.then(async () => {
       try {
-        const next = await createEngine(options, logger, { deferExampleChecks: true })
+        const next = await createEngine(options, logger, { deferExampleChecks: true, platform: nodePlatform })
         const opened = await open(next, live.opened?.records)
         // The data goes on in the new version: the old writer's last change is written before the new one takes over.
         live.opened?.writer?.flushSync()

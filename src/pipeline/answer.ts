@@ -196,7 +196,13 @@ function decideStep(
       source: { kind: 'static', body: inline.body },
     }
   const preferences = operation.recordings
-    ? selectRecording(operation.recordings, decision.preferences, exchange, engine.redaction)
+    ? selectRecording(
+        operation.recordings,
+        decision.preferences,
+        exchange,
+        engine.redaction,
+        engine.platform.crypto.sha256,
+      )
     : decision.preferences
   return selectResponse(operation, preferences, engine.options, exchange.request.header('accept'))
 }

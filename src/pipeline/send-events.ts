@@ -11,6 +11,7 @@ import type { TemplateRequest } from '../responses/templates.js'
 import type { RuntimeState } from '../engine/runtime-state.js'
 import { type CompiledEvent, answerViolations, givenBodyViolations } from '../events/compile-events.js'
 import { Deliverer, type DeliveryRecord } from '../events/delivery.js'
+import { signBody } from '../events/delivery-attempt.js'
 import { type EventInput, type Trigger, triggerOf } from './event-trigger.js'
 import type { WebhookBinding } from '../engine/load-webhook-bindings.js'
 
@@ -19,12 +20,13 @@ import type { WebhookBinding } from '../engine/load-webhook-bindings.js'
  * target (the receivers of a test); a mock listening beyond loopback sends only to `--webhook-allow`,
  * since a callback's URL comes from a request body. Its own admin API is never a target.
  */
-export function createDeliverer({ options, logger }: Engine): Deliverer {
+export function createDeliverer({ options, logger, platform }: Engine): Deliverer {
+  const secret = options.webhookSecret
   return new Deliverer({
     timeoutMs: options.webhookTimeoutMs,
     retries: options.webhookRetries,
     maxInFlight: options.maxDeliveriesInFlight,
-    secret: options.webhookSecret,
+    sign: secret === undefined ? undefined : (body) => signBody(platform.crypto, secret, body),
     allowedHosts: isLoopbackName(options.host) ? undefined : options.webhookAllow,
     refuse: (url) => (isAdminPath(url) ? `${ADMIN_PREFIX} is the admin API of a mock, never a receiver` : undefined),
     logger,

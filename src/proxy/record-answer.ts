@@ -11,6 +11,7 @@ import type { UpstreamAnswer } from './check-upstream-answer.js'
 import { type RecordedFixture, type RecordedOperation, fixtureOfAnswer } from './fixture-of-answer.js'
 import { requestHash } from './request-hash.js'
 import { CREDENTIAL_HEADERS } from '../journal/redaction-of.js'
+import type { PlatformCrypto } from '../common/platform.js'
 
 /** Proxy mode's `--record DIR`: upstream answers written as fixtures, for `--fixtures DIR` to replay. */
 export interface Recorder {
@@ -34,6 +35,8 @@ export interface Recorder {
 export interface RecorderSetup {
   /** The folder written into, absolute (`--record`). */
   dir: string
+  /** Names a fixture by its request's hash (`requestHash`). */
+  sha256: PlatformCrypto['sha256']
   /** Replace fixtures already there (`--record-overwrite`). */
   overwrite: boolean
   /** The operations as described, by index: each one's fixture folder, and the headers its responses declare. */
@@ -74,7 +77,7 @@ const FIXTURE_NAME = /^[A-Za-z0-9][\w-]*$/
  * once until the backlog is written.
  */
 export function createRecorder(setup: RecorderSetup): Recorder {
-  const { dir, overwrite, descriptions, checking, redaction } = setup
+  const { dir, overwrite, descriptions, checking, redaction, sha256 } = setup
   const { logger } = checking
   const credentials = new Set([...CREDENTIAL_HEADERS, ...redaction.headers])
   const told = new Set<string>()
@@ -131,7 +134,7 @@ export function createRecorder(setup: RecorderSetup): Recorder {
         `${operation.index} ${fixture.code} ${fixture.headersProblem}`,
         `Recording ${answerOf} without its headers, which start-up would refuse: ${fixture.headersProblem}.`,
       )
-    const name = exampleNameOf(request) ?? requestHash(request, body, redaction.query)
+    const name = exampleNameOf(request) ?? requestHash(request, body, redaction.query, sha256)
     // Decided before the first await, so the first answer recorded is the first answer given.
     const first = !settled.has(`${fixtureKey}/${fixture.code}`)
     settled.add(`${fixtureKey}/${fixture.code}`)

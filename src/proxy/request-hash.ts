@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import type { PlatformCrypto } from '../common/platform.js'
 import type { RequestData } from '../common/request.js'
 
 /** What a request hash looks like: the name of a recorded fixture (`200.3f9a0c1b2d4e.json`). */
@@ -16,15 +16,26 @@ export function requestHash(
   request: RequestData,
   body: Uint8Array | undefined,
   credentialQuery: ReadonlySet<string>,
+  sha256: PlatformCrypto['sha256'],
 ): string {
   const query = [...request.query()]
     .filter(([name]) => !credentialQuery.has(name))
     .sort(([a, x], [b, y]) => compare(a, b) || compare(x, y))
-  const hash = createHash('sha256')
   // JSON keeps the parts apart ("/a" + "b=1" never reads as "/ab" + "=1"); the body, last, needs no delimiter.
-  hash.update(JSON.stringify([request.method.toUpperCase(), request.path, query]))
-  if (body && body.byteLength > 0) hash.update(body)
-  return hash.digest('hex').slice(0, 12)
+  const head = encoder.encode(JSON.stringify([request.method.toUpperCase(), request.path, query]))
+  const hashed = body && body.byteLength > 0 ? concat(head, body) : head
+  let hex = ''
+  for (const byte of sha256(hashed).subarray(0, 6)) hex += byte.toString(16).padStart(2, '0')
+  return hex
+}
+
+const encoder = new TextEncoder()
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const joined = new Uint8Array(a.byteLength + b.byteLength)
+  joined.set(a)
+  joined.set(b, a.byteLength)
+  return joined
 }
 
 /** By UTF-16 code unit, as the same in every locale: `localeCompare` would tie the order to the machine. */

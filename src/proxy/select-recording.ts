@@ -2,6 +2,7 @@ import type { Redaction } from '../journal/journal-entry.js'
 import { requestHash } from './request-hash.js'
 import type { RequestData } from '../common/request.js'
 import type { Preferences } from '../responses/prefer.js'
+import type { PlatformCrypto } from '../common/platform.js'
 
 /**
  * Replay of `--record`: a request whose hash names one of the operation's recorded fixtures is answered
@@ -15,9 +16,10 @@ export function selectRecording(
   preferences: Preferences,
   { request, body }: { request: RequestData; body?: Uint8Array },
   redaction: Redaction,
+  sha256: PlatformCrypto['sha256'],
 ): Preferences {
   if (preferences.code !== undefined || preferences.example !== undefined) return preferences
-  const hash = requestHash(request, body, redaction.query)
+  const hash = requestHash(request, body, redaction.query, sha256)
   const code = recordings.get(hash)
   if (code === undefined) return preferences
   return { ...preferences, code: /^\d{3}$/.test(code) ? Number(code) : undefined, example: hash }

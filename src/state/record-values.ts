@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import { LosslessNumber, isLosslessNumber, isSafeNumber } from 'lossless-json'
 import { carryExact, markExact } from '../internal/exact-values.js'
 import type { StoredRecord } from './record-store.js'
@@ -59,7 +58,7 @@ export function assignId(
   taken: ReadonlyMap<string, unknown>,
   highest: () => bigint = () => highestIntegerKey(taken),
 ): unknown {
-  if (kind === 'uuid') return randomUUID()
+  if (kind === 'uuid') return crypto.randomUUID()
   if (kind === 'integer') return idValueOf(String(highest() + 1n), 'integer')
   for (let n = taken.size + 1; ; n++) if (!taken.has(`r${n}`)) return `r${n}`
 }

@@ -13,7 +13,9 @@ vi.mock('../../src/auth/check-security.js', async (importOriginal) => {
   const original = await importOriginal<typeof import('../../src/auth/check-security.js')>()
   return {
     ...original,
-    createTokenMatcher: vi.fn((tokens: readonly string[]) => vi.fn(original.createTokenMatcher(tokens))),
+    createTokenMatcher: vi.fn((tokens: readonly string[], crypto: Parameters<typeof original.createTokenMatcher>[1]) =>
+      vi.fn(original.createTokenMatcher(tokens, crypto)),
+    ),
   }
 })
 
@@ -31,7 +33,7 @@ describe('admin API, in process only', () => {
     const built = vi.mocked(createTokenMatcher)
     built.mockClear()
     const app = await createApp({ adminToken: 'admin-s3cret' })
-    expect(built).toHaveBeenCalledWith(['admin-s3cret'])
+    expect(built).toHaveBeenCalledWith(['admin-s3cret'], expect.anything())
     const matcher = built.mock.results.at(-1)!.value as ReturnType<typeof vi.fn>
     const response = await app.request('/__mock/scenario', { headers: { authorization: 'Bearer guess' } })
     expect(response.status).toBe(401)

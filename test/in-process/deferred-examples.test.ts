@@ -6,6 +6,7 @@
  */
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
+import { nodePlatform } from '../../src/node/node-platform.js'
 import { createEngine } from '../../src/engine/engine.js'
 import { type MockServer, startMockServer } from '../../src/index.js'
 import { mediaOf } from '../../src/responses/declared-responses.js'
@@ -29,7 +30,10 @@ afterEach(async () => {
 describe('examples checked after start-up (#11)', () => {
   it('leaves the examples unchecked at start-up, and checks a response’s on its first use, once', async () => {
     const { warnings, logger } = collecting()
-    const engine = await createEngine({ spec: brokenExamples, seed: 1 }, logger, { deferExampleChecks: true })
+    const engine = await createEngine({ spec: brokenExamples, seed: 1 }, logger, {
+      deferExampleChecks: true,
+      platform: nodePlatform,
+    })
     expect(engine.deferredExamples.length).toBeGreaterThan(0)
     expect(warnings.filter((w) => w.includes(BROKEN))).toEqual([])
     const response = engine.deferredExamples[0]!

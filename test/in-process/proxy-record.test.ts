@@ -5,6 +5,7 @@
  */
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
+import { nodePlatform } from '../../src/node/node-platform.js'
 import { createEngine } from '../../src/engine/engine.js'
 import { createApp } from '../../src/index.js'
 import { silentLogger } from '../../src/common/log.js'
@@ -22,7 +23,12 @@ afterEach(removeTempDirs)
 
 describe('replaying recorded fixtures (#18)', () => {
   it('answers the request a fixture was recorded for with it, and any other with the default', async () => {
-    const five = requestHash(requestOf({ path: '/plants', query: 'limit=5' }), undefined, credentialQuery)
+    const five = requestHash(
+      requestOf({ path: '/plants', query: 'limit=5' }),
+      undefined,
+      credentialQuery,
+      nodePlatform.crypto.sha256,
+    )
     const fixtures = await tempDir('mock-replay-', {
       [`listPlants/200.${five}.json`]: [{ name: 'Five' }],
       [`listPlants/200.${five}.headers.json`]: { 'x-rate-limit': '5' },
@@ -38,7 +44,12 @@ describe('replaying recorded fixtures (#18)', () => {
   })
 
   it('matches whatever API key the query carries, and the query in any order', async () => {
-    const hash = requestHash(requestOf({ path: '/plants', query: 'limit=5' }), undefined, credentialQuery)
+    const hash = requestHash(
+      requestOf({ path: '/plants', query: 'limit=5' }),
+      undefined,
+      credentialQuery,
+      nodePlatform.crypto.sha256,
+    )
     const fixtures = await tempDir('mock-replay-', {
       [`listPlants/200.${hash}.json`]: [{ name: 'Five' }],
       'listPlants/200.json': [],
@@ -50,7 +61,7 @@ describe('replaying recorded fixtures (#18)', () => {
 
   it('tells requests apart by their body, and answers the status the fixture was recorded under', async () => {
     const post = requestOf({ method: 'POST', path: '/plants' })
-    const fern = requestHash(post, encode('{"name":"Fern"}'), credentialQuery)
+    const fern = requestHash(post, encode('{"name":"Fern"}'), credentialQuery, nodePlatform.crypto.sha256)
     const fixtures = await tempDir('mock-replay-', {
       [`addPlant/2XX.${fern}.json`]: { name: 'Fern', tag: 'recorded' },
       'addPlant/2XX.json': { name: 'Default' },
@@ -65,7 +76,12 @@ describe('replaying recorded fixtures (#18)', () => {
   })
 
   it('answers a recorded error status with its fixture', async () => {
-    const hash = requestHash(requestOf({ path: '/plants', query: 'limit=0' }), undefined, credentialQuery)
+    const hash = requestHash(
+      requestOf({ path: '/plants', query: 'limit=0' }),
+      undefined,
+      credentialQuery,
+      nodePlatform.crypto.sha256,
+    )
     const fixtures = await tempDir('mock-replay-', { [`listPlants/404.${hash}.json`]: { code: 404 } })
     const app = await createApp({ spec, fixtures })
     const answer = await app.request('/plants?limit=0', { headers: auth })
@@ -75,7 +91,12 @@ describe('replaying recorded fixtures (#18)', () => {
   })
 
   it('lets Prefer pick another answer than the recording', async () => {
-    const hash = requestHash(requestOf({ path: '/plants', query: 'limit=5' }), undefined, credentialQuery)
+    const hash = requestHash(
+      requestOf({ path: '/plants', query: 'limit=5' }),
+      undefined,
+      credentialQuery,
+      nodePlatform.crypto.sha256,
+    )
     const fixtures = await tempDir('mock-replay-', {
       [`listPlants/200.${hash}.json`]: [{ name: 'Five' }],
       'listPlants/200.json': [{ name: 'First' }],
@@ -91,7 +112,11 @@ describe('replaying recorded fixtures (#18)', () => {
   it('starts from what the recorder wrote, and replays it', async () => {
     const dir = await tempDir('mock-record-')
     const empty = await tempDir('mock-no-fixtures-')
-    const engine = await createEngine({ spec, fixtures: empty, proxy: 'http://127.0.0.1:9', record: dir }, silentLogger)
+    const engine = await createEngine(
+      { spec, fixtures: empty, proxy: 'http://127.0.0.1:9', record: dir },
+      silentLogger,
+      { platform: nodePlatform },
+    )
     const recorder = engine.upstream!.recorder!
     const listPlants = engine.operations.find((o) => o.id === 'listPlants')!
     const answer = (name: string) => ({

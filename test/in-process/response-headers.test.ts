@@ -8,6 +8,7 @@
  */
 import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { nodePlatform } from '../../src/node/node-platform.js'
 import { type MockServer, createApp, startMockServer } from '../../src/index.js'
 import { type Engine, createEngine } from '../../src/engine/engine.js'
 import { silentLogger } from '../../src/common/log.js'
@@ -201,7 +202,7 @@ function responseOf(engine: Engine, operationId: string, code: string): Declared
 describe('generateHeaders: header values generated again under --dynamic', () => {
   let engine: Engine
   beforeAll(async () => {
-    engine = await createEngine({ spec }, silentLogger)
+    engine = await createEngine({ spec }, silentLogger, { platform: nodePlatform })
   })
 
   /** A stand-in for the faker: 42 for integers, "generated" for strings, "[generated]" for arrays. */
@@ -276,7 +277,7 @@ describe('fixture headers: <status>[.<name>].headers.json beside the body', () =
   afterEach(removeTempDirs)
 
   it('puts the sidecar’s headers, over the declared ones, on the fixture’s body: numbers written as text, undeclared names kept', async () => {
-    const engine = await createEngine({ spec, fixtures }, silentLogger)
+    const engine = await createEngine({ spec, fixtures }, silentLogger, { platform: nodePlatform })
     const list = responseOf(engine, 'listPlants', '200')
     expect(list.bodies.get('default')?.headers).toEqual({
       ...LIST_HEADERS,
@@ -362,7 +363,10 @@ describe('fixture headers: <status>[.<name>].headers.json beside the body', () =
 
   it.each(STARTUP_ERRORS)('stops start-up on %s, naming the file', async (_name, files, code, fragment) => {
     const dir = await tempDir('response-headers-fixtures-', files)
-    const error = await expectStartupError(createEngine({ spec, fixtures: dir }, silentLogger), code)
+    const error = await expectStartupError(
+      createEngine({ spec, fixtures: dir }, silentLogger, { platform: nodePlatform }),
+      code,
+    )
     if (fragment) expect(error.message).toContain(fragment)
     expect(error.message).toMatch(/listPlants[/\\]200\.(other\.)?headers\.json/)
   })

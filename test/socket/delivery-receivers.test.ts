@@ -7,6 +7,8 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { Deliverer, type DeliveryOptions, type DeliveryRequest } from '../../src/events/delivery.js'
+import { signBody } from '../../src/events/delivery-attempt.js'
+import { nodePlatform } from '../../src/node/node-platform.js'
 
 interface Receiver {
   url: string
@@ -89,7 +91,11 @@ async function deliverTo(answer: Answer, options: Partial<DeliveryOptions> = {},
 describe('Deliverer: answers', () => {
   it('sends the method, body and headers, signed, and records a conforming 200 as delivered', async () => {
     const checkAnswer = vi.fn(() => [])
-    const { record, sent, receiver, logger } = await deliverTo(answerWith(200, 'ok'), { secret: 'k' }, { checkAnswer })
+    const { record, sent, receiver, logger } = await deliverTo(
+      answerWith(200, 'ok'),
+      { sign: (body) => signBody(nodePlatform.crypto, 'k', body) },
+      { checkAnswer },
+    )
     expect(sent.outcome).toBe('pending')
     const [request] = receiver.received
     expect(request).toMatchObject({ method: 'POST', url: '/hooks/plant', body: '{"id":3,"name":"Rose"}' })

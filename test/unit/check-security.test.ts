@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { type SecurityCheck, compileSecurity, securityFailure } from '../../src/auth/check-security.js'
 import { type MockError } from '../../src/errors/index.js'
 import type { SecurityRequirement } from '../../src/openapi/operations.js'
+import { nodePlatform } from '../../src/node/node-platform.js'
 import { type FakeRequest, requestOf } from '../support/builders.js'
 import { expectStartupErrorThrown } from '../support/startup-error.js'
 
@@ -16,7 +17,7 @@ const schemes = {
 }
 
 function compile(requirements: SecurityRequirement[], tokens: string[] = []): SecurityCheck {
-  const check = compileSecurity(requirements, schemes, { tokens })
+  const check = compileSecurity(requirements, schemes, { tokens, crypto: nodePlatform.crypto })
   if (!check) throw new Error('expected the operation to need credentials')
   return check
 }
@@ -31,16 +32,18 @@ const basic = (userPass: string): FakeRequest => bearer(`Basic ${Buffer.from(use
 
 describe('compileSecurity', () => {
   it('leaves an operation without requirements open', () => {
-    expect(compileSecurity([], schemes, { tokens: [] })).toBeUndefined()
+    expect(compileSecurity([], schemes, { tokens: [], crypto: nodePlatform.crypto })).toBeUndefined()
   })
 
   it('leaves an operation open when an empty requirement makes credentials optional', () => {
-    expect(compileSecurity([{ bearerAuth: [] }, {}], schemes, { tokens: [] })).toBeUndefined()
+    expect(
+      compileSecurity([{ bearerAuth: [] }, {}], schemes, { tokens: [], crypto: nodePlatform.crypto }),
+    ).toBeUndefined()
   })
 
   it('refuses a requirement naming a scheme that components do not declare', () => {
     const error = expectStartupErrorThrown(
-      () => compileSecurity([{ missingAuth: [] }], schemes, { tokens: [] }),
+      () => compileSecurity([{ missingAuth: [] }], schemes, { tokens: [], crypto: nodePlatform.crypto }),
       'description_uncheckable_security',
     )
     expect(error.message).toContain('missingAuth')
@@ -48,7 +51,7 @@ describe('compileSecurity', () => {
 
   it('refuses an undeclared scheme name even beside an empty requirement', () => {
     const error = expectStartupErrorThrown(
-      () => compileSecurity([{}, { missingAuth: [] }], schemes, { tokens: [] }),
+      () => compileSecurity([{}, { missingAuth: [] }], schemes, { tokens: [], crypto: nodePlatform.crypto }),
       'description_uncheckable_security',
     )
     expect(error.message).toContain('missingAuth')
@@ -56,7 +59,7 @@ describe('compileSecurity', () => {
 
   it('refuses a scheme type it cannot check', () => {
     const error = expectStartupErrorThrown(
-      () => compileSecurity([{ tls: [] }], { tls: { type: 'mutualTLS' } }, { tokens: [] }),
+      () => compileSecurity([{ tls: [] }], { tls: { type: 'mutualTLS' } }, { tokens: [], crypto: nodePlatform.crypto }),
       'description_uncheckable_security',
     )
     expect(error.message).toContain('mutualTLS')

@@ -5,7 +5,8 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { Deliverer, type DeliveryOptions, type DeliveryRequest } from '../../src/events/delivery.js'
-import { keptBody } from '../../src/events/delivery-attempt.js'
+import { keptBody, signBody } from '../../src/events/delivery-attempt.js'
+import { nodePlatform } from '../../src/node/node-platform.js'
 
 const deliverers: Deliverer[] = []
 
@@ -91,7 +92,10 @@ describe('Deliverer: refused targets', () => {
 
 describe('Deliverer: records', () => {
   it('records what would be sent, with the id, user agent and signature headers, and no absent fields', () => {
-    const { deliverer } = createDeliverer({ ...closedOptions, secret: 'k' })
+    const { deliverer } = createDeliverer({
+      ...closedOptions,
+      sign: (body) => signBody(nodePlatform.crypto, 'k', body),
+    })
     const record = deliverer.send(
       webhook(`${OFF_LIST}?x=1`, { headers: { 'Content-Type': 'application/json', host: 'x' } }),
     )

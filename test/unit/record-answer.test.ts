@@ -2,6 +2,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
+import { nodePlatform } from '../../src/node/node-platform.js'
 import type { CompiledOperation } from '../../src/engine/compile-operation.js'
 import { type Engine, createEngine } from '../../src/engine/engine.js'
 import type { Logger } from '../../src/common/log.js'
@@ -33,6 +34,7 @@ async function recording(overwrite = false, files: Record<string, unknown> = {})
   const engine = await createEngine(
     { spec, fixtures, proxy: 'http://127.0.0.1:9', record: dir, recordOverwrite: overwrite },
     logger,
+    { platform: nodePlatform },
   )
   return {
     engine,
@@ -67,7 +69,7 @@ describe('recording upstream answers as fixtures (#18)', () => {
   it('writes the body under its request hash, its declared headers beside it, and the first answer as the default', async () => {
     const { recorder, dir, operation, engine, logged } = await recording()
     const request = list('limit=5')
-    const hash = requestHash(request, undefined, engine.redaction.query)
+    const hash = requestHash(request, undefined, engine.redaction.query, nodePlatform.crypto.sha256)
     recorder.record(
       operation('listPlants'),
       request,
@@ -133,7 +135,7 @@ describe('recording upstream answers as fixtures (#18)', () => {
 
   it('replaces no file already there, and says so once', async () => {
     const { engine } = await recording()
-    const hash = requestHash(list(), undefined, engine.redaction.query)
+    const hash = requestHash(list(), undefined, engine.redaction.query, nodePlatform.crypto.sha256)
     const before = { [`listPlants/200.${hash}.json`]: [{ name: 'Old' }], 'listPlants/200.json': [{ name: 'Older' }] }
     const { recorder, dir, operation, logged } = await recording(false, before)
     recorder.record(operation('listPlants'), list(), undefined, json(200, [{ name: 'New' }], { 'x-rate-limit': '1' }))
@@ -149,7 +151,7 @@ describe('recording upstream answers as fixtures (#18)', () => {
 
   it('with --record-overwrite, replaces a named fixture by its latest answer and its stale sidecar goes', async () => {
     const { engine } = await recording()
-    const hash = requestHash(list(), undefined, engine.redaction.query)
+    const hash = requestHash(list(), undefined, engine.redaction.query, nodePlatform.crypto.sha256)
     const before = {
       [`listPlants/200.${hash}.json`]: [{ name: 'Old' }],
       [`listPlants/200.${hash}.headers.json`]: { 'x-rate-limit': '1' },
@@ -172,7 +174,7 @@ describe('recording upstream answers as fixtures (#18)', () => {
     const bodies = [200, 3, 120, 1, 60].map((n) => Array.from({ length: n }, (_, i) => ({ name: `P${i}` })))
     for (const body of bodies) recorder.record(operation('listPlants'), list(), undefined, json(200, body))
     await recorder.idle()
-    const hash = requestHash(list(), undefined, engine.redaction.query)
+    const hash = requestHash(list(), undefined, engine.redaction.query, nodePlatform.crypto.sha256)
     const files = await filesIn(dir)
     expect(Object.keys(files).sort()).toEqual([`listPlants/200.${hash}.json`, 'listPlants/200.json'].sort())
     expect(bodies).toContainEqual(JSON.parse(files[`listPlants/200.${hash}.json`]!))
@@ -185,7 +187,7 @@ describe('recording upstream answers as fixtures (#18)', () => {
     recorder.record(operation('listPlants'), named, undefined, json(200, [{ name: 'Fern' }, { name: 'Fern' }]))
     recorder.record(operation('listPlants'), unnamable, undefined, json(200, []))
     await recorder.idle()
-    const hash = requestHash(unnamable, undefined, engine.redaction.query)
+    const hash = requestHash(unnamable, undefined, engine.redaction.query, nodePlatform.crypto.sha256)
     expect(Object.keys(await filesIn(dir)).sort()).toEqual(
       ['listPlants/200.json', `listPlants/200.${hash}.json`, 'listPlants/200.two-ferns.json'].sort(),
     )
@@ -200,7 +202,7 @@ describe('recording upstream answers as fixtures (#18)', () => {
     recorder.record(operation('addPlant'), request, body, json(201, { name: 'Fern' }))
     recorder.record(operation('addPlant'), request, body, json(503, { code: 503 }))
     await recorder.idle()
-    const hash = requestHash(request, body, engine.redaction.query)
+    const hash = requestHash(request, body, engine.redaction.query, nodePlatform.crypto.sha256)
     expect(Object.keys(await filesIn(dir)).sort()).toEqual([`addPlant/2XX.${hash}.json`, 'addPlant/2XX.json'].sort())
     expect(logged.warn).toEqual([
       'Not recording the 201 answer of addPlant: its status is declared only as 2XX, which a fixture replays as 200.',

@@ -1,0 +1,23 @@
+import type { Files } from './files.js'
+import type { Network } from './network.js'
+
+/**
+ * What the core (layers 1 to 7 of CONTRIBUTING.md) asks of the platform it runs on, so that it imports
+ * no `node:` module and no Node-only package: files, hashing, and the network beyond the request it
+ * answers. `src/node/node-platform.ts` gives Node's; the engine holds it (`Engine.platform`).
+ */
+export interface Platform {
+  files: Files
+  crypto: PlatformCrypto
+  network: Network
+}
+
+/** Hashing, synchronous, as Node's `node:crypto` does it natively (Web Crypto's digest is asynchronous only). */
+export interface PlatformCrypto {
+  /** The SHA-256 digest of a text (UTF-8) or bytes. */
+  sha256(data: string | Uint8Array): Uint8Array
+  /** HMAC-SHA256 of `data` with `secret`, in lower-case hex. */
+  hmacSha256Hex(secret: string, data: string | Uint8Array): string
+  /** Two digests of the same length compared in constant time. */
+  equalDigests(a: Uint8Array, b: Uint8Array): boolean
+}

@@ -1,0 +1,13 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
+import type { Platform } from '../common/platform.js'
+
+/** Node's platform: the file system, `node:crypto` (native, synchronous) and the network through undici. */
+export const nodePlatform: Platform = {
+  files: {},
+  crypto: {
+    sha256: (data) => createHash('sha256').update(data).digest(),
+    hmacSha256Hex: (secret, data) => createHmac('sha256', secret).update(data).digest('hex'),
+    equalDigests: (a, b) => timingSafeEqual(a, b),
+  },
+  network: {},
+}
