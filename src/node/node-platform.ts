@@ -1,13 +1,15 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 import type { Platform } from '../common/platform.js'
+import { nodeFiles } from './node-files.js'
+import { nodeNetwork } from './node-network.js'
 
 /** Node's platform: the file system, `node:crypto` (native, synchronous) and the network through undici. */
 export const nodePlatform: Platform = {
-  files: {},
+  files: nodeFiles,
   crypto: {
     sha256: (data) => createHash('sha256').update(data).digest(),
     hmacSha256Hex: (secret, data) => createHmac('sha256', secret).update(data).digest('hex'),
     equalDigests: (a, b) => timingSafeEqual(a, b),
   },
-  network: {},
+  network: nodeNetwork,
 }
