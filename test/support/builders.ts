@@ -1,6 +1,6 @@
 /**
  * Small builders for the unit tests: an in-memory description compiled with the same steps as
- * `src/engine.ts`, a plain `RequestData` without any HTTP framework, and a journaled request.
+ * `src/engine/engine.ts`, a plain `RequestData` without any HTTP framework, and a journaled request.
  */
 import type { RequestRecord } from '../../src/journal/journal.js'
 import type { RequestData } from '../../src/common/request.js'

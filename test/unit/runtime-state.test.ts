@@ -1,4 +1,4 @@
-/** Runtime state (`src/state/runtime-state.ts`, issue #3 §1, §3): the scenario switch, sessions, reset. */
+/** Runtime state (`src/engine/runtime-state.ts`, issue #3 §1, §3): the scenario switch, sessions, reset. */
 import { describe, expect, it } from 'vitest'
 import { createRuntimeState } from '../../src/engine/runtime-state.js'
 import { MockError, StartupError } from '../../src/errors/index.js'
