@@ -1,5 +1,5 @@
 /**
- * The CI recipe of the README's "Proxy mode" section (#18) runs, with bash, against a real staging:
+ * The CI recipe of docs/proxy-and-recording.md, "Proxy mode" (#18), runs, with bash, against a real staging:
  * a `node:http` upstream on 127.0.0.1 written here, that keeps the Plant Store's contract or drifts
  * from it. Kept, the recipe exits 0 and the client's tests saw staging's answers; drifted, it exits
  * non-zero and its output names the violation, even where the client's tests miss the drift.
@@ -32,7 +32,10 @@ import { removeTempDirs, tempDir } from '../support/temp-dirs.js'
 import { blocksOf } from '../support/readme-blocks.js'
 
 /** The contract check's block: the one that starts the proxy with `--errors` (recording has its own). */
-const recipe = blocksOf('Proxy mode', 'sh').find((block) => block.includes(' --errors ')) ?? ''
+const recipe =
+  blocksOf('docs/proxy-and-recording.md', 'Proxy mode', 'sh')
+    .map((block) => block.code)
+    .find((code) => code.includes(' --errors ')) ?? ''
 
 /** The client's test, as its project's `npm test` runs it; `strict` fails on a non-2xx answer. */
 const clientTest = (strict: boolean) => `
@@ -109,7 +112,7 @@ afterEach(async () => {
   await removeTempDirs()
 })
 
-describe('the README’s proxy CI recipe (#18)', () => {
+describe('the proxy CI recipe of docs/proxy-and-recording.md (#18)', () => {
   it('is a runnable recipe: the bin, staging’s URL, --errors, a health wait, npm test against API_URL, the journal check', () => {
     expect(recipe).toContain('node_modules/.bin/plant-store-mock proxy api.yaml "$STAGING_URL" --errors --port 4010 &')
     expect(recipe).toContain('http://127.0.0.1:4010/__mock/health')
