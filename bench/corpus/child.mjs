@@ -113,7 +113,7 @@ async function runOperation(app, op, oracle, seed, unsatisfiable) {
   out.status = res.status
   const code = declaredResponse(op.responses, res.status)
   // An operation without responses (invalid OpenAPI) cannot be judged on its status, nor one that
-  // declares only 1xx statuses, which HTTP never lets end an exchange (the mock answers 204, README "Status").
+  // declares only 1xx statuses, which HTTP never lets end an exchange (the mock answers 204, docs/how-an-answer-is-chosen.md, "Status").
   const judgeable = Object.keys(op.responses).some((c) => !/^1(\d\d|XX)$/i.test(c))
   out.declared = judgeable ? code !== undefined : null
   const success = expectedSuccess(op.responses)

@@ -2,7 +2,7 @@
  * Differential check (#5): random valid and invalid NewPlant bodies are judged by the mock
  * (`createApp().request()`: 200 or 400) and by Stoplight Prism's request validator (`validateInput`
  * of @stoplight/prism-http, on the operation as Prism reads openapi.yaml). They must agree, except
- * where a named, documented difference below says why not (README, "Guarantees").
+ * where a named, documented difference below says why not (docs/limits-and-error-codes.md, "Guarantees").
  */
 import { fileURLToPath } from 'node:url'
 import { getHttpOperationsFromSpec } from '@stoplight/prism-http'

@@ -1,7 +1,7 @@
 /**
  * Property-based tests (#5), in process through `createApp().request()`: arbitrary bodies, headers,
  * paths, methods and mock-control headers. Whatever arrives, the mock answers within a bound, with a
- * status the description declares or the README documents, never 5xx, and every error body has the
+ * status the description declares or docs/ documents, never 5xx, and every error body has the
  * `Error` shape. fast-check runs with a fixed seed; a failure report prints the seed and the path
  * to replay it (`fc.assert(..., { seed, path })`). Set FC_SEED to explore other inputs.
  */
@@ -20,7 +20,7 @@ const REQUEST_TIMEOUT_MS = 3000
 const params = (numRuns = RUNS) => ({ seed: SEED, numRuns, endOnFailure: true })
 
 /**
- * The one list of statuses the Plant Store mock may answer (README "How a request is answered"):
+ * The one list of statuses the Plant Store mock may answer (docs/how-an-answer-is-chosen.md, "How a request is answered"):
  * - declared by POST /plants in openapi.yaml: 200, 400 (400 is also its violation status, so 422
  *   never appears: "the first one the operation declares of 422, 400");
  * - documented for every description: 401, 404, 405, 406, 413, 415;

@@ -1,5 +1,5 @@
 /**
- * `NetworkFault`, as the README promises it (#13): imported by the package's own name, which Node
+ * `NetworkFault`, as docs/scenarios.md ("Latency and faults") promises it (#13): imported by the package's own name, which Node
  * resolves through "exports" to the built `dist/index.js`, as a consumer's test suite imports it.
  */
 import { describe, expect, it } from 'vitest'

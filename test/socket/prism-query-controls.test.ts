@@ -53,7 +53,7 @@ describe('query controls beside Prism 5.14 (#13)', () => {
   })
 
   /**
-   * Where the mock answers otherwise on purpose (README, "Request controls"): [query, Prefer, Prism's status, the mock's, why].
+   * Where the mock answers otherwise on purpose (docs/request-controls.md): [query, Prefer, Prism's status, the mock's, why].
    */
   const INTENDED_DIFFERENCES: Array<[string, string | undefined, number, number, string]> = [
     ['?__code=500', undefined, 404, 422, 'an undeclared status is a bad request control, as a bad Prefer: code= is'],

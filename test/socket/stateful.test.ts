@@ -1,5 +1,5 @@
 /**
- * Stateful mode (#15) over a real socket (port 0, loopback): the README's walk-through with fetch,
+ * Stateful mode (#15) over a real socket (port 0, loopback): the walk-through of docs/stateful-mode.md with fetch,
  * two sessions in parallel over connections of their own, and the state file across a restart of
  * the server (and refused, untouched, when it is not the mock's). Admin answers are checked against
  * `admin-openapi.yaml` (test/support/stateful.ts).
@@ -78,7 +78,7 @@ function sendOnOwnConnection(url: string, ports: Set<number>): Send {
 const namesOf = (items: Array<{ name: string }>) => items.map((item) => item.name)
 
 describe('stateful mode over a socket', () => {
-  it("the README's walk-through: create, refuse a taken id, list, filter, page, read, patch, delete, inspect, reset", async () => {
+  it('the walk-through of docs/stateful-mode.md: create, refuse a taken id, list, filter, page, read, patch, delete, inspect, reset', async () => {
     const { client } = await serve()
     const fern = await client.call('POST', '/plants', { name: 'Fern', tag: 'fern' })
     expect(fern.status).toBe(201)

@@ -94,7 +94,7 @@ export async function createOracle(
       // A literal path wins over a templated one, as in the mock's router.
       const operation = candidates.find((o) => o.path === path) ?? candidates[0]
       const declared = declaredFor(operation, exchange.status)
-      // An operation that declares no response at all is answered 204 with no body (README, "Statuses").
+      // An operation that declares no response at all is answered 204 with no body (docs/how-an-answer-is-chosen.md, "Status").
       if (operation && operation.responses.length === 0)
         return exchange.status === 204 && exchange.text === ''
           ? []

@@ -177,7 +177,7 @@ describe('--seed: a whole number, or any text as Prism takes it #13', () => {
     expect(new Set(['abc', 'abd', 'my seed', '-1', '1.5', '', '99999999999999999999'].map(seedOf)).size).toBe(7)
   })
 
-  it('hashes with 32-bit FNV-1a, as the README says, so that other tools can reproduce it', () => {
+  it('hashes with 32-bit FNV-1a, as docs/command-line.md says, so that other tools can reproduce it', () => {
     expect(seedOf('')).toBe(0x811c9dc5)
     expect(seedOf('a')).toBe(0xe40c292c)
   })

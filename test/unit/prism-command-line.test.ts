@@ -39,7 +39,7 @@ function mockReads(argv: string[]) {
   }
 }
 
-/** Command lines a Prism user types, from the README's Prism section and Prism's own docs. */
+/** Command lines a Prism user types, from docs/coming-from-prism.md and Prism's own docs. */
 const ACCEPTED = [
   ['mock', 'openapi.yaml'],
   ['mock', 'openapi.yaml', '-p', '0', '-d', '--seed', 'abc', '--cors', 'false', '--errors', '-m', '-v', 'warn'],

@@ -1,6 +1,6 @@
 /**
  * `readRule` (#16): one rule of a scenarios file, or a step of its sequence, compiled against its
- * operation; every field written wrong is a `RuleProblem` with the start-up code the README lists.
+ * operation; every field written wrong is a `RuleProblem` with the start-up code docs/limits-and-error-codes.md lists.
  * The operations are an in-memory description compiled by hand, not loaded from a file.
  */
 import { describe, expect, it } from 'vitest'
