@@ -45,7 +45,7 @@ afterAll(async () => {
 })
 
 describe('the packed npm package', () => {
-  it('holds the built code with its types, both descriptions and the default fixtures, and no test or source file #6', () => {
+  it('holds the built code with its types, both descriptions, the default fixtures and the docs, and no test or source file #6', () => {
     const paths = packed.files.map((f) => f.path)
     expect(paths).toEqual(
       expect.arrayContaining([
@@ -58,6 +58,9 @@ describe('the packed npm package', () => {
         'fixtures/addPlant/200.json',
         'package.json',
         'README.md',
+        // The README's map links into docs/: the reference travels with the package.
+        'docs/from-a-test.md',
+        'docs/command-line.md',
       ]),
     )
     expect(paths.filter((p) => /^(src|test|bench)\//.test(p) || p.endsWith('.map'))).toEqual([])
