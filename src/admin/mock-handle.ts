@@ -49,7 +49,7 @@ export interface MockHandle {
   waitForDeliveries(wait?: DeliveryWait): Promise<DeliveryRecord[]>
 }
 
-/** A runtime stub as written: a scenario rule's fields, plus the operation it answers. See the README's "Conditions, sequences and stubs". */
+/** A runtime stub as written: a scenario rule's fields, plus the operation it answers. See docs/conditions-and-stubs.md. */
 export interface StubDefinition {
   /** operationId, or `METHOD /path`. */
   operation: string

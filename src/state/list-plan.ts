@@ -186,7 +186,7 @@ function allows(types: Set<string>, type: string): boolean {
   return types.has(type) || (types.has('any') && type !== 'array')
 }
 
-/** One line for the README/start-up: which parameters a list reads. */
+/** One line for the start-up log (docs/stateful-mode.md shows it): which parameters a list reads. */
 export function describeListPlan(plan: ListPlan): string {
   const paging = [
     plan.cursor,
