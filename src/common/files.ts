@@ -51,3 +51,8 @@ export interface FolderEntry {
 export function isMissing(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === 'ENOENT'
 }
+
+/** Orders folder entries by name as `sort()` orders strings: start-up reads a folder in the same order everywhere. */
+export function byName(a: FolderEntry, b: FolderEntry): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0
+}

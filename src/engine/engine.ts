@@ -118,7 +118,7 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
   readParameterOneOfAsAnyOf(views.request, descriptions)
   const deferredExamples: DeclaredResponse[] | undefined = setup.deferExampleChecks ? [] : undefined
   const stateful = options.stateful
-    ? await compileStateful(descriptions, document, requestAjv, options.fixtures, logger)
+    ? await compileStateful(descriptions, document, requestAjv, options.fixtures, files, logger)
     : undefined
   const operations = descriptions.map((description, index) =>
     inDescription(spec.path, `operation ${description.id}`, () =>

@@ -1,4 +1,4 @@
-import type { Files, FolderEntry } from '../common/files.js'
+import { type Files, type FolderEntry, byName } from '../common/files.js'
 import { startupErrors } from '../errors/index.js'
 import { isHeaderName } from '../internal/header-value.js'
 import { isPlainObject } from '../internal/plain-object.js'
@@ -55,7 +55,7 @@ export async function loadFixtures(
 ): Promise<FixtureSet> {
   const fixtures: FixtureSet = new Map()
   if (!dir) return fixtures
-  if (!(await isDirectory(files, dir))) {
+  if (!(await isDirectory(dir, files))) {
     if (required) throw startupErrors.fixtureFolderMissing(dir)
     return fixtures
   }
@@ -69,10 +69,10 @@ export async function loadFixtures(
 async function loadOperationFolder(folder: string, files: Files, skipped: (file: string) => void): Promise<Fixture[]> {
   const fixtures: Fixture[] = []
   const sidecars: FolderEntry[] = []
-  for (const entry of await listByName(files, folder)) {
+  for (const entry of (await files.list(folder)).sort(byName)) {
     const { name, path: file } = entry
     if (name.startsWith('.')) continue
-    if (name === CALLBACKS_FOLDER && (await isDirectory(files, file))) {
+    if (name === CALLBACKS_FOLDER && (await isDirectory(file, files))) {
       fixtures.push(...(await loadCallbackFolder(file, files, skipped)))
       continue
     }
@@ -88,7 +88,7 @@ async function loadOperationFolder(folder: string, files: Files, skipped: (file:
     if (!match) {
       throw startupErrors.fixtureBadName(file)
     }
-    fixtures.push({ file, code: match[1]!, name: match[2] ?? 'default', value: await readJson(files, file) })
+    fixtures.push({ file, code: match[1]!, name: match[2] ?? 'default', value: await readJson(file, files) })
   }
   for (const sidecar of sidecars) await attachSidecar(sidecar, files, fixtures)
   return fixtures
@@ -100,7 +100,7 @@ const CALLBACK_FILE = /^([A-Za-z0-9][\w.-]*)\.json$/
 
 async function loadCallbackFolder(folder: string, files: Files, skipped: (file: string) => void): Promise<Fixture[]> {
   const fixtures: Fixture[] = []
-  for (const { name, path: file } of await listByName(files, folder)) {
+  for (const { name, path: file } of (await files.list(folder)).sort(byName)) {
     if (name.startsWith('.')) continue
     if (EDITOR_LEFTOVER.test(name)) {
       skipped(file)
@@ -108,7 +108,7 @@ async function loadCallbackFolder(folder: string, files: Files, skipped: (file: 
     }
     const match = CALLBACK_FILE.exec(name)
     if (!match) throw startupErrors.fixtureBadName(file)
-    fixtures.push({ file, code: '200', name: 'default', callback: match[1]!, value: await readJson(files, file) })
+    fixtures.push({ file, code: '200', name: 'default', callback: match[1]!, value: await readJson(file, files) })
   }
   return fixtures
 }
@@ -120,7 +120,7 @@ async function attachSidecar({ name, path: file }: FolderEntry, files: Files, fi
   if (!fixture) {
     throw startupErrors.fixtureOrphanHeaders(file, name.replace(/\.headers\.json$/, '.json'))
   }
-  fixture.headers = readSidecarHeaders(file, await readJson(files, file))
+  fixture.headers = readSidecarHeaders(file, await readJson(file, files))
   fixture.headersFile = file
 }
 
@@ -154,7 +154,7 @@ export function sidecarHeaderProblem(name: string, value: unknown): string | und
   return undefined
 }
 
-async function readJson(files: Files, file: string): Promise<unknown> {
+async function readJson(file: string, files: Files): Promise<unknown> {
   let text: string
   try {
     text = await files.readText(file)
@@ -168,15 +168,10 @@ async function readJson(files: Files, file: string): Promise<unknown> {
   }
 }
 
-async function isDirectory(files: Files, path: string): Promise<boolean> {
+async function isDirectory(path: string, files: Files): Promise<boolean> {
   try {
     return (await files.stat(path)).kind === 'folder'
   } catch {
     return false
   }
-}
-
-/** A folder's entries in the order of their names (as `Array.prototype.sort` orders strings), so that start-up reads the same way everywhere. */
-async function listByName(files: Files, folder: string): Promise<FolderEntry[]> {
-  return (await files.list(folder)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
 }
