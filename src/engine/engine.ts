@@ -199,6 +199,7 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
     upstream: await upstreamOf(options, operations, {
       descriptions,
       checking,
+      files,
       redaction,
       sha256: setup.platform.crypto.sha256,
     }),
