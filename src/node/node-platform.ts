@@ -2,8 +2,10 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 import type { Platform } from '../common/platform.js'
 import { nodeFiles } from './node-files.js'
 import { nodeNetwork } from './node-network.js'
+import { readStateFile } from './state-file.js'
+import { createStateWriter } from './state-writer.js'
 
-/** Node's platform: the file system, `node:crypto` (native, synchronous) and the network through undici. */
+/** Node's platform: the file system, `node:crypto` (native, synchronous), the network through undici, and the state file. */
 export const nodePlatform: Platform = {
   files: nodeFiles,
   crypto: {
@@ -12,4 +14,5 @@ export const nodePlatform: Platform = {
     equalDigests: (a, b) => timingSafeEqual(a, b),
   },
   network: nodeNetwork,
+  stateFile: { read: readStateFile, createWriter: createStateWriter },
 }
