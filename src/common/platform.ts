@@ -12,6 +12,8 @@ export interface Platform {
   crypto: PlatformCrypto
   network: Network
   stateFile: StateFile
+  /** Where the package's own description and its fixtures folder are: served when the options name no description. */
+  embedded: { spec: string; fixtures: string }
 }
 
 /** Hashing, synchronous, as Node's `node:crypto` does it natively (Web Crypto's digest is asynchronous only). */

@@ -78,7 +78,7 @@ export interface EngineSetup {
 /** Loads the description and the fixtures and compiles every operation. Throws `StartupError`. */
 export async function createEngine(input: MockOptions, logger: Logger, setup: EngineSetup): Promise<Engine> {
   const { files } = setup.platform
-  const options = resolveOptions(input)
+  const options = resolveOptions(input, setup.platform)
   const spec = await loadSpec(options.spec, { files, allowRefOutside: options.allowRefOutside })
   const { document } = spec
   for (const warning of spec.warnings ?? []) logger.warn(`${spec.path}: ${warning}`)
