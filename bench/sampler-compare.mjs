@@ -495,6 +495,7 @@ async function workerMain() {
     { kindOf },
     { walkSchemas },
     { ANNOTATIONS },
+    { nodePlatform },
   ] = await Promise.all([
     import(at('openapi/load-spec.js')),
     import(at('openapi/operations.js')),
@@ -505,6 +506,7 @@ async function workerMain() {
     import(at('responses/serialize-body.js')),
     import(at('openapi/walk.js')),
     import(at('openapi/normalize-schemas.js')),
+    import(at('node/node-platform.js')),
   ])
   const { createAjv, addDescription, compileAt, markExactIntegers, schemaRootOf, EXACT_INT64_KEYWORD } = ajvModule
   const require = createRequire(import.meta.url)
@@ -534,7 +536,7 @@ async function workerMain() {
       step({ step: 'load' })
       let spec
       try {
-        spec = await loadSpec(file)
+        spec = await loadSpec(file, { files: nodePlatform.files })
       } catch (e) {
         return send({
           type: 'done',

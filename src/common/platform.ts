@@ -1,15 +1,19 @@
 import type { Files } from './files.js'
 import type { Network } from './network.js'
+import type { StateFile } from './state-file.js'
 
 /**
  * What the core (layers 1 to 7 of CONTRIBUTING.md) asks of the platform it runs on, so that it imports
- * no `node:` module and no Node-only package: files, hashing, and the network beyond the request it
- * answers. `src/node/node-platform.ts` gives Node's; the engine holds it (`Engine.platform`).
+ * no `node:` module and no Node-only package: files, hashing, the network beyond the request it
+ * answers, and the state file. `src/node/node-platform.ts` gives Node's; the engine holds it (`Engine.platform`).
  */
 export interface Platform {
   files: Files
   crypto: PlatformCrypto
   network: Network
+  stateFile: StateFile
+  /** Where the package's own description and its fixtures folder are: served when the options name no description. */
+  embedded: { spec: string; fixtures: string }
 }
 
 /** Hashing, synchronous, as Node's `node:crypto` does it natively (Web Crypto's digest is asynchronous only). */

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises'
 import type { ValidateFunction } from 'ajv'
 import { type CompiledOperation, compileOperation, readParameterOneOfAsAnyOf } from './compile-operation.js'
 import { ADMIN_PREFIX, type MockOptions, type ResolvedOptions } from '../common/config.js'
@@ -78,8 +77,9 @@ export interface EngineSetup {
 
 /** Loads the description and the fixtures and compiles every operation. Throws `StartupError`. */
 export async function createEngine(input: MockOptions, logger: Logger, setup: EngineSetup): Promise<Engine> {
-  const options = resolveOptions(input)
-  const spec = await loadSpec(options.spec, { allowRefOutside: options.allowRefOutside })
+  const { files } = setup.platform
+  const options = resolveOptions(input, setup.platform)
+  const spec = await loadSpec(options.spec, { files, allowRefOutside: options.allowRefOutside })
   const { document } = spec
   for (const warning of spec.warnings ?? []) logger.warn(`${spec.path}: ${warning}`)
   // Prism reads json-schema-faker options from the description; its 0.5 option names are not this 0.6's, so they are told, not guessed at.
@@ -108,7 +108,7 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
   if (descriptions.some((d) => d.responses.some((r) => r.content.some((c) => kindOf(c.mediaType) === 'xml'))))
     await loadXmlSupport()
   const leftovers: string[] = []
-  const fixtures = await loadFixtures(options.fixtures, options.fixturesRequired, (file) => leftovers.push(file))
+  const fixtures = await loadFixtures(options.fixtures, files, options.fixturesRequired, (file) => leftovers.push(file))
   if (leftovers.length)
     logger.warn(
       `passed over ${leftovers.length} editor backup or temporary file(s) among the fixtures: ${leftovers.slice(0, 5).join(', ')}${leftovers.length > 5 ? ', …' : ''}`,
@@ -118,7 +118,7 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
   readParameterOneOfAsAnyOf(views.request, descriptions)
   const deferredExamples: DeclaredResponse[] | undefined = setup.deferExampleChecks ? [] : undefined
   const stateful = options.stateful
-    ? await compileStateful(descriptions, document, requestAjv, options.fixtures, logger)
+    ? await compileStateful(descriptions, document, requestAjv, options.fixtures, files, logger)
     : undefined
   const operations = descriptions.map((description, index) =>
     inDescription(spec.path, `operation ${description.id}`, () =>
@@ -143,12 +143,15 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
     targets: ruleTargetsOf(operations, descriptions, views.request),
     reading: { headers: checking, requestDocument: views.request },
   }
-  const scenarios = indexScenarios([...builtInScenarios(operations), ...(await loadScenarios(options.fixtures, rules))])
+  const scenarios = indexScenarios([
+    ...builtInScenarios(operations),
+    ...(await loadScenarios(options.fixtures, files, rules)),
+  ])
   if (!scenarios.has(options.scenario)) {
     throw startupErrors.startScenarioUnknown(options.scenario, [...scenarios.keys()])
   }
   const described = inDescription(spec.path, 'webhooks', () => describeWebhooks(spec))
-  const events = { fixturesDir: options.fixtures, operations, stateful }
+  const events = { fixturesDir: options.fixtures, files, operations, stateful }
   const { webhooks, webhookBindings } = await loadWebhooks(described, checking, events)
   const budget = { bytes: options.generationBytes, ms: options.generationMs }
   const faker = createFaker(views.response, options.seed, budget, { fillProperties: options.fillProperties })
@@ -185,7 +188,7 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
     scenarios,
     redaction,
     source: {
-      text: await readFile(spec.path, 'utf8'),
+      text: await files.readText(spec.path),
       mediaType: /\.json$/i.test(spec.path) ? 'application/json' : 'application/yaml',
     },
     deferredExamples: deferredExamples ?? [],
@@ -196,6 +199,7 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
     upstream: await upstreamOf(options, operations, {
       descriptions,
       checking,
+      files,
       redaction,
       sha256: setup.platform.crypto.sha256,
     }),

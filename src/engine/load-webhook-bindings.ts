@@ -1,8 +1,9 @@
-import { join } from 'node:path'
+import { join } from 'pathe'
 import { parse as parseYaml } from 'yaml'
 import { startupErrors } from '../errors/index.js'
 import { isPlainObject } from '../internal/plain-object.js'
-import { readFirstFile } from '../internal/read-first-file.js'
+import type { Files } from '../common/files.js'
+import { readFirstFile } from '../common/read-first-file.js'
 import type { CompiledOperation } from './compile-operation.js'
 import type { StatefulSetup } from '../state/compile-stateful.js'
 import { type CompiledEvent, compileWebhooks, givenBodyViolations } from '../events/compile-events.js'
@@ -50,10 +51,8 @@ export interface WebhookBindings {
  * ```
  */
 async function loadWebhookBindings(
-  fixturesDir: string,
   webhooks: ReadonlyMap<string, CompiledEvent>,
-  operations: readonly CompiledOperation[],
-  stateful: StatefulSetup | undefined,
+  { fixturesDir, files, operations, stateful }: EventSources,
   document: unknown,
 ): Promise<WebhookBindings> {
   const bindings: WebhookBindings = { byOperation: new Map(), byDataEvent: new Map() }
@@ -61,6 +60,7 @@ async function loadWebhookBindings(
   const found = fixturesDir
     ? await readFirstFile(
         FILE_NAMES.map((name) => join(fixturesDir, name)),
+        files,
         unreadable,
       )
     : undefined
@@ -160,6 +160,14 @@ function triggerOf(
   )
 }
 
+/** Where bindings are read from (`fixtures/webhooks.yaml`), and what their events name: operations, resources. */
+export interface EventSources {
+  fixturesDir: string
+  files: Files
+  operations: readonly CompiledOperation[]
+  stateful: StatefulSetup | undefined
+}
+
 /**
  * The description's webhooks, and their bindings of `fixtures/webhooks.yaml`; the operations whose
  * answers send something are marked (`sendsEvents`), so that no other request pays for events.
@@ -167,15 +175,11 @@ function triggerOf(
 export async function loadWebhooks(
   described: readonly EventDescription[],
   context: ResponseCompileContext,
-  {
-    fixturesDir,
-    operations,
-    stateful,
-  }: { fixturesDir: string; operations: readonly CompiledOperation[]; stateful: StatefulSetup | undefined },
+  sources: EventSources,
 ): Promise<{ webhooks: Map<string, CompiledEvent>; webhookBindings: WebhookBindings }> {
   const webhooks = compileWebhooks(described, context)
-  const webhookBindings = await loadWebhookBindings(fixturesDir, webhooks, operations, stateful, context.document)
-  markEventOperations(operations, webhookBindings)
+  const webhookBindings = await loadWebhookBindings(webhooks, sources, context.document)
+  markEventOperations(sources.operations, webhookBindings)
   return { webhooks, webhookBindings }
 }
 

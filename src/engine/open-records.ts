@@ -4,8 +4,7 @@ import type { Engine } from './engine.js'
 import { type MemoryRecordStore, createMemoryRecords } from '../state/memory-records.js'
 import type { RecordSets } from '../state/record-store.js'
 import { markIfExact, plainValueOf } from '../internal/exact-values.js'
-import { type StateDocument, readStateFile } from '../state/state-file.js'
-import { type StateWriter, createStateWriter } from '../state/state-writer.js'
+import type { StateDocument, StateWriter } from '../common/state-file.js'
 
 /** Sessions with data of their own kept at most, as sessions with a scenario of their own are. */
 const MAX_DATA_SESSIONS = 10_000
@@ -24,17 +23,17 @@ export interface OpenedRecords {
  * the seed; a reload under `--watch` carries the data of the version it replaces.
  */
 export async function openRecords(engine: Engine, previous?: MemoryRecordStore): Promise<OpenedRecords | undefined> {
-  const { stateful, options, logger } = engine
+  const { stateful, options, logger, platform } = engine
   if (!stateful) return undefined
   const restored = previous
     ? previous.snapshot()
     : options.stateFile
-      ? await readStateFile(options.stateFile)
+      ? await platform.stateFile.read(options.stateFile)
       : undefined
   if (restored && options.stateFile && !previous) checkRestored(engine, options.stateFile, restored)
   let records: MemoryRecordStore | undefined
   const writer = options.stateFile
-    ? createStateWriter(options.stateFile, () => records!.serialize(), logger)
+    ? platform.stateFile.createWriter(options.stateFile, () => records!.serialize(), logger)
     : undefined
   records = createMemoryRecords(
     {

@@ -1,6 +1,4 @@
-import { existsSync } from 'node:fs'
-import { dirname, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { dirname, resolve } from 'pathe'
 import { startupErrors } from '../errors/index.js'
 import { DEFAULT_JOURNAL_BYTES } from '../journal/journal.js'
 import { GENERATION_BUDGET } from '../generation/generation-budget.js'
@@ -8,22 +6,24 @@ import type { MockOptions, ResolvedOptions, ValidationMode } from '../common/con
 import { parseDelay } from '../common/option-values.js'
 import type { LogFormat } from '../common/log.js'
 import { isWebUrl } from '../internal/web-url.js'
+import type { Platform } from '../common/platform.js'
 
-/** The package root: where the embedded `openapi.yaml` and `fixtures/` live (two levels above this file, in `src/engine/` or `dist/engine/`). */
-const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
+/** What resolving the options asks of the platform. */
+type OptionsPlatform = Pick<Platform, 'embedded' | 'files'>
 
 export const defaults = {
-  spec: resolve(packageRoot, 'openapi.yaml'),
-  fixtures: resolve(packageRoot, 'fixtures'),
   port: 4010,
   host: '127.0.0.1',
   maxBodyBytes: 1024 * 1024,
 } as const
 
-/** Fills in defaults and checks every option once, so that nothing downstream has to. */
-export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
+/**
+ * Fills in defaults and checks every option once, so that nothing downstream has to. The platform says
+ * where the embedded description and fixtures are, and whether a `fixtures/` lies beside another.
+ */
+export function resolveOptions(options: MockOptions, platform: OptionsPlatform): ResolvedOptions {
   const {
-    spec = defaults.spec,
+    spec = platform.embedded.spec,
     port = defaults.port,
     host = defaults.host,
     dynamic = false,
@@ -70,7 +70,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     proxyFallback = false,
   } = options
   const specPath = resolve(spec)
-  const fixtures = options.fixtures ? resolve(options.fixtures) : defaultFixtures(specPath)
+  const fixtures = options.fixtures ? resolve(options.fixtures) : defaultFixtures(specPath, platform)
 
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw startupErrors.optionBadPort(port)
@@ -191,8 +191,8 @@ function checkLogFormat(format: string): LogFormat {
 }
 
 /** The embedded description comes with the embedded fixtures; any other looks for `fixtures/` beside it. */
-function defaultFixtures(specPath: string): string {
-  if (specPath === defaults.spec) return defaults.fixtures
+function defaultFixtures(specPath: string, { embedded, files }: OptionsPlatform): string {
+  if (specPath === embedded.spec) return embedded.fixtures
   const besideSpec = resolve(dirname(specPath), 'fixtures')
-  return existsSync(besideSpec) ? besideSpec : ''
+  return files.exists(besideSpec) ? besideSpec : ''
 }

@@ -1,6 +1,5 @@
-import { readFile, realpath } from 'node:fs/promises'
-import { dirname, resolve, sep } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { dirname, resolve, sep } from 'pathe'
+import type { Files } from '../common/files.js'
 import { startupErrors } from '../errors/index.js'
 import { checkRegularFile } from './check-shape.js'
 import { nodeAt } from './resolve-ref.js'
@@ -14,6 +13,7 @@ export async function bundleExternalRefs(
   path: string,
   parsed: Record<string, any>,
   allowedOutside: readonly string[],
+  files: Files,
 ): Promise<unknown> {
   const refs = collectRefs(parsed)
   if (refs.every((ref) => ref.startsWith('#'))) {
@@ -23,12 +23,12 @@ export async function bundleExternalRefs(
   }
   const { default: $RefParser } = await import('@apidevtools/json-schema-ref-parser')
   const roots = await Promise.all(
-    [dirname(path), ...allowedOutside].map((root) => realpath(root).catch(() => resolve(root))),
+    [dirname(path), ...allowedOutside].map((root) => files.realPath(root).catch(() => resolve(root))),
   )
   // The bundler wraps a resolver's error in one of its own, without the message: the reason is kept here.
   let refused: string | undefined
   const read = (file: { url: string }) =>
-    readReferencedFile(file.url, roots).catch((error: Error) => {
+    readReferencedFile(file.url, roots, files).catch((error: Error) => {
       refused ??= error.message
       throw error
     })
@@ -48,11 +48,11 @@ export async function bundleExternalRefs(
  * read forever. So a `$ref`'d file must lie inside the description's own folder tree (or a folder
  * given with `--allow-ref-outside`), symbolic links resolved, and be a regular file of bounded size.
  */
-async function readReferencedFile(url: string, roots: readonly string[]): Promise<Buffer> {
+async function readReferencedFile(url: string, roots: readonly string[], files: Files): Promise<Uint8Array> {
   if (/^[a-z][a-z0-9+.-]+:/i.test(url) && !url.startsWith('file:'))
     throw new Error(`${url} is not a local file; remote $refs are not followed`)
-  const path = url.startsWith('file:') ? fileURLToPath(url) : decodeURI(url)
-  const real = await realpath(path).catch(() => {
+  const path = url.startsWith('file:') ? files.pathOfFileUrl(url) : decodeURI(url)
+  const real = await files.realPath(path).catch(() => {
     throw new Error(`${path} does not exist`)
   })
   if (!roots.some((root) => real === root || real.startsWith(root.endsWith(sep) ? root : `${root}${sep}`))) {
@@ -60,8 +60,8 @@ async function readReferencedFile(url: string, roots: readonly string[]): Promis
       `${path} lies outside the description's folder (${roots[0]}); allow it with --allow-ref-outside <folder>`,
     )
   }
-  await checkRegularFile(real)
-  return readFile(real)
+  await checkRegularFile(real, files)
+  return files.readBytes(real)
 }
 
 /**

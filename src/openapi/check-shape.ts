@@ -1,13 +1,13 @@
-import { stat } from 'node:fs/promises'
+import type { Files } from '../common/files.js'
 import { startupErrors } from '../errors/index.js'
 
 /** Largest file a description or one of its `$ref`s may be. */
 const MAX_DESCRIPTION_BYTES = 256 * 1024 * 1024
 
 /** Refuses what is not a regular file of bounded size: a device, a FIFO, a directory would never end or never start. */
-export async function checkRegularFile(path: string): Promise<void> {
-  const info = await stat(path)
-  if (!info.isFile()) throw new Error(`${path} is not a regular file`)
+export async function checkRegularFile(path: string, files: Files): Promise<void> {
+  const info = await files.stat(path)
+  if (info.kind !== 'file') throw new Error(`${path} is not a regular file`)
   if (info.size > MAX_DESCRIPTION_BYTES) throw new Error(`${path} is larger than ${MAX_DESCRIPTION_BYTES} bytes`)
 }
 

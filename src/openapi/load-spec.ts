@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises'
 import { parse as parseYaml } from 'yaml'
+import { type Files, isMissing } from '../common/files.js'
 import { startupErrors } from '../errors/index.js'
 import { bundleExternalRefs } from './bundle-external-refs.js'
 import { checkRegularFile, checkShape } from './check-shape.js'
@@ -24,12 +24,13 @@ export interface SpecDocument {
  */
 export async function loadSpec(
   path: string,
-  { allowRefOutside = [] }: { allowRefOutside?: readonly string[] } = {},
+  { files, allowRefOutside = [] }: { files: Files; allowRefOutside?: readonly string[] },
 ): Promise<SpecDocument> {
-  const parsed = parseDescription(path, await readText(path))
+  const parsed = parseDescription(path, await readText(path, files))
   checkShape(path, parsed)
   const version = detectVersion(path, parsed)
-  let document = (await bundleExternalRefs(path, parsed as Record<string, any>, allowRefOutside)) as Record<string, any>
+  const bundled = await bundleExternalRefs(path, parsed as Record<string, any>, allowRefOutside, files)
+  let document = bundled as Record<string, any>
   if (version === '2.0') document = await convertSwagger2(path, document)
   const notes = normalizeSchemas(document)
   const warnings = describeNotes(notes, version)
@@ -40,13 +41,12 @@ export async function loadSpec(
   return { path, version: version === '3.1' ? '3.1' : '3.0', document, warnings }
 }
 
-async function readText(path: string): Promise<string> {
+async function readText(path: string, files: Files): Promise<string> {
   try {
-    await checkRegularFile(path)
-    return await readFile(path, 'utf8')
+    await checkRegularFile(path, files)
+    return await files.readText(path)
   } catch (error) {
-    const reason =
-      (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : (error as Error).message
+    const reason = isMissing(error) ? 'the file does not exist' : (error as Error).message
     throw startupErrors.descriptionUnreadable(path, reason)
   }
 }

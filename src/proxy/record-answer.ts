@@ -1,5 +1,5 @@
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
+import { join } from 'pathe'
+import type { Files } from '../common/files.js'
 import type { Violation } from '../errors/index.js'
 import type { Redaction } from '../journal/journal-entry.js'
 import type { OperationDescription } from '../openapi/operations.js'
@@ -35,6 +35,8 @@ export interface Recorder {
 export interface RecorderSetup {
   /** The folder written into, absolute (`--record`). */
   dir: string
+  /** The file system the fixtures are written to. */
+  files: Files
   /** Names a fixture by its request's hash (`requestHash`). */
   sha256: PlatformCrypto['sha256']
   /** Replace fixtures already there (`--record-overwrite`). */
@@ -77,7 +79,7 @@ const FIXTURE_NAME = /^[A-Za-z0-9][\w-]*$/
  * once until the backlog is written.
  */
 export function createRecorder(setup: RecorderSetup): Recorder {
-  const { dir, overwrite, descriptions, checking, redaction, sha256 } = setup
+  const { dir, files, overwrite, descriptions, checking, redaction, sha256 } = setup
   const { logger } = checking
   const credentials = new Set([...CREDENTIAL_HEADERS, ...redaction.headers])
   const told = new Set<string>()
@@ -100,13 +102,13 @@ export function createRecorder(setup: RecorderSetup): Recorder {
   /** Writes a body and its sidecar unless the body is there already (told once); the body's path when written. */
   const writeFixture = async (folder: string, base: string, fixture: RecordedFixture) => {
     const file = join(folder, `${base}.json`)
-    if (!(await writeOnce(file, fixture.json, overwrite))) {
+    if (!(await writeOnce(file, fixture.json, overwrite, files))) {
       keep(file)
       return undefined
     }
     const sidecar = join(folder, `${base}.headers.json`)
-    if (fixture.headers) await writeOnce(sidecar, `${JSON.stringify(fixture.headers, null, 2)}\n`, overwrite)
-    else if (overwrite) await rm(sidecar, { force: true })
+    if (fixture.headers) await writeOnce(sidecar, `${JSON.stringify(fixture.headers, null, 2)}\n`, overwrite, files)
+    else if (overwrite) await files.remove(sidecar)
     return file
   }
 
@@ -139,13 +141,13 @@ export function createRecorder(setup: RecorderSetup): Recorder {
     const first = !settled.has(`${fixtureKey}/${fixture.code}`)
     settled.add(`${fixtureKey}/${fixture.code}`)
     const folder = join(dir, fixtureKey)
-    await mkdir(folder, { recursive: true }).catch((error: unknown) => {
+    await files.makeFolder(folder).catch((error: unknown) => {
       throw new Error(`could not make the folder ${folder} (${reasonOf(error)})`)
     })
     const written = [await writeFixture(folder, `${fixture.code}.${name}`, fixture)]
     if (first) written.push(await writeFixture(folder, fixture.code, fixture))
-    const files = written.filter((file) => file !== undefined)
-    if (files.length) logger.info(`Recorded ${answerOf} as ${files.join(' and ')}.`)
+    const recorded = written.filter((file) => file !== undefined)
+    if (recorded.length) logger.info(`Recorded ${answerOf} as ${recorded.join(' and ')}.`)
   }
 
   let pending = 0
@@ -191,24 +193,18 @@ export function createRecorder(setup: RecorderSetup): Recorder {
 
 /**
  * Writes a file, unless it is there already and `replace` is not set: whether it was written. A
- * replacement is written aside and renamed over the file, so that two answers to the same request
- * written at once leave one of them whole, never the two mixed. The file aside is a dotfile, which
- * `loadFixtures` passes over should the process stop before the rename.
+ * replacement is whole (`Files.replaceText`): two answers to the same request written at once leave
+ * one of them, never the two mixed.
  */
-async function writeOnce(file: string, text: string, replace: boolean): Promise<boolean> {
-  const aside = join(dirname(file), `.${basename(file)}.${process.pid}-${++asides}.tmp`)
+async function writeOnce(file: string, text: string, replace: boolean, files: Files): Promise<boolean> {
   try {
-    if (!replace) await writeFile(file, text, { flag: 'wx' })
-    else await writeFile(aside, text).then(() => rename(aside, file))
+    if (!replace) return await files.writeNew(file, text)
+    await files.replaceText(file, text)
     return true
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false
-    if (replace) await rm(aside, { force: true }).catch(() => {})
     throw new Error(`could not write ${file} (${reasonOf(error)})`)
   }
 }
-
-let asides = 0
 
 /** The name `Prefer: example=` gives, where it is a fixture's: not `default` (`200.json`) nor `headers` (a sidecar). */
 function exampleNameOf(request: RequestData): string | undefined {

@@ -1,5 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { type Files, type FolderEntry, byName } from '../common/files.js'
 import { startupErrors } from '../errors/index.js'
 import { isHeaderName } from '../internal/header-value.js'
 import { isPlainObject } from '../internal/plain-object.js'
@@ -50,30 +49,31 @@ export const SEED_FOLDER = 'data'
  */
 export async function loadFixtures(
   dir: string,
+  files: Files,
   required: boolean,
   skipped: (file: string) => void = () => {},
 ): Promise<FixtureSet> {
   const fixtures: FixtureSet = new Map()
   if (!dir) return fixtures
-  if (!(await isDirectory(dir))) {
+  if (!(await isDirectory(dir, files))) {
     if (required) throw startupErrors.fixtureFolderMissing(dir)
     return fixtures
   }
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    if (!entry.isDirectory() || entry.name.startsWith('.') || entry.name === SEED_FOLDER) continue
-    fixtures.set(entry.name, await loadOperationFolder(join(dir, entry.name), skipped))
+  for (const entry of await files.list(dir)) {
+    if (entry.kind !== 'folder' || entry.name.startsWith('.') || entry.name === SEED_FOLDER) continue
+    fixtures.set(entry.name, await loadOperationFolder(entry.path, files, skipped))
   }
   return fixtures
 }
 
-async function loadOperationFolder(folder: string, skipped: (file: string) => void): Promise<Fixture[]> {
+async function loadOperationFolder(folder: string, files: Files, skipped: (file: string) => void): Promise<Fixture[]> {
   const fixtures: Fixture[] = []
-  const sidecars: string[] = []
-  for (const name of (await readdir(folder)).sort()) {
+  const sidecars: FolderEntry[] = []
+  for (const entry of (await files.list(folder)).sort(byName)) {
+    const { name, path: file } = entry
     if (name.startsWith('.')) continue
-    const file = join(folder, name)
-    if (name === CALLBACKS_FOLDER && (await isDirectory(file))) {
-      fixtures.push(...(await loadCallbackFolder(file, skipped)))
+    if (name === CALLBACKS_FOLDER && (await isDirectory(file, files))) {
+      fixtures.push(...(await loadCallbackFolder(file, files, skipped)))
       continue
     }
     if (EDITOR_LEFTOVER.test(name)) {
@@ -81,16 +81,16 @@ async function loadOperationFolder(folder: string, skipped: (file: string) => vo
       continue
     }
     if (HEADERS_FILE.test(name)) {
-      sidecars.push(name)
+      sidecars.push(entry)
       continue
     }
     const match = FIXTURE_FILE.exec(name)
     if (!match) {
       throw startupErrors.fixtureBadName(file)
     }
-    fixtures.push({ file, code: match[1]!, name: match[2] ?? 'default', value: await readJson(file) })
+    fixtures.push({ file, code: match[1]!, name: match[2] ?? 'default', value: await readJson(file, files) })
   }
-  for (const name of sidecars) await attachSidecar(folder, name, fixtures)
+  for (const sidecar of sidecars) await attachSidecar(sidecar, files, fixtures)
   return fixtures
 }
 
@@ -98,31 +98,29 @@ async function loadOperationFolder(folder: string, skipped: (file: string) => vo
 const CALLBACKS_FOLDER = 'callbacks'
 const CALLBACK_FILE = /^([A-Za-z0-9][\w.-]*)\.json$/
 
-async function loadCallbackFolder(folder: string, skipped: (file: string) => void): Promise<Fixture[]> {
+async function loadCallbackFolder(folder: string, files: Files, skipped: (file: string) => void): Promise<Fixture[]> {
   const fixtures: Fixture[] = []
-  for (const name of (await readdir(folder)).sort()) {
+  for (const { name, path: file } of (await files.list(folder)).sort(byName)) {
     if (name.startsWith('.')) continue
-    const file = join(folder, name)
     if (EDITOR_LEFTOVER.test(name)) {
       skipped(file)
       continue
     }
     const match = CALLBACK_FILE.exec(name)
     if (!match) throw startupErrors.fixtureBadName(file)
-    fixtures.push({ file, code: '200', name: 'default', callback: match[1]!, value: await readJson(file) })
+    fixtures.push({ file, code: '200', name: 'default', callback: match[1]!, value: await readJson(file, files) })
   }
   return fixtures
 }
 
 /** `headers` is the name of no fixture: `200.headers.json` holds the headers of `200.json`, which must be there. */
-async function attachSidecar(folder: string, name: string, fixtures: Fixture[]): Promise<void> {
-  const file = join(folder, name)
+async function attachSidecar({ name, path: file }: FolderEntry, files: Files, fixtures: Fixture[]): Promise<void> {
   const [, code, named = 'default'] = HEADERS_FILE.exec(name)!
   const fixture = fixtures.find((f) => f.code === code && f.name === named)
   if (!fixture) {
     throw startupErrors.fixtureOrphanHeaders(file, name.replace(/\.headers\.json$/, '.json'))
   }
-  fixture.headers = readSidecarHeaders(file, await readJson(file))
+  fixture.headers = readSidecarHeaders(file, await readJson(file, files))
   fixture.headersFile = file
 }
 
@@ -156,10 +154,10 @@ export function sidecarHeaderProblem(name: string, value: unknown): string | und
   return undefined
 }
 
-async function readJson(file: string): Promise<unknown> {
+async function readJson(file: string, files: Files): Promise<unknown> {
   let text: string
   try {
-    text = await readFile(file, 'utf8')
+    text = await files.readText(file)
   } catch (error) {
     throw startupErrors.fixtureUnreadable(file, (error as Error).message)
   }
@@ -170,9 +168,9 @@ async function readJson(file: string): Promise<unknown> {
   }
 }
 
-async function isDirectory(path: string): Promise<boolean> {
+async function isDirectory(path: string, files: Files): Promise<boolean> {
   try {
-    return (await stat(path)).isDirectory()
+    return (await files.stat(path)).kind === 'folder'
   } catch {
     return false
   }

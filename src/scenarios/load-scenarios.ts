@@ -1,4 +1,4 @@
-import { join } from 'node:path'
+import { join } from 'pathe'
 import { LosslessNumber } from 'lossless-json'
 import { parse as parseYaml } from 'yaml'
 import { StartupError, startupErrors } from '../errors/index.js'
@@ -8,7 +8,8 @@ import type { RuleBook } from '../rules/rule-targets.js'
 import { type AnswerRule, isPlain } from '../rules/rule.js'
 import type { Scenario } from './scenarios.js'
 import { isPlainObject } from '../internal/plain-object.js'
-import { readFirstFile } from '../internal/read-first-file.js'
+import type { Files } from '../common/files.js'
+import { readFirstFile } from '../common/read-first-file.js'
 import { isOperationNamed } from '../internal/operation-name.js'
 
 const FILE_NAMES = ['scenarios.yaml', 'scenarios.yml', 'scenarios.json']
@@ -23,10 +24,11 @@ const FILE_NAMES = ['scenarios.yaml', 'scenarios.yml', 'scenarios.json']
  * ```
  * Every rule is checked against the description now, so that a typo fails at start-up, not in a test.
  */
-export async function loadScenarios(fixturesDir: string, book: RuleBook): Promise<Scenario[]> {
+export async function loadScenarios(fixturesDir: string, files: Files, book: RuleBook): Promise<Scenario[]> {
   const found = fixturesDir
     ? await readFirstFile(
         FILE_NAMES.map((name) => join(fixturesDir, name)),
+        files,
         startupErrors.scenarioFileUnreadable,
       )
     : undefined

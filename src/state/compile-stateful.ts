@@ -1,3 +1,4 @@
+import type { Files } from '../common/files.js'
 import type { Logger } from '../common/log.js'
 import type { OperationDescription } from '../openapi/operations.js'
 import { type Ajv, compileAt } from '../validation/create-ajv.js'
@@ -43,6 +44,7 @@ export async function compileStateful(
   document: unknown,
   requestAjv: Ajv,
   fixturesDir: string,
+  files: Files,
   logger: Logger,
 ): Promise<StatefulSetup> {
   const plan = inferResources(descriptions, document)
@@ -77,7 +79,7 @@ export async function compileStateful(
   }
   if (plan.resources.length === 0)
     logger.warn('--stateful: the description implies no resource; every answer is as without it.')
-  const seed = await loadSeed(fixturesDir, plan.resources, checkers)
+  const seed = await loadSeed(fixturesDir, files, plan.resources, checkers)
   return { resources: plan.resources, seed, checkers, byOperation }
 }
 

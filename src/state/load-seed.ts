@@ -1,5 +1,5 @@
-import { readFile, readdir } from 'node:fs/promises'
-import { join } from 'node:path'
+import { join } from 'pathe'
+import { type Files, byName } from '../common/files.js'
 import { startupErrors } from '../errors/index.js'
 import { SEED_FOLDER } from '../responses/fixtures.js'
 import { type RecordChecker, duplicateKeyProblems } from './check-records.js'
@@ -19,16 +19,16 @@ function seedFileName(resource: Resource): string {
  */
 export async function loadSeed(
   fixturesDir: string,
+  files: Files,
   resources: readonly Resource[],
   checkers: ReadonlyMap<string, RecordChecker>,
 ): Promise<RecordSets> {
   const folder = join(fixturesDir, SEED_FOLDER)
-  const names = fixturesDir ? await readdir(folder).catch(() => [] as string[]) : []
+  const entries = fixturesDir ? await files.list(folder).catch(() => []) : []
   const byFile = new Map(resources.map((resource) => [seedFileName(resource), resource]))
   const seed: RecordSets = {}
-  for (const name of names.sort()) {
+  for (const { name, path: file } of entries.sort(byName)) {
     if (name.startsWith('.') || !name.endsWith('.json')) continue
-    const file = join(folder, name)
     const resource = byFile.get(name)
     if (!resource)
       throw startupErrors.seedUnknownResource(
@@ -36,15 +36,20 @@ export async function loadSeed(
         name.slice(0, -5),
         resources.map((r) => r.name),
       )
-    seed[resource.name] = await readSeedFile(file, resource, checkers.get(resource.name)!)
+    seed[resource.name] = await readSeedFile(file, files, resource, checkers.get(resource.name)!)
   }
   return seed
 }
 
-async function readSeedFile(file: string, resource: Resource, check: RecordChecker): Promise<StoredRecord[]> {
+async function readSeedFile(
+  file: string,
+  files: Files,
+  resource: Resource,
+  check: RecordChecker,
+): Promise<StoredRecord[]> {
   let text: string
   try {
-    text = await readFile(file, 'utf8')
+    text = await files.readText(file)
   } catch (error) {
     throw startupErrors.seedUnreadable(file, (error as Error).message)
   }

@@ -26,7 +26,7 @@ import {
   withFieldsOf,
 } from './datasets.js'
 import type { Resource } from './resource.js'
-import type { StateDocument } from './state-file.js'
+import type { StateDocument } from '../common/state-file.js'
 
 export interface MemoryRecordOptions {
   resources: readonly Resource[]

@@ -1,6 +1,6 @@
 /**
  * The state file survives kill -9: a process writing it as fast as it can
- * (test/support/state-file-writer-child.mjs, on the built dist/state/state-writer.js) is killed with
+ * (test/support/state-file-writer-child.mjs, on the built dist/node/state-writer.js) is killed with
  * SIGKILL at random moments, over and over on the same file; after each kill the file is absent
  * (nothing written yet) or a whole document, the old one or the new, never half of one.
  */
@@ -10,8 +10,9 @@ import { fileURLToPath } from 'node:url'
 import { LosslessNumber } from 'lossless-json'
 import { afterEach, describe, expect, it } from 'vitest'
 import { silentLogger } from '../../src/common/log.js'
-import { readStateFile, type StateDocument } from '../../src/state/state-file.js'
-import { createStateWriter } from '../../src/state/state-writer.js'
+import type { StateDocument } from '../../src/common/state-file.js'
+import { readStateFile } from '../../src/node/state-file.js'
+import { createStateWriter } from '../../src/node/state-writer.js'
 import { cleanEnv, root, start, stopProcesses, waitForOutput, within } from '../support/processes.js'
 import { sleep } from '../support/raw-socket.js'
 import { removeTempDirs, tempDir } from '../support/temp-dirs.js'

@@ -10,7 +10,7 @@
  * changed() left to the timer while the next document is built, and flushSync(). Bounded: 20 s, 3,000
  * writes. Prints `started` once the writer exists, and any error the writer logs on stderr.
  */
-import { createStateWriter } from '../../dist/state/state-writer.js'
+import { createStateWriter } from '../../dist/node/state-writer.js'
 
 const [file, child = '0'] = process.argv.slice(2)
 if (!file) throw new Error('usage: state-file-writer-child.mjs <state file> <child number>')

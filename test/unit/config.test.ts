@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, relative, resolve } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { defaults, resolveOptions } from '../../src/engine/resolve-options.js'
+import { resolveOptions } from '../../src/engine/resolve-options.js'
+import { nodePlatform } from '../../src/node/node-platform.js'
 import { parseByteSize } from '../../src/common/option-values.js'
 import { expectStartupErrorThrown } from '../support/startup-error.js'
 
@@ -18,19 +19,19 @@ afterEach(async () => {
 
 describe('resolveOptions: defaults', () => {
   it('serves the embedded description with its embedded fixtures, optional', () => {
-    const options = resolveOptions()
-    expect(options.spec).toBe(defaults.spec)
-    expect(options.fixtures).toBe(defaults.fixtures)
+    const options = resolveOptions({}, nodePlatform)
+    expect(options.spec).toBe(nodePlatform.embedded.spec)
+    expect(options.fixtures).toBe(nodePlatform.embedded.fixtures)
     expect(options.fixturesRequired).toBe(false)
   })
 
   it('points the defaults at the package’s openapi.yaml and fixtures folder', () => {
-    expect(defaults.spec).toBe(resolve(import.meta.dirname, '../../openapi.yaml'))
-    expect(defaults.fixtures).toBe(resolve(import.meta.dirname, '../../fixtures'))
+    expect(nodePlatform.embedded.spec).toBe(resolve(import.meta.dirname, '../../openapi.yaml'))
+    expect(nodePlatform.embedded.fixtures).toBe(resolve(import.meta.dirname, '../../fixtures'))
   })
 
   it('listens on 127.0.0.1:4010 with a 1 MiB body limit, no tokens, static bodies and no debug', () => {
-    expect(resolveOptions({})).toMatchObject({
+    expect(resolveOptions({}, nodePlatform)).toMatchObject({
       port: 4010,
       host: '127.0.0.1',
       maxBodyBytes: 1048576,
@@ -41,29 +42,32 @@ describe('resolveOptions: defaults', () => {
   })
 
   it('gives generation a budget of 1 MiB and 5 seconds a body (#12)', () => {
-    expect(resolveOptions({})).toMatchObject({ generationBytes: 1048576, generationMs: 5000 })
-    expect(resolveOptions({ generationBytes: 2048, generationMs: 1 })).toMatchObject({
+    expect(resolveOptions({}, nodePlatform)).toMatchObject({ generationBytes: 1048576, generationMs: 5000 })
+    expect(resolveOptions({ generationBytes: 2048, generationMs: 1 }, nodePlatform)).toMatchObject({
       generationBytes: 2048,
       generationMs: 1,
     })
   })
 
   it('picks a random seed that is a whole number', () => {
-    const { seed } = resolveOptions()
+    const { seed } = resolveOptions({}, nodePlatform)
     expect(Number.isSafeInteger(seed)).toBe(true)
     expect(seed).toBeGreaterThanOrEqual(0)
   })
 
   it('keeps options as given', () => {
-    const options = resolveOptions({
-      host: '0.0.0.0',
-      port: 0,
-      dynamic: true,
-      seed: -7,
-      tokens: ['t1'],
-      maxBodyBytes: 1,
-      debug: true,
-    })
+    const options = resolveOptions(
+      {
+        host: '0.0.0.0',
+        port: 0,
+        dynamic: true,
+        seed: -7,
+        tokens: ['t1'],
+        maxBodyBytes: 1,
+        debug: true,
+      },
+      nodePlatform,
+    )
     expect(options).toMatchObject({
       host: '0.0.0.0',
       port: 0,
@@ -79,30 +83,34 @@ describe('resolveOptions: defaults', () => {
 describe('resolveOptions: spec and fixtures', () => {
   it('makes a relative spec path absolute', () => {
     const spec = join(dir, 'api.yaml')
-    expect(resolveOptions({ spec: relative(process.cwd(), spec) }).spec).toBe(spec)
+    expect(resolveOptions({ spec: relative(process.cwd(), spec) }, nodePlatform).spec).toBe(spec)
   })
 
   it('still takes the embedded fixtures when the embedded spec is named by a relative path', () => {
-    expect(resolveOptions({ spec: relative(process.cwd(), defaults.spec) }).fixtures).toBe(defaults.fixtures)
+    expect(resolveOptions({ spec: relative(process.cwd(), nodePlatform.embedded.spec) }, nodePlatform).fixtures).toBe(
+      nodePlatform.embedded.fixtures,
+    )
   })
 
   it('takes the fixtures folder beside another spec, optional', async () => {
     await mkdir(join(dir, 'fixtures'))
-    const options = resolveOptions({ spec: join(dir, 'api.yaml') })
+    const options = resolveOptions({ spec: join(dir, 'api.yaml') }, nodePlatform)
     expect(options.fixtures).toBe(join(dir, 'fixtures'))
     expect(options.fixturesRequired).toBe(false)
   })
 
   it('takes no fixtures for another spec with no fixtures folder beside it', () => {
-    expect(resolveOptions({ spec: join(dir, 'api.yaml') }).fixtures).toBe('')
+    expect(resolveOptions({ spec: join(dir, 'api.yaml') }, nodePlatform).fixtures).toBe('')
   })
 
   it('never takes the embedded fixtures for another spec', () => {
-    expect(resolveOptions({ spec: join(dir, 'api.yaml') }).fixtures).not.toBe(defaults.fixtures)
+    expect(resolveOptions({ spec: join(dir, 'api.yaml') }, nodePlatform).fixtures).not.toBe(
+      nodePlatform.embedded.fixtures,
+    )
   })
 
   it('requires a fixtures folder that is given, made absolute', () => {
-    const options = resolveOptions({ fixtures: relative(process.cwd(), join(dir, 'mine')) })
+    const options = resolveOptions({ fixtures: relative(process.cwd(), join(dir, 'mine')) }, nodePlatform)
     expect(options.fixtures).toBe(join(dir, 'mine'))
     expect(options.fixturesRequired).toBe(true)
   })
@@ -110,7 +118,7 @@ describe('resolveOptions: spec and fixtures', () => {
   it('prefers a given fixtures folder over the one beside the spec', async () => {
     await mkdir(join(dir, 'fixtures'))
     await writeFile(join(dir, 'api.yaml'), 'openapi: 3.1.0')
-    expect(resolveOptions({ spec: join(dir, 'api.yaml'), fixtures: join(dir, 'other') }).fixtures).toBe(
+    expect(resolveOptions({ spec: join(dir, 'api.yaml'), fixtures: join(dir, 'other') }, nodePlatform).fixtures).toBe(
       join(dir, 'other'),
     )
   })
@@ -118,32 +126,36 @@ describe('resolveOptions: spec and fixtures', () => {
 
 describe('resolveOptions: checks', () => {
   it('accepts ports 0 and 65535', () => {
-    expect(resolveOptions({ port: 0 }).port).toBe(0)
-    expect(resolveOptions({ port: 65535 }).port).toBe(65535)
+    expect(resolveOptions({ port: 0 }, nodePlatform).port).toBe(0)
+    expect(resolveOptions({ port: 65535 }, nodePlatform).port).toBe(65535)
   })
 
   it('refuses ports outside 0 to 65535 and fractions', () => {
     for (const port of [-1, 65536, 80.5, Number.NaN]) {
-      expectStartupErrorThrown(() => resolveOptions({ port }), 'option_bad_port', String(port))
+      expectStartupErrorThrown(() => resolveOptions({ port }, nodePlatform), 'option_bad_port', String(port))
     }
   })
 
   it('refuses a seed that is not a safe whole number', () => {
     for (const seed of [1.5, 2 ** 53, Number.NaN]) {
-      expectStartupErrorThrown(() => resolveOptions({ seed }), 'option_bad_seed', String(seed))
+      expectStartupErrorThrown(() => resolveOptions({ seed }, nodePlatform), 'option_bad_seed', String(seed))
     }
   })
 
   it('refuses a body limit below one byte or not whole', () => {
     for (const maxBodyBytes of [0, -1, 1.5, Number.POSITIVE_INFINITY]) {
-      expectStartupErrorThrown(() => resolveOptions({ maxBodyBytes }), 'option_bad_max_body', String(maxBodyBytes))
+      expectStartupErrorThrown(
+        () => resolveOptions({ maxBodyBytes }, nodePlatform),
+        'option_bad_max_body',
+        String(maxBodyBytes),
+      )
     }
   })
 
   it('refuses a generation budget below one byte or one millisecond, or not whole, naming the option (#12)', () => {
     for (const generationBytes of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
       const error = expectStartupErrorThrown(
-        () => resolveOptions({ generationBytes }),
+        () => resolveOptions({ generationBytes }, nodePlatform),
         'option_bad_generation_bytes',
         String(generationBytes),
       )
@@ -151,7 +163,7 @@ describe('resolveOptions: checks', () => {
     }
     for (const generationMs of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
       const error = expectStartupErrorThrown(
-        () => resolveOptions({ generationMs }),
+        () => resolveOptions({ generationMs }, nodePlatform),
         'option_bad_generation_ms',
         String(generationMs),
       )
@@ -160,23 +172,27 @@ describe('resolveOptions: checks', () => {
   })
 
   it('validates requests strictly by default, and takes report and off; another word is refused naming the three (#13)', () => {
-    expect(resolveOptions().validate).toBe('strict')
-    expect(resolveOptions({ validate: 'report' }).validate).toBe('report')
-    expect(resolveOptions({ validate: 'off' }).validate).toBe('off')
+    expect(resolveOptions({}, nodePlatform).validate).toBe('strict')
+    expect(resolveOptions({ validate: 'report' }, nodePlatform).validate).toBe('report')
+    expect(resolveOptions({ validate: 'off' }, nodePlatform).validate).toBe('off')
     const error = expectStartupErrorThrown(
-      () => resolveOptions({ validate: 'lenient' as never }),
+      () => resolveOptions({ validate: 'lenient' as never }, nodePlatform),
       'option_bad_validate',
     )
     expect(error.message).toContain('"strict", "report" or "off", got "lenient"')
   })
 
   it('refuses an empty token', () => {
-    expectStartupErrorThrown(() => resolveOptions({ tokens: ['ok', ''] }), 'option_bad_token')
+    expectStartupErrorThrown(() => resolveOptions({ tokens: ['ok', ''] }, nodePlatform), 'option_bad_token')
   })
 
   it('refuses a token with white space, which no Authorization header could carry', () => {
     for (const token of ['a b', 'a\tb', ' a', 'a\n']) {
-      expectStartupErrorThrown(() => resolveOptions({ tokens: [token] }), 'option_bad_token', JSON.stringify(token))
+      expectStartupErrorThrown(
+        () => resolveOptions({ tokens: [token] }, nodePlatform),
+        'option_bad_token',
+        JSON.stringify(token),
+      )
     }
   })
 })

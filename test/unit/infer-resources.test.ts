@@ -5,6 +5,7 @@ import { loadSpec } from '../../src/openapi/load-spec.js'
 import { type OperationDescription, describeOperations } from '../../src/openapi/operations.js'
 import { type ResourcePlan, describeResource, inferResources } from '../../src/state/infer-resources.js'
 import type { Resource } from '../../src/state/resource.js'
+import { nodePlatform } from '../../src/node/node-platform.js'
 
 const specFile = (name: string) => fileURLToPath(new URL(`../descriptions/${name}`, import.meta.url))
 const plantStore = fileURLToPath(new URL('../../openapi.yaml', import.meta.url))
@@ -12,7 +13,7 @@ const wildFolder = specFile('wild')
 
 /** A description's plan, with its operations, through the project's own loader. */
 async function planOf(file: string): Promise<{ plan: ResourcePlan; descriptions: OperationDescription[] }> {
-  const spec = await loadSpec(file)
+  const spec = await loadSpec(file, { files: nodePlatform.files })
   const descriptions = describeOperations(spec)
   return { plan: inferResources(descriptions, spec.document), descriptions }
 }
@@ -414,7 +415,7 @@ describe('inferResources on descriptions from the wild', () => {
   it.each(files)('does not throw on %s', async (name) => {
     let loaded: { document: unknown; descriptions: OperationDescription[] }
     try {
-      const spec = await loadSpec(`${wildFolder}/${name}`)
+      const spec = await loadSpec(`${wildFolder}/${name}`, { files: nodePlatform.files })
       loaded = { document: spec.document, descriptions: describeOperations(spec) }
     } catch {
       return // Refused by the loader, as the wild case expects: nothing for stateful mode to read.

@@ -1,6 +1,7 @@
 /** The request journal (`src/journal/journal.ts`, issue #3 §3): a bounded ring, redaction, filters. */
 import { describe, expect, it } from 'vitest'
 import { resolveOptions } from '../../src/engine/resolve-options.js'
+import { nodePlatform } from '../../src/node/node-platform.js'
 import { createJournal } from '../../src/journal/journal.js'
 import { journaledPost } from '../support/builders.js'
 
@@ -38,7 +39,7 @@ describe('createJournal: a bounded ring', () => {
   })
 
   it('the default capacity is 1000 and keeps the newest 1000', () => {
-    const capacity = resolveOptions().journalSize
+    const capacity = resolveOptions({}, nodePlatform).journalSize
     expect(capacity).toBe(1000)
     const journal = createJournal(capacity)
     recordMany(journal, 1500)

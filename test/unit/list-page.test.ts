@@ -14,6 +14,9 @@ import {
 } from '../../src/state/list-page.js'
 import type { Resource } from '../../src/state/resource.js'
 import { operationsOf } from '../support/builders.js'
+import { nodePlatform } from '../../src/node/node-platform.js'
+
+const { files } = nodePlatform
 
 const garden = fileURLToPath(new URL('../descriptions/stateful/garden.yaml', import.meta.url))
 
@@ -186,7 +189,7 @@ describe('compileListPlan', () => {
   })
 
   it('reads the three lists of the Garden description', async () => {
-    const spec = await loadSpec(garden)
+    const spec = await loadSpec(garden, { files })
     const plan = (id: string, fields: string[]) => {
       const operation = describeOperations(spec).find((candidate) => candidate.id === id)!
       const pointer = operation.responses[0]!.content[0]!.schemaPointer

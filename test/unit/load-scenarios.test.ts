@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { StartupError, StartupErrorCode } from '../../src/errors/index.js'
 import type { DeclaredResponse } from '../../src/responses/declared-responses.js'
 import { loadScenarios } from '../../src/scenarios/load-scenarios.js'
+import { nodePlatform } from '../../src/node/node-platform.js'
 import type { Scenario } from '../../src/scenarios/scenarios.js'
 import type { ScenarioTarget } from '../../src/rules/rule.js'
 import type { RuleBook } from '../../src/rules/rule-targets.js'
@@ -81,7 +82,7 @@ afterEach(removeTempDirs)
 const fixturesWith = (files: Record<string, string>): string => tempDirSync('scenarios-', files)
 
 function load(yaml: string) {
-  return loadScenarios(fixturesWith({ 'scenarios.yaml': yaml }), book)
+  return loadScenarios(fixturesWith({ 'scenarios.yaml': yaml }), nodePlatform.files, book)
 }
 
 /** The StartupError loading this scenarios file stops with, having asserted its code. */
@@ -91,11 +92,11 @@ function startupError(yaml: string, code: StartupErrorCode): Promise<StartupErro
 
 describe('loadScenarios: the file', () => {
   it('finds no scenarios when the fixtures folder has no scenarios file', async () => {
-    expect(await loadScenarios(fixturesWith({}), book)).toEqual([])
+    expect(await loadScenarios(fixturesWith({}), nodePlatform.files, book)).toEqual([])
   })
 
   it('finds no scenarios when there is no fixtures folder', async () => {
-    expect(await loadScenarios('', book)).toEqual([])
+    expect(await loadScenarios('', nodePlatform.files, book)).toEqual([])
   })
 
   it('finds no scenarios in an empty scenarios file', async () => {
@@ -117,6 +118,7 @@ describe('loadScenarios: the file', () => {
   it('reads scenarios.yml', async () => {
     const scenarios = await loadScenarios(
       fixturesWith({ 'scenarios.yml': 'refuse:\n  rules:\n    addPlant: { status: 400 }\n' }),
+      nodePlatform.files,
       book,
     )
     expect(scenarios.map((s) => s.name)).toEqual(['refuse'])
@@ -124,7 +126,7 @@ describe('loadScenarios: the file', () => {
 
   it('reads scenarios.json', async () => {
     const json = JSON.stringify({ refuse: { rules: { addPlant: { status: 400 } } } })
-    const [scenario] = await loadScenarios(fixturesWith({ 'scenarios.json': json }), book)
+    const [scenario] = await loadScenarios(fixturesWith({ 'scenarios.json': json }), nodePlatform.files, book)
     expect(answerOf(scenario, 0)).toEqual({ status: 400 })
   })
 
@@ -134,7 +136,7 @@ describe('loadScenarios: the file', () => {
       'scenarios.yml': 'from-yml:\n  rules: {}\n',
       'scenarios.json': '{"from-json":{"rules":{}}}',
     })
-    expect((await loadScenarios(dir, book)).map((s) => s.name)).toEqual(['from-yaml'])
+    expect((await loadScenarios(dir, nodePlatform.files, book)).map((s) => s.name)).toEqual(['from-yaml'])
   })
 
   it('gives a scenario without a description an empty one', async () => {

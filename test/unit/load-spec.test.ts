@@ -9,6 +9,9 @@ import { describeOperations } from '../../src/openapi/operations.js'
 import { compileAt } from '../../src/validation/create-ajv.js'
 import { ajvFor } from '../support/builders.js'
 import { expectStartupError, expectStartupErrorThrown } from '../support/startup-error.js'
+import { nodePlatform } from '../../src/node/node-platform.js'
+
+const { files } = nodePlatform
 
 const specFile = (name: string) => fileURLToPath(new URL(`../descriptions/${name}`, import.meta.url))
 const plantStore = fileURLToPath(new URL('../../openapi.yaml', import.meta.url))
@@ -25,30 +28,30 @@ function inMemory(document: Record<string, any>): SpecDocument {
 describe('loadSpec', () => {
   describe('reading', () => {
     it('loads a YAML description', async () => {
-      const spec = await loadSpec(specFile('library.yaml'))
+      const spec = await loadSpec(specFile('library.yaml'), { files })
       expect(spec.path).toBe(specFile('library.yaml'))
       expect(spec.document.info.title).toBe('Library')
       expect(Object.keys(spec.document.paths)).toEqual(['/books', '/books/{bookId}'])
     })
 
     it('loads a JSON description', async () => {
-      const spec = await loadSpec(specFile('minimal.json'))
+      const spec = await loadSpec(specFile('minimal.json'), { files })
       expect(spec.document.info.title).toBe('Minimal JSON')
       expect(spec.document.paths['/ping'].get.operationId).toBe('ping')
     })
 
     it('detects OpenAPI 3.0 from openapi: 3.0.3', async () => {
-      expect((await loadSpec(specFile('library.yaml'))).version).toBe('3.0')
+      expect((await loadSpec(specFile('library.yaml'), { files })).version).toBe('3.0')
     })
 
     it('detects OpenAPI 3.1 from openapi: 3.1.0', async () => {
-      expect((await loadSpec(plantStore)).version).toBe('3.1')
+      expect((await loadSpec(plantStore, { files })).version).toBe('3.1')
     })
   })
 
   describe('bundling', () => {
     it('bundles a $ref to another local file into the document', async () => {
-      const { document } = await loadSpec(specFile('external-ref.yaml'))
+      const { document } = await loadSpec(specFile('external-ref.yaml'), { files })
       const requestSchema = document.paths['/gadgets'].post.requestBody.content['application/json'].schema
       expect(requestSchema).toEqual({
         type: 'object',
@@ -58,7 +61,7 @@ describe('loadSpec', () => {
     })
 
     it('leaves no $ref to another file after bundling', async () => {
-      const { document } = await loadSpec(specFile('external-ref.yaml'))
+      const { document } = await loadSpec(specFile('external-ref.yaml'), { files })
       const refs = JSON.stringify(document).match(/"\$ref":"[^"]*"/g) ?? []
       expect(refs.length).toBeGreaterThan(0)
       expect(refs.every((ref) => ref.startsWith('"$ref":"#'))).toBe(true)
@@ -69,14 +72,14 @@ describe('loadSpec', () => {
     const petstore = specFile('swagger2-petstore.yaml')
 
     it('converts a Swagger 2.0 description to OpenAPI 3.0', async () => {
-      const spec = await loadSpec(petstore)
+      const spec = await loadSpec(petstore, { files })
       expect(spec.version).toBe('3.0')
       expect(spec.document.openapi).toMatch(/^3\.0\./)
       expect(spec.document.swagger).toBeUndefined()
     })
 
     it('turns a Swagger body parameter into a requestBody with the declared media type', async () => {
-      const { document } = await loadSpec(petstore)
+      const { document } = await loadSpec(petstore, { files })
       expect(document.paths['/pets'].post.requestBody).toEqual({
         required: true,
         content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPet' } } },
@@ -84,20 +87,20 @@ describe('loadSpec', () => {
     })
 
     it('moves Swagger definitions and security definitions under components', async () => {
-      const { document } = await loadSpec(petstore)
+      const { document } = await loadSpec(petstore, { files })
       expect(Object.keys(document.components.schemas)).toContain('NewPet')
       expect(document.components.securitySchemes.api_key).toEqual({ type: 'apiKey', name: 'api_key', in: 'header' })
     })
 
     it('bundles a definition from another local file, leaving no $ref to another file', async () => {
-      const { document } = await loadSpec(petstore)
+      const { document } = await loadSpec(petstore, { files })
       const refs = JSON.stringify(document).match(/"\$ref":"[^"]*"/g) ?? []
       expect(refs.length).toBeGreaterThan(0)
       expect(refs.every((ref) => ref.startsWith('"$ref":"#/components/'))).toBe(true)
     })
 
     it('gives a pipes collectionFormat the pipeDelimited style', async () => {
-      const { document } = await loadSpec(petstore)
+      const { document } = await loadSpec(petstore, { files })
       expect(document.paths['/pets'].get.parameters[0]).toMatchObject({
         name: 'tags',
         in: 'query',
@@ -106,14 +109,14 @@ describe('loadSpec', () => {
     })
 
     it('reads x-nullable as a type that admits null', async () => {
-      const { document } = await loadSpec(petstore)
+      const { document } = await loadSpec(petstore, { files })
       expect(document.components.schemas.NewPet.properties.tag.type).toEqual(['string', 'null'])
     })
   })
 
   describe('OpenAPI 3.1 as JSON Schema 2020-12 (#7)', () => {
     async function validateTagged() {
-      const { document } = await loadSpec(specFile('unevaluated-properties-31.yaml'))
+      const { document } = await loadSpec(specFile('unevaluated-properties-31.yaml'), { files })
       return compileAt(ajvFor(document), '/components/schemas/Tagged')
     }
 
@@ -132,17 +135,17 @@ describe('loadSpec', () => {
 
   describe('OpenAPI 3.0 normalisation', () => {
     it('rewrites nullable: true to a type that admits null', async () => {
-      const { document } = await loadSpec(specFile('library.yaml'))
+      const { document } = await loadSpec(specFile('library.yaml'), { files })
       expect(document.components.schemas.Book.properties.subtitle.type).toEqual(['string', 'null'])
     })
 
     it('leaves a field without nullable as a single type', async () => {
-      const { document } = await loadSpec(specFile('library.yaml'))
+      const { document } = await loadSpec(specFile('library.yaml'), { files })
       expect(document.components.schemas.Book.properties.title.type).toBe('string')
     })
 
     it('rewrites exclusiveMinimum: true with minimum into a numeric exclusiveMinimum', async () => {
-      const { document } = await loadSpec(specFile('library.yaml'))
+      const { document } = await loadSpec(specFile('library.yaml'), { files })
       const rating = document.components.schemas.Book.properties.rating
       expect(rating.exclusiveMinimum).toBe(0)
       expect(rating).not.toHaveProperty('minimum')
@@ -150,46 +153,52 @@ describe('loadSpec', () => {
     })
 
     it('rewrites the exclusiveMinimum of a parameter schema too', async () => {
-      const { document } = await loadSpec(specFile('library.yaml'))
+      const { document } = await loadSpec(specFile('library.yaml'), { files })
       const schema = document.components.parameters.BookId.schema
       expect(schema.exclusiveMinimum).toBe(0)
       expect(schema).not.toHaveProperty('minimum')
     })
 
     it('leaves examples as written, even where they hold a nullable field', async () => {
-      const { document } = await loadSpec(specFile('library.yaml'))
+      const { document } = await loadSpec(specFile('library.yaml'), { files })
       const example = document.paths['/books'].get.responses['200'].content['application/json'].example
       expect(example[0]).toEqual({ id: 7, title: 'The Left Hand of Darkness', subtitle: null, rating: 4.5 })
     })
 
     it('does not rewrite a 3.1 description', async () => {
-      const { document } = await loadSpec(plantStore)
+      const { document } = await loadSpec(plantStore, { files })
       expect(document.components.schemas.Plant.properties.name.type).toBe('string')
     })
   })
 
   describe('broken descriptions', () => {
     it('names the file and the YAML problem of a description that does not parse', async () => {
-      const error = await expectStartupError(loadSpec(specFile('invalid-yaml.yaml')), 'description_not_yaml')
+      const error = await expectStartupError(loadSpec(specFile('invalid-yaml.yaml'), { files }), 'description_not_yaml')
       expect(error.message).toContain(specFile('invalid-yaml.yaml'))
       expect(error.message).toMatch(/line \d+/)
     })
 
     it('names the file and the converter problem of a Swagger 2.0 description that cannot be converted (#7)', async () => {
-      const error = await expectStartupError(loadSpec(specFile('swagger-2.yaml')), 'description_swagger_conversion')
+      const error = await expectStartupError(
+        loadSpec(specFile('swagger-2.yaml'), { files }),
+        'description_swagger_conversion',
+      )
       expect(error.message).toContain(specFile('swagger-2.yaml'))
       expect(error.message).toContain('info must be an object')
     })
 
     it('refuses a Swagger version other than 2.0, naming it (#7)', async () => {
-      const error = await expectStartupError(loadSpec(specFile('swagger-1.2.yaml')), 'description_unsupported_swagger')
+      const error = await expectStartupError(
+        loadSpec(specFile('swagger-1.2.yaml'), { files }),
+        'description_unsupported_swagger',
+      )
       expect(error.message).toContain(specFile('swagger-1.2.yaml'))
       expect(error.message).toContain('"1.2"')
     })
 
     it('refuses a Swagger 2.0 $ref that would need a download (#7)', async () => {
       const error = await expectStartupError(
-        loadSpec(specFile('swagger2-remote-ref.yaml')),
+        loadSpec(specFile('swagger2-remote-ref.yaml'), { files }),
         'description_unresolved_ref',
       )
       expect(error.message).toContain(specFile('swagger2-remote-ref.yaml'))
@@ -198,26 +207,35 @@ describe('loadSpec', () => {
 
     it('names the file of a description without an openapi version', async () => {
       const error = await expectStartupError(
-        loadSpec(specFile('missing-version.yaml')),
+        loadSpec(specFile('missing-version.yaml'), { files }),
         'description_unsupported_version',
       )
       expect(error.message).toContain(specFile('missing-version.yaml'))
     })
 
     it('names the file and the pointer of a $ref that points at nothing', async () => {
-      const error = await expectStartupError(loadSpec(specFile('dangling-ref.yaml')), 'description_unresolved_ref')
+      const error = await expectStartupError(
+        loadSpec(specFile('dangling-ref.yaml'), { files }),
+        'description_unresolved_ref',
+      )
       expect(error.message).toContain(specFile('dangling-ref.yaml'))
       expect(error.message).toContain('#/components/schemas/Missing')
     })
 
     it('names a file that does not exist', async () => {
-      const error = await expectStartupError(loadSpec(specFile('no-such-description.yaml')), 'description_unreadable')
+      const error = await expectStartupError(
+        loadSpec(specFile('no-such-description.yaml'), { files }),
+        'description_unreadable',
+      )
       expect(error.message).toContain(specFile('no-such-description.yaml'))
       expect(error.message).toContain('does not exist')
     })
 
     it('names the file of a description whose top level is not an object', async () => {
-      const error = await expectStartupError(loadSpec(specFile('not-an-object.yaml')), 'description_not_object')
+      const error = await expectStartupError(
+        loadSpec(specFile('not-an-object.yaml'), { files }),
+        'description_not_object',
+      )
       expect(error.message).toContain(specFile('not-an-object.yaml'))
     })
   })
@@ -225,7 +243,7 @@ describe('loadSpec', () => {
 
 describe('describeOperations', () => {
   it('lists every operation of library.yaml in declaration order', async () => {
-    const operations = describeOperations(await loadSpec(specFile('library.yaml')))
+    const operations = describeOperations(await loadSpec(specFile('library.yaml'), { files }))
     expect(operations.map((o) => `${o.method} ${o.path} ${o.id}`)).toEqual([
       'GET /books listBooks',
       'POST /books createBook',
@@ -235,13 +253,13 @@ describe('describeOperations', () => {
   })
 
   it('names an operation without operationId by method and path, with a folder-safe fixture key', async () => {
-    const operations = describeOperations(await loadSpec(specFile('library.yaml')))
+    const operations = describeOperations(await loadSpec(specFile('library.yaml'), { files }))
     const remove = operations.find((o) => o.method === 'DELETE')!
     expect(remove.fixtureKey).toBe('delete_books_{bookId}')
   })
 
   it('gives a path-level parameter, followed through its $ref, to each operation of the path', async () => {
-    const operations = describeOperations(await loadSpec(specFile('library.yaml')))
+    const operations = describeOperations(await loadSpec(specFile('library.yaml'), { files }))
     for (const operation of operations.filter((o) => o.path === '/books/{bookId}')) {
       expect(operation.parameters).toEqual([
         {
@@ -262,7 +280,7 @@ describe('describeOperations', () => {
   })
 
   it('describes optional query parameters as not required', async () => {
-    const [list] = describeOperations(await loadSpec(specFile('library.yaml')))
+    const [list] = describeOperations(await loadSpec(specFile('library.yaml'), { files }))
     expect(list!.parameters.map((p) => [p.name, p.in, p.required])).toEqual([
       ['limit', 'query', false],
       ['tags', 'query', false],
@@ -270,19 +288,19 @@ describe('describeOperations', () => {
   })
 
   it('takes security: [] of an operation over the global requirement', async () => {
-    const [list, create] = describeOperations(await loadSpec(specFile('library.yaml')))
+    const [list, create] = describeOperations(await loadSpec(specFile('library.yaml'), { files }))
     expect(list!.security).toEqual([])
     expect(create!.security).toEqual([{ libraryKey: [] }])
   })
 
   it('collects the media-type example under the name default', async () => {
-    const [list] = describeOperations(await loadSpec(specFile('library.yaml')))
+    const [list] = describeOperations(await loadSpec(specFile('library.yaml'), { files }))
     const ok = list!.responses.find((r) => r.code === '200')!
     expect(ok.content[0]!.examples.map((e) => e.name)).toEqual(['default'])
   })
 
   it('describes a response without content as having none', async () => {
-    const operations = describeOperations(await loadSpec(specFile('library.yaml')))
+    const operations = describeOperations(await loadSpec(specFile('library.yaml'), { files }))
     const remove = operations.find((o) => o.method === 'DELETE')!
     expect(remove.responses.find((r) => r.code === '204')!.content).toEqual([])
   })
@@ -388,7 +406,7 @@ describe('what a description may read (#12)', () => {
       'api/api.json': api('/etc/passwd'),
       'outside.json': { X: { type: 'string' } },
     })
-    const error = await expectStartupError(loadSpec(join(dir, 'api/api.json')), 'description_unresolved_ref')
+    const error = await expectStartupError(loadSpec(join(dir, 'api/api.json'), { files }), 'description_unresolved_ref')
     expect(error.message).toContain("/etc/passwd lies outside the description's folder")
     expect(error.message).toContain('--allow-ref-outside')
   })
@@ -398,9 +416,9 @@ describe('what a description may read (#12)', () => {
       'api/api.json': api('../outside.json#/X'),
       'outside.json': { X: { type: 'string' } },
     })
-    const error = await expectStartupError(loadSpec(join(dir, 'api/api.json')), 'description_unresolved_ref')
+    const error = await expectStartupError(loadSpec(join(dir, 'api/api.json'), { files }), 'description_unresolved_ref')
     expect(error.message).toContain('outside.json lies outside')
-    const { document } = await loadSpec(join(dir, 'api/api.json'), { allowRefOutside: [dir] })
+    const { document } = await loadSpec(join(dir, 'api/api.json'), { files, allowRefOutside: [dir] })
     expect(JSON.stringify(document)).toContain('"string"')
   })
 
@@ -410,21 +428,21 @@ describe('what a description may read (#12)', () => {
       'outside.json': { X: { type: 'string' } },
     })
     await symlink(join(dir, 'outside.json'), join(dir, 'api/link.json'))
-    const error = await expectStartupError(loadSpec(join(dir, 'api/api.json')), 'description_unresolved_ref')
+    const error = await expectStartupError(loadSpec(join(dir, 'api/api.json'), { files }), 'description_unresolved_ref')
     expect(error.message).toContain('link.json lies outside')
   })
 
   it('refuses a $ref to a device or a FIFO, and a description that is one, at once', async () => {
     const dir = await tempDir('refs-', { 'api.json': api('/dev/zero') })
     const ref = await expectStartupError(
-      loadSpec(join(dir, 'api.json'), { allowRefOutside: ['/dev'] }),
+      loadSpec(join(dir, 'api.json'), { files, allowRefOutside: ['/dev'] }),
       'description_unresolved_ref',
     )
     expect(ref.message).toContain('/dev/zero is not a regular file')
-    const device = await expectStartupError(loadSpec('/dev/zero'), 'description_unreadable')
+    const device = await expectStartupError(loadSpec('/dev/zero', { files }), 'description_unreadable')
     expect(device.message).toContain('/dev/zero is not a regular file')
     execFileSync('mkfifo', [join(dir, 'fifo.json')])
-    const fifo = await expectStartupError(loadSpec(join(dir, 'fifo.json')), 'description_unreadable')
+    const fifo = await expectStartupError(loadSpec(join(dir, 'fifo.json'), { files }), 'description_unreadable')
     expect(fifo.message).toContain('fifo.json is not a regular file')
   })
 })
@@ -436,7 +454,7 @@ describe('descriptions no walk could survive (#12)', () => {
     const dir = await tempDir('shape-', {
       'anchor.yaml': 'openapi: 3.0.3\ninfo: &a {title: t, version: "1", x: *a}\npaths: {}\n',
     })
-    const error = await expectStartupError(loadSpec(join(dir, 'anchor.yaml')), 'description_self_containing')
+    const error = await expectStartupError(loadSpec(join(dir, 'anchor.yaml'), { files }), 'description_self_containing')
     expect(error.message).toContain('#/info/x')
   })
 
@@ -445,7 +463,7 @@ describe('descriptions no walk could survive (#12)', () => {
     for (let i = 0; i < 20_000; i++) schema = `{"type":"object","properties":{"a":${schema}}}`
     const text = `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},"components":{"schemas":{"Deep":${schema}}}}`
     const dir = await tempDir('shape-', { 'deep.json': text })
-    const error = await expectStartupError(loadSpec(join(dir, 'deep.json')), 'description_too_deep')
+    const error = await expectStartupError(loadSpec(join(dir, 'deep.json'), { files }), 'description_too_deep')
     expect(error.message).toContain('1000 levels')
     expect(error.message).toContain('#/components/schemas/Deep/properties/a/')
   })
@@ -455,6 +473,8 @@ describe('descriptions no walk could survive (#12)', () => {
       'shared.yaml':
         'openapi: 3.0.3\ninfo: {title: t, version: "1"}\npaths: {}\ncomponents:\n  schemas:\n    A: &s {type: string}\n    B: *s\n',
     })
-    expect((await loadSpec(join(dir, 'shared.yaml'))).document.components.schemas.B).toEqual({ type: 'string' })
+    expect((await loadSpec(join(dir, 'shared.yaml'), { files })).document.components.schemas.B).toEqual({
+      type: 'string',
+    })
   })
 })

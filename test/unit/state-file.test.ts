@@ -1,11 +1,11 @@
-/** The state file (`src/state/state-file.ts`): read and checked at start-up, written whole after changes. */
+/** The state file (`src/node/state-file.ts`): read and checked at start-up, written whole after changes. */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { LosslessNumber } from 'lossless-json'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Logger } from '../../src/common/log.js'
-import { readStateFile } from '../../src/state/state-file.js'
-import { createStateWriter } from '../../src/state/state-writer.js'
+import { readStateFile } from '../../src/node/state-file.js'
+import { createStateWriter } from '../../src/node/state-writer.js'
 import { expectStartupError } from '../support/startup-error.js'
 import { tempDir, removeTempDirs } from '../support/temp-dirs.js'
 import { sleep, within } from '../support/raw-socket.js'

@@ -1,25 +1,13 @@
 /**
- * The state file (`--state-file data.json`): stateful mode's records kept across restarts. Read once
- * at start-up (`readStateFile`), written after changes (`createStateWriter`, `state-writer.ts`). A
- * file the mock cannot read as its own is refused, never overwritten.
+ * Node's state file (`--state-file data.json`, `StateFile` in `common/state-file.ts`): stateful mode's
+ * records kept across restarts. Read once at start-up (`readStateFile`), written after changes
+ * (`createStateWriter`, `state-writer.ts`). A file the mock cannot read as its own is refused, never overwritten.
  */
 import { readFile } from 'node:fs/promises'
 import { LosslessNumber, isSafeNumber, parse } from 'lossless-json'
+import type { StateDocument } from '../common/state-file.js'
 import { startupErrors, StartupError } from '../errors/index.js'
 import { isPlainObject } from '../internal/plain-object.js'
-
-/**
- * What the state file holds: the data without a session, and each session's. Records are plain JSON
- * objects; read back, an integer beyond 2^53 (or a number a float would round) is a `LosslessNumber`
- * holding its literal, every other number a number.
- */
-export interface StateDocument {
-  version: 1
-  /** resource name → records */
-  data: Record<string, unknown[]>
-  /** session name → resource name → records */
-  sessions: Record<string, Record<string, unknown[]>>
-}
 
 /**
  * Reads the state file: undefined when it does not exist; a StartupError when it cannot be read

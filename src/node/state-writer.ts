@@ -7,18 +7,8 @@ import { closeSync, fsyncSync, openSync, readdirSync, renameSync, unlinkSync, wr
 import { open, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import type { Logger } from '../common/log.js'
+import type { StateWriter } from '../common/state-file.js'
 import { reasonOf } from './state-file.js'
-
-export interface StateWriter {
-  /** The data changed: written within `maxDelayMs` of the first change not yet written, changes coalesced. */
-  changed(): void
-  /** Writes now if anything is unwritten, and waits for any write in progress. A failure is logged, not thrown. */
-  flush(): Promise<void>
-  /** The same, synchronously (for process exit paths); a write in progress is superseded, not waited for. */
-  flushSync(): void
-  /** Stops the timer (after a final flush by the caller); a later change is written only by a flush. */
-  close(): void
-}
 
 export interface StateWriterOptions {
   /** A write waits for this long without changes, so that a burst is one write. @default 100 */
