@@ -1,4 +1,5 @@
 import type { Network } from '../common/network.js'
+import { readMultipart } from './node-multipart.js'
 
-/** The network through `node:http` and undici. */
-export const nodeNetwork: Network = {}
+/** The network as Node reaches it: multipart bodies with busboy. */
+export const nodeNetwork: Network = { readMultipart }
