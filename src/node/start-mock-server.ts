@@ -83,7 +83,7 @@ export async function startMockServer(options: AppOptions = {}, hooks: ServerHoo
       await server.close()
       // Callbacks and webhooks under way get a short grace, then are recorded as cancelled.
       await live.state.deliveries?.close(DELIVERY_GRACE_MS)
-      await live.engine.upstream?.pool.destroy()
+      await live.engine.upstream?.client.destroy()
       // Recordings under way (`--record`) are on disk before close resolves, within the same grace.
       await settledWithin(live.engine.upstream?.recorder?.idle(), DELIVERY_GRACE_MS)
       // Every answered change is in the state file before close resolves (SIGTERM, SIGINT).
