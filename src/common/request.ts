@@ -1,5 +1,8 @@
-/** Node's parsed headers, or a fetch `Headers` (under `app.request()`). */
-export type HeaderSource = Headers | Record<string, string | string[] | undefined>
+/** Headers as a server or a client parsed them: lower-case names, a repeated header a list (Set-Cookie). */
+export type ParsedHeaders = Record<string, string | string[] | undefined>
+
+/** The server's parsed headers, or a fetch `Headers` (under `app.request()`). */
+export type HeaderSource = Headers | ParsedHeaders
 
 /** What the pipeline stages see of a request: plain data, no framework types. */
 export interface RequestData {

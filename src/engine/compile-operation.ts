@@ -107,7 +107,10 @@ export function compileOperation(
       : undefined,
     parameters: compileParameters(coercingAjv, description.parameters),
     body: description.requestBody
-      ? compileBody(requestAjv, description.requestBody, coercingAjv, { maxDepth: options.maxDepth })
+      ? compileBody(requestAjv, description.requestBody, coercingAjv, {
+          readMultipart: context.platform.network.readMultipart,
+          maxDepth: options.maxDepth,
+        })
       : undefined,
     responses: compileResponses(
       responseContext,

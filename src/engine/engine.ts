@@ -196,7 +196,7 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
     rules,
     webhooks,
     webhookBindings,
-    upstream: await upstreamOf(options, operations, {
+    upstream: await upstreamOf(setup.platform.network, options, operations, {
       descriptions,
       checking,
       files,

@@ -2,8 +2,7 @@ import type { CompiledOperation } from './compile-operation.js'
 import type { ResolvedOptions } from '../common/config.js'
 import type { OperationDescription } from '../openapi/operations.js'
 import { startupErrors } from '../errors/index.js'
-import type { Pool } from 'undici'
-import { type UpstreamSettings, upstreamPool } from '../proxy/call-upstream.js'
+import type { Network, UpstreamClient, UpstreamSettings } from '../common/network.js'
 import { isOperationNamed } from '../internal/operation-name.js'
 import { type Recorder, type RecorderSetup, createRecorder } from '../proxy/record-answer.js'
 
@@ -14,7 +13,7 @@ export interface Upstream extends UpstreamSettings {
   /** An upstream 404 or 501 is replaced by the mock's answer (`--fallback`). */
   fallback: boolean
   /** Keep-alive connections to the upstream, destroyed when the server closes. */
-  pool: Pool
+  client: UpstreamClient
   /** Each operation as described, by index: the headers its responses declare are checked on answers. */
   descriptions: readonly OperationDescription[]
   /** Writes conforming answers as fixtures (`--record`); `undefined` without. */
@@ -24,8 +23,12 @@ export interface Upstream extends UpstreamSettings {
 /** What recording needs of the engine, beyond the options (see `RecorderSetup`). */
 export type Recording = Omit<RecorderSetup, 'dir' | 'overwrite'>
 
-/** Proxy mode's upstream, its operations named by operationId or `METHOD /path` checked now; `undefined` without `--proxy`. */
+/**
+ * Proxy mode's upstream, reached through the platform's network, its operations named by operationId
+ * or `METHOD /path` checked now; `undefined` without `--proxy`.
+ */
 export async function upstreamOf(
+  network: Network,
   options: ResolvedOptions,
   operations: readonly CompiledOperation[],
   recording: Recording,
@@ -55,7 +58,7 @@ export async function upstreamOf(
     ...settings,
     mocked: new Set(operations.map((o) => o.index).filter((index) => !proxied.has(index))),
     fallback: options.proxyFallback,
-    pool: await upstreamPool(settings),
+    client: await network.upstreamClient(settings),
     descriptions: recording.descriptions,
     recorder: options.record
       ? createRecorder({ dir: options.record, overwrite: options.recordOverwrite, ...recording })

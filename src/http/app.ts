@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http'
 import { type Context, Hono, type MiddlewareHandler } from 'hono'
 import { ADMIN_PREFIX } from '../common/config.js'
 import type { Engine } from '../engine/engine.js'
@@ -10,18 +9,18 @@ import { ADMIN_ROUTES, createAdminRoutes } from '../admin/admin-routes.js'
 import { corsForMockRequests } from '../admin/cors.js'
 import { NetworkFault } from '../pipeline/faults.js'
 import { createOwnPages } from './own-pages.js'
-import { type Transport, toRequestData, transportOf } from '../pipeline/request-data.js'
+import { type ServerBindings, type Transport, toRequestData, transportOf } from '../pipeline/request-data.js'
 
-type Env = { Variables: { exchange: Exchange } }
+type Env = { Bindings: ServerBindings; Variables: { exchange: Exchange } }
 
-/** A server's request handler, as `listen` takes it: the request, and the Node bindings `@hono/node-server` passes (`{ incoming, outgoing }`). */
-export type FetchHandler = (request: Request, env?: unknown) => Response | Promise<Response>
+/** What the server calls for a request that came over a connection (`Transport.connection`). */
+export type ServeTransport = (transport: Transport) => Response | Promise<Response>
 
 export interface MockApps {
   /** The whole app: `app.request()`, the library's `fetch`, and whatever `serve` hands on. */
   app: Hono<Env>
-  /** What the server calls for every request that comes over a socket. */
-  serve: FetchHandler
+  /** What the server calls for every request that comes over a connection. */
+  serve: ServeTransport
 }
 
 /**
@@ -73,21 +72,23 @@ export function createMockApps(engine: Engine, state: RuntimeState, closing: Abo
   app.onError((error, c) => failedOutside(error, c.get('exchange')))
 
   /**
-   * A request to the described API that came over a socket, with no Origin (so no CORS), goes to the
-   * pipeline straight: Hono's context and its routing of `*` cost some 4 % of the valid path's
-   * instructions (#19, BENCHMARKS.md). The admin API, a path Hono would decode first
-   * (`%`), a CORS request, a HEAD and `app.request()` go through Hono.
+   * The server's own lane: a request to the described API that came over a connection, with no Origin
+   * (so no CORS), goes to the pipeline straight: Hono's context and its routing of `*` cost some 4 % of
+   * the valid path's instructions (#19, BENCHMARKS.md). The admin API, a path Hono would decode first
+   * (`%`), a CORS request and a HEAD go through Hono, the transport passed as its env: its routes read
+   * the connection back from there (`transportOf`).
    */
-  const serve: FetchHandler = (request, env) => {
-    const incoming = (env as { incoming?: IncomingMessage } | undefined)?.incoming
-    // HEAD too: Hono answers it as the GET without its body.
-    if (!incoming || incoming.method === 'HEAD' || (cors && incoming.headers.origin !== undefined))
-      return app.fetch(request, env)
-    const transport: Transport = { raw: request, incoming }
+  const serve: ServeTransport = (transport) => {
     const data = toRequestData(transport)
-    const { path } = data
-    if (path.includes('%') || (options.admin && (path === ADMIN_PREFIX || path.startsWith(ADMIN_PREFIX_SLASH))))
-      return app.fetch(request, env)
+    const { method, path } = data
+    // HEAD too: Hono answers it as the GET without its body.
+    if (
+      method === 'HEAD' ||
+      (cors && data.header('origin') !== undefined) ||
+      path.includes('%') ||
+      (options.admin && (path === ADMIN_PREFIX || path.startsWith(ADMIN_PREFIX_SLASH)))
+    )
+      return app.fetch(transport.raw, transport)
     const exchange: Exchange = { request: data, time: Date.now(), started: performance.now() }
     return answerRequest(transport, exchange, deps).catch((error: unknown) => failedOutside(error, exchange))
   }

@@ -7,7 +7,7 @@ import { type Engine, createEngine } from '../engine/engine.js'
 import { type OpenedRecords, openRecords } from '../engine/open-records.js'
 import { type MockHandle, carryStubs, handleOf } from '../admin/mock-handle.js'
 import { createDeliverer } from '../pipeline/send-events.js'
-import { type FetchHandler, createMockApps } from './app.js'
+import { type ServeTransport, createMockApps } from './app.js'
 
 export interface AppOptions extends MockOptions {
   /**
@@ -40,8 +40,8 @@ export interface Assembled {
   engine: Engine
   state: RuntimeState
   app: MockApp
-  /** What the server calls for each request (`MockApps.serve`). */
-  serve: FetchHandler
+  /** What the server calls for each request that came over a connection (`MockApps.serve`). */
+  serve: ServeTransport
   /** The data and its state file writer (`--stateful`). */
   opened: OpenedRecords | undefined
 }

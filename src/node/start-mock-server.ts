@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http'
 import { StartupError } from '../errors/index.js'
 import { ADMIN_PREFIX } from '../common/config.js'
 import { createConsoleLogger } from '../common/log.js'
@@ -5,11 +6,12 @@ import { type Engine, settleDeferredExamples, createEngine } from '../engine/eng
 import { openRecords } from '../engine/open-records.js'
 import { handleOf } from '../admin/mock-handle.js'
 import type { MockHandle } from '../admin/mock-handle.js'
-import { type AppOptions, assemble, describeMock } from '../http/create-app.js'
+import { type AppOptions, type Assembled, assemble, describeMock } from '../http/create-app.js'
 import { listen } from './server.js'
 import { watchSources } from './watch.js'
 import { nodePlatform } from './node-platform.js'
-import type { ServerHooks } from './server-hooks.js'
+import type { FetchHandler, ServerHooks } from './server-hooks.js'
+import { NodeConnection } from './node-connection.js'
 
 /** How long `close()` (SIGTERM) lets callbacks and webhooks under way finish before cancelling them. */
 const DELIVERY_GRACE_MS = 2000
@@ -43,7 +45,7 @@ export async function startMockServer(options: AppOptions = {}, hooks: ServerHoo
   // The description's examples are checked once the server listens (`deferExampleChecks`).
   const engine = await createEngine(options, logger, { deferExampleChecks: true, platform: nodePlatform })
   let live = assemble(engine, closing.signal, undefined, await open(engine), hooks.records)
-  const handle = (request: Request, env: unknown) => live.serve(request, env)
+  const handle: FetchHandler = (request, env) => serveNodeRequest(live, request, env)
   // One socket for the server's life; with --watch the app behind it is swapped, connections stay.
   const server = await listen({ fetch: hooks.wrapFetch?.(handle, () => live) ?? handle }, live.engine.options)
   warnOfOpenAdmin(live.engine)
@@ -83,7 +85,7 @@ export async function startMockServer(options: AppOptions = {}, hooks: ServerHoo
       await server.close()
       // Callbacks and webhooks under way get a short grace, then are recorded as cancelled.
       await live.state.deliveries?.close(DELIVERY_GRACE_MS)
-      await live.engine.upstream?.pool.destroy()
+      await live.engine.upstream?.client.destroy()
       // Recordings under way (`--record`) are on disk before close resolves, within the same grace.
       await settledWithin(live.engine.upstream?.recorder?.idle(), DELIVERY_GRACE_MS)
       // Every answered change is in the state file before close resolves (SIGTERM, SIGINT).
@@ -91,6 +93,18 @@ export async function startMockServer(options: AppOptions = {}, hooks: ServerHoo
       live.opened?.writer?.close()
     },
   }
+}
+
+/**
+ * A request as Node's server hands it over: one that came over a socket (`@hono/node-server` passes
+ * Node's request in `env`) goes to the app with its connection, for the server's own lane
+ * (`MockApps.serve`); one without (a worker's admin call relayed by the primary) goes through Hono.
+ */
+function serveNodeRequest(live: Assembled, request: Request, env: unknown): Response | Promise<Response> {
+  const incoming = (env as { incoming?: IncomingMessage } | undefined)?.incoming
+  return incoming
+    ? live.serve({ raw: request, connection: new NodeConnection(incoming) })
+    : live.app.fetch(request, env)
 }
 
 /** Waits for `work` at most `ms`. */

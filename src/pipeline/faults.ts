@@ -1,6 +1,6 @@
 import type { Delay } from '../common/config.js'
 import type { Fault } from '../rules/rule.js'
-import type { Transport } from './request-data.js'
+import type { Connection, Transport } from './request-data.js'
 
 /** A uniformly drawn wait within the range, in milliseconds. */
 export function drawDelay({ min, max }: Delay): number {
@@ -40,7 +40,7 @@ export class NetworkFault extends Error {
  * - `empty`: the connection closes before any byte of a response;
  * - `malformed`: the declared status and headers, then half of the JSON body;
  * - `hang`: no answer until the client gives up (or the server closes).
- * All but `malformed` throw a `NetworkFault` once the socket is dealt with.
+ * All but `malformed` throw a `NetworkFault` once the connection is dealt with.
  */
 export async function answerWithFault(
   fault: Fault,
@@ -48,7 +48,7 @@ export async function answerWithFault(
   transport: Transport,
   closing: AbortSignal,
 ): Promise<Response> {
-  const socket = transport.incoming?.socket
+  const { connection } = transport
   if (fault === 'malformed') {
     const body = await response.text()
     const headers = new Headers(response.headers)
@@ -58,31 +58,25 @@ export async function answerWithFault(
       headers,
     })
   }
-  if (fault === 'hang') await untilAborted([closing, transport.raw.signal], socket)
-  if (socket && fault === 'reset') socket.resetAndDestroy()
-  else socket?.destroy()
+  if (fault === 'hang') await untilAborted([closing, transport.raw.signal], connection)
+  if (fault === 'reset') connection?.reset()
+  else connection?.close()
   throw new NetworkFault(fault)
 }
 
-/** Resolves when a signal aborts, the socket closes, or `ms` pass; every listener and timer is removed then. */
-function untilAborted(
-  signals: readonly AbortSignal[],
-  socket:
-    | { once(event: 'close', listener: () => void): unknown; off?(event: 'close', listener: () => void): unknown }
-    | undefined,
-  ms?: number,
-): Promise<void> {
+/** Resolves when a signal aborts, the connection closes, or `ms` pass; every listener and timer is removed then. */
+function untilAborted(signals: readonly AbortSignal[], connection: Connection | undefined, ms?: number): Promise<void> {
   return new Promise((resolve) => {
     if (signals.some((signal) => signal.aborted)) return resolve()
     let timer: NodeJS.Timeout | undefined
     const done = () => {
       for (const signal of signals) signal.removeEventListener('abort', done)
-      socket?.off?.('close', done)
+      connection?.offClosed(done)
       clearTimeout(timer)
       resolve()
     }
     for (const signal of signals) signal.addEventListener('abort', done, { once: true })
-    socket?.once('close', done)
+    connection?.onceClosed(done)
     if (ms !== undefined) timer = setTimeout(done, ms)
   })
 }

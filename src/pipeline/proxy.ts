@@ -1,16 +1,14 @@
-import type { IncomingHttpHeaders } from 'node:http'
-import { Readable } from 'node:stream'
 import type { CompiledOperation } from '../engine/compile-operation.js'
 import { errors } from '../errors/index.js'
 import type { Transport } from './request-data.js'
 import { readBody } from './read-body.js'
 import { joinHeader } from '../internal/join-header.js'
 import type { Exchange, PipelineDeps } from './exchange.js'
-import type { HeaderSource } from '../common/request.js'
+import type { HeaderSource, ParsedHeaders } from '../common/request.js'
 import { VIOLATIONS_HEADER, renderViolationsHeader } from '../validation/violations-header.js'
 import { checkUpstreamHead, upstreamBodyViolations } from '../proxy/check-upstream-answer.js'
 import type { Upstream } from '../engine/upstream.js'
-import { type UpstreamReply, callUpstream, readUpstreamBody } from '../proxy/call-upstream.js'
+import type { UpstreamReply } from '../common/network.js'
 
 /** Headers of one connection, not of the message: never forwarded either way (RFC 9110 §7.6.1), nor what fetch sets itself. */
 const HOP_BY_HOP = new Set([
@@ -82,14 +80,14 @@ export async function proxyStep(
     (request.method === 'GET' || request.method === 'HEAD'
       ? undefined
       : await readBody(transport, deps.engine.options.maxBodyBytes))
-  const reply = await callUpstream(upstream.pool, upstream, {
+  const reply = await upstream.client.send({
     method: request.method,
     path,
     headers: forwardedHeaders(request.headerSource, request.header('host')),
     body: body && body.byteLength > 0 ? body : undefined,
   })
   if (upstream.fallback && (reply.status === 404 || reply.status === 501)) {
-    reply.body.resume()
+    reply.discardBody()
     exchange.proxy = `fell back to the mock: the upstream answered ${reply.status}`
     return undefined
   }
@@ -116,7 +114,7 @@ async function passOn(
   const head = checkUpstreamHead(operation.responses, described, status, reply.headers, bodiless)
   // A recording needs the body of an answer that keeps the contract, whatever its schema.
   const readWhole = head.body !== undefined || (recorder !== undefined && !head.violations.length && !bodiless)
-  const whole = readWhole ? await readUpstreamBody(reply.body, upstream) : undefined
+  const whole = readWhole ? await reply.readBody() : undefined
   const violations =
     head.body && whole ? [...head.violations, ...upstreamBodyViolations(head.body, whole)] : head.violations
   if (recorder) {
@@ -127,22 +125,22 @@ async function passOn(
   if (violations.length) {
     exchange.responseViolations = violations
     if (deps.engine.options.errors) {
-      reply.body.destroy()
+      reply.destroyBody()
       throw errors.upstreamBrokeContract(upstream.url.origin, operation.id, violations)
     }
   }
   const headers = passedBack(reply.headers)
   if (violations.length || exchange.violations)
     headers[VIOLATIONS_HEADER] = renderViolationsHeader(exchange.violations, exchange.responseViolations)
-  if (bodiless) reply.body.resume()
-  const passed = bodiless ? null : (whole ?? (Readable.toWeb(reply.body) as ReadableStream<Uint8Array>))
+  if (bodiless) reply.discardBody()
+  const passed = bodiless ? null : (whole ?? reply.streamBody())
   // A streamed body is passed on, not kept: the journal shows none.
   exchange.answer = { status, headers, body: whole && passed ? whole : null }
   return new Response(passed, { status, headers: headersInit(headers) })
 }
 
 /** The answer's headers but its connection's own: node writes a list (Set-Cookie) as one line each. */
-function passedBack(received: IncomingHttpHeaders): Record<string, string | string[]> {
+function passedBack(received: ParsedHeaders): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = {}
   for (const name in received) if (!NOT_PASSED_BACK.has(name)) headers[name] = received[name]!
   return headers
@@ -158,7 +156,7 @@ function headersInit(headers: Record<string, string | string[]>): RequestInit['h
     : (headers as Record<string, string>)
 }
 
-function asHeaders(source: IncomingHttpHeaders): Headers {
+function asHeaders(source: ParsedHeaders): Headers {
   const headers = new Headers()
   for (const [name, value] of Object.entries(source))
     for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, item)

@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http'
 import { errors } from '../errors/index.js'
 import type { Transport } from './request-data.js'
 
@@ -21,47 +20,17 @@ export function announcesBody(header: (name: string) => string | undefined): boo
  * Reads a request body of at most `limit` bytes, or throws 413. A declared `Content-Length` over
  * the limit is refused before a byte is read; a chunked body is counted as it streams and the
  * reading stops at the limit.
- * @note Under @hono/node-server the Node request is read directly: building a web stream for
- * every body costs more than the rest of the request.
+ * @note Over a connection the server's request is read directly (`Connection.readBody`): building a
+ * web stream for every body costs more than the rest of the request.
  */
-export async function readBody({ raw: request, incoming }: Transport, limit: number): Promise<Uint8Array> {
-  // Node's parsed header when there is one: `request.headers` under @hono/node-server builds a whole
-  // fetch Headers on first use, for this one value (#19).
-  const declared = incoming ? (incoming.headers['content-length'] ?? null) : request.headers.get('content-length')
+export async function readBody({ raw: request, connection }: Transport, limit: number): Promise<Uint8Array> {
+  // The server's parsed header when there is one: `request.headers` under @hono/node-server builds a
+  // whole fetch Headers on first use, for this one value (#19).
+  const declared = connection ? (connection.headers['content-length'] ?? null) : request.headers.get('content-length')
   if (declared !== null && Number(declared) > limit) throw errors.payloadTooLarge(limit)
-  if (incoming) return readIncoming(incoming, limit)
+  if (connection) return connection.readBody(limit)
   if (!request.body) return EMPTY
   return readStream(request.body, limit)
-}
-
-function readIncoming(incoming: IncomingMessage, limit: number): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    const onData = (chunk: Buffer) => {
-      size += chunk.length
-      if (size > limit) {
-        cleanup()
-        // Stop reading; the server answers 413 and closes the connection.
-        incoming.pause()
-        reject(errors.payloadTooLarge(limit))
-        return
-      }
-      chunks.push(chunk)
-    }
-    const onEnd = () => {
-      cleanup()
-      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size))
-    }
-    const onError = (error: Error) => {
-      cleanup()
-      reject(error)
-    }
-    const cleanup = () => {
-      incoming.off('data', onData).off('end', onEnd).off('error', onError)
-    }
-    incoming.on('data', onData).on('end', onEnd).on('error', onError)
-  })
 }
 
 async function readStream(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {

@@ -1,32 +1,56 @@
-import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
 import type { Context } from 'hono'
 import { parse as parseCookie } from 'hono/utils/cookie'
 import { joinHeader } from '../internal/join-header.js'
-import type { HeaderSource, RequestData } from '../common/request.js'
+import type { HeaderSource, ParsedHeaders, RequestData } from '../common/request.js'
 
 /**
- * Where a request came from, as the pipeline reads it: the fetch `Request`, and Node's request when it
- * came over a socket (`undefined` under `app.request()`). Built from Hono's context for the admin API,
- * CORS and `app.request()`, and straight from the server's fetch call for every other request (`http/app.ts`).
+ * Where a request came from, as the pipeline reads it: the fetch `Request`, and the connection it came
+ * over when a server took it (`undefined` under `app.request()`). The server builds it for each request
+ * and hands it to the app (`MockApps.serve`); Hono's routes read it back from their context (`transportOf`).
  */
 export interface Transport {
   raw: Request
-  incoming?: IncomingMessage
+  connection?: Connection
+}
+
+/**
+ * What the server gives of a request beyond its fetch `Request`, read more cheaply than through it:
+ * the fetch `Headers` and web stream built over Node's request cost more than the rest of a request
+ * (#4, #19). Node's is `src/node/node-connection.ts`.
+ */
+export interface Connection {
+  /** The request's headers as the server parsed them, repeated ones joined (`a, b`) as fetch's Headers does. */
+  readonly headers: ParsedHeaders
+  /** The body, at most `limit` bytes: past it the reading stops, and it rejects with 413. */
+  readBody(limit: number): Promise<Uint8Array>
+  /** Calls `listener` once, when the connection closes. */
+  onceClosed(listener: () => void): void
+  /** Takes back a listener given to `onceClosed`. */
+  offClosed(listener: () => void): void
+  /** Resets the connection: the client sees ECONNRESET. */
+  reset(): void
+  /** Closes the connection, with no byte more. */
+  close(): void
+}
+
+/** What the server passes Hono with a request (its env): the transport (`MockApps.serve`), or nothing under `app.request()`. */
+export interface ServerBindings {
+  connection?: Connection
 }
 
 /** The transport of a request Hono routed. */
 export function transportOf(c: Context): Transport {
-  return { raw: c.req.raw, incoming: incomingOf(c) }
+  return { raw: c.req.raw, connection: (c.env as ServerBindings | undefined)?.connection }
 }
 
 /**
  * The adapter from a request's transport to the plain request data the stages take.
- * @note Over a socket, headers are read from Node's parsed `incoming.headers`: building a fetch
- * `Headers` for every request cost more than the rest of the adapter (issue #4). The server joins
- * repeated headers (`joinDuplicateHeaders`), so both sources read the same.
+ * @note Over a connection, headers are read from the server's parsed `connection.headers`: building a
+ * fetch `Headers` for every request cost more than the rest of the adapter (issue #4). The server joins
+ * repeated headers, so both sources read the same.
  */
 export function toRequestData(transport: Transport): RequestData {
-  const { raw, incoming } = transport
+  const { raw, connection } = transport
   // The URL as @hono/node-server builds it, dot segments resolved: the same path whichever lane.
   const { url } = raw
   const pathStart = url.indexOf('/', url.indexOf('://') + 3)
@@ -34,8 +58,8 @@ export function toRequestData(transport: Transport): RequestData {
   // The raw path: parameters are percent-decoded once, after matching, by their validator.
   const path = queryStart === -1 ? url.slice(pathStart) : url.slice(pathStart, queryStart)
   const rawQuery = queryStart === -1 ? '' : url.slice(queryStart + 1)
-  return incoming
-    ? new NodeRequestData(raw.method, incoming, path, rawQuery)
+  return connection
+    ? new ParsedRequestData(raw.method, connection.headers, path, rawQuery)
     : new FetchRequestData(raw.method, raw.headers, path, rawQuery)
 }
 
@@ -62,12 +86,15 @@ abstract class BaseRequestData implements RequestData {
   }
 }
 
-class NodeRequestData extends BaseRequestData {
-  readonly headerSource: IncomingHttpHeaders
-
-  constructor(method: string, incoming: IncomingMessage, path: string, rawQuery: string) {
+/** Over a connection: the headers as the server parsed them. */
+class ParsedRequestData extends BaseRequestData {
+  constructor(
+    method: string,
+    readonly headerSource: ParsedHeaders,
+    path: string,
+    rawQuery: string,
+  ) {
     super(method, path, rawQuery)
-    this.headerSource = incoming.headers
     // Handed around unbound (to templates): bound once here.
     this.header = this.header.bind(this)
   }
@@ -91,10 +118,4 @@ class FetchRequestData extends BaseRequestData {
   header(name: string): string | undefined {
     return this.headerSource.get(name) ?? undefined
   }
-}
-
-/** The Node request under @hono/node-server; `undefined` under `app.request()`. */
-function incomingOf(c: Context): IncomingMessage | undefined {
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
-  return incoming && typeof incoming.on === 'function' ? incoming : undefined
 }

@@ -1,5 +1,6 @@
-import type { IncomingHttpHeaders } from 'node:http'
 import type { Violation } from '../errors/index.js'
+import type { ParsedHeaders } from '../common/request.js'
+import { joinHeader } from '../internal/join-header.js'
 import { essenceOf } from '../internal/media-type.js'
 import type { ResponseDescription } from '../openapi/operations.js'
 import { type DeclaredMedia, type ResponseSet, findResponse, mediaOf } from '../responses/declared-responses.js'
@@ -32,7 +33,7 @@ export function checkUpstreamHead(
   responses: ResponseSet,
   described: readonly ResponseDescription[],
   status: number,
-  headers: IncomingHttpHeaders,
+  headers: ParsedHeaders,
   bodiless: boolean,
 ): HeadCheck {
   const response = findResponse(responses.declared, status)
@@ -54,7 +55,7 @@ export function checkUpstreamHead(
   }
   const declared = mediaOf(response)
   if (declared.length === 0 || bodiless || headers['content-length'] === '0') return { violations }
-  const contentType = essenceOf(headers['content-type'] ?? '')
+  const contentType = essenceOf(joinHeader(headers['content-type']) ?? '')
   if (!contentType) return { violations, body: { declared } }
   const media = declared.find((m) => mediaMatches(m.mediaType, contentType))
   if (!media) {

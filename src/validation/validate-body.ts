@@ -7,8 +7,8 @@ import { jsonLiterals } from './exact-integers.js'
 import { MAX_FORM_FIELDS, fieldsOf, parseJsonField, withoutFieldsReported, wrapLoneItems } from './form-fields.js'
 import { type FormPlan, planForm } from './form-plan.js'
 import { formEntries } from './read-form.js'
-import { type Part, readMultipart } from './read-multipart.js'
 import { essenceOf, isJsonType } from '../internal/media-type.js'
+import type { Network, Part } from '../common/network.js'
 
 /** How a body of that media type is parsed before it is validated; `other` bodies are not read. */
 type BodyKind = 'json' | 'form' | 'multipart' | 'other'
@@ -31,6 +31,16 @@ export interface BodyValidator {
   accepted: AcceptedMediaType[]
   /** As declared, for the 415 message. */
   declared: string[]
+  /** The platform's multipart reader (`Network.readMultipart`). */
+  readMultipart: Network['readMultipart']
+}
+
+/** What a body is compiled with besides its schemas. */
+export interface BodyCompileOptions {
+  /** Reads a multipart body: the platform's (`Network.readMultipart`). */
+  readMultipart: Network['readMultipart']
+  /** Deepest nesting a JSON body may have. @default MAX_JSON_DEPTH */
+  maxDepth?: number
 }
 
 /** `coercingAjv` compiles the schemas of form bodies (their fields are text); without it they are not coerced. */
@@ -38,10 +48,11 @@ export function compileBody(
   ajv: Ajv,
   body: { required: boolean; content: MediaTypeDescription[] },
   coercingAjv: Ajv = ajv,
-  { maxDepth = MAX_JSON_DEPTH }: { maxDepth?: number } = {},
+  { readMultipart, maxDepth = MAX_JSON_DEPTH }: BodyCompileOptions,
 ): BodyValidator {
   return {
     required: body.required,
+    readMultipart,
     declared: body.content.map((c) => c.mediaType),
     accepted: body.content.map(({ mediaType, schemaPointer }) => {
       const range = essenceOf(mediaType)
@@ -113,7 +124,7 @@ export function validateBody(
   if (media.kind === 'multipart') {
     // The boundary is in the Content-Type; without it the parts cannot be told apart.
     return contentType
-      ? validateMultipart(media, bytes, contentType)
+      ? validateMultipart(body, media, bytes, contentType)
       : { violations: [{ path: 'body', message: 'is multipart/form-data without a boundary' }] }
   }
   if (media.kind === 'other') return { violations: [] }
@@ -186,20 +197,26 @@ function validateForm(media: AcceptedMediaType, bytes: Uint8Array): BodyOutcome 
 }
 
 async function validateMultipart(
+  body: BodyValidator,
   media: AcceptedMediaType,
   bytes: Uint8Array,
   contentType: string,
 ): Promise<BodyOutcome> {
-  const parts = await readMultipart(bytes, contentType)
+  const parts = await body.readMultipart(bytes, contentType, MAX_FORM_FIELDS)
   if (!Array.isArray(parts)) return { violations: [{ path: 'body', message: parts.problem }] }
   const unparsable: Violation[] = []
   const entries = parts.map((part): [string, unknown] => {
     const json = isJsonPart(media.plan, part)
     // A file counts as a binary string (its bytes as latin1, so `maxLength` counts bytes) unless it is JSON.
-    const text = part.text ?? part.bytes!.toString(json ? 'utf8' : 'latin1')
+    const text = part.text ?? fileText(part.bytes!, json)
     return [part.name, json ? parsedField(part.name, text, unparsable) : text]
   })
   return validateFields(media, entries, unparsable)
+}
+
+/** A file part's bytes as text: UTF-8 when it is JSON, else latin1, one character a byte. */
+function fileText(bytes: Uint8Array, json: boolean): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(json ? 'utf8' : 'latin1')
 }
 
 /** A JSON field's value; one that is not JSON stays text and is reported by name in `unparsable`. */

@@ -8,6 +8,7 @@ import {
 } from '../../src/validation/validate-body.js'
 import { MAX_FORM_FIELDS } from '../../src/validation/form-fields.js'
 import { ajvFor, operationsOf } from '../support/builders.js'
+import { nodePlatform } from '../../src/node/node-platform.js'
 
 const FORM = 'application/x-www-form-urlencoded'
 const BOUNDARY = 'XyZ'
@@ -21,7 +22,9 @@ function bodyOf(content: Record<string, unknown>): BodyValidator {
     paths: { '/f': { post: { requestBody: { required: true, content }, responses: { 200: { description: 'ok' } } } } },
   }
   const requestBody = operationsOf(document)[0]!.requestBody!
-  return compileBody(ajvFor(structuredClone(document)), requestBody, ajvFor(document, { coerceTypes: true }))
+  return compileBody(ajvFor(structuredClone(document)), requestBody, ajvFor(document, { coerceTypes: true }), {
+    readMultipart: nodePlatform.network.readMultipart,
+  })
 }
 
 async function send(body: BodyValidator, contentType: string, text: string): Promise<BodyOutcome> {

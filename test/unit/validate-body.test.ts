@@ -9,7 +9,9 @@ import {
   validateBody,
 } from '../../src/validation/validate-body.js'
 import { ajvFor, operationsOf, plantStore } from '../support/builders.js'
+import { nodePlatform } from '../../src/node/node-platform.js'
 
+const { readMultipart } = nodePlatform.network
 const INT64_MESSAGE = 'must be a signed 64-bit integer (-9223372036854775808 to 9223372036854775807)'
 
 /** The body validator of a description's first operation. */
@@ -17,7 +19,7 @@ function bodyOf(document: Record<string, any>): BodyValidator {
   const ajv = ajvFor(document)
   const requestBody = operationsOf(document)[0]!.requestBody
   if (!requestBody) throw new Error('the operation declares no body')
-  return compileBody(ajv, requestBody)
+  return compileBody(ajv, requestBody, undefined, { readMultipart })
 }
 
 /** A Plant Store-like description whose one body has the given content (and `required`). */
@@ -264,10 +266,15 @@ describe('nestingExceeds (#12)', () => {
   })
 
   it(`refuses ${MAX_JSON_DEPTH + 1} levels against a recursive schema before validation, which overflowed the stack at 5,000 (500)`, () => {
-    const body = compileBody(ajvFor(recursive()), {
-      required: true,
-      content: [{ mediaType: 'application/json', schemaPointer: '/components/schemas/Node', examples: [] }],
-    })
+    const body = compileBody(
+      ajvFor(recursive()),
+      {
+        required: true,
+        content: [{ mediaType: 'application/json', schemaPointer: '/components/schemas/Node', examples: [] }],
+      },
+      undefined,
+      { readMultipart },
+    )
     const media = selectMediaType(body, 'application/json')
     const deep = (levels: number) => `${'{"next":'.repeat(levels)}{}${'}'.repeat(levels)}`
     expect(validateBody(body, media, new TextEncoder().encode(deep(5000)))).toEqual({
@@ -295,7 +302,7 @@ describe('maxDepth (#12, --max-depth)', () => {
         content: [{ mediaType: 'application/json', schemaPointer: '/components/schemas/Node', examples: [] }],
       },
       undefined,
-      { maxDepth: 3 },
+      { maxDepth: 3, readMultipart },
     )
     const media = selectMediaType(body, 'application/json')
     expect(validateBody(body, media, new TextEncoder().encode('{"next":{"next":{"next":{}}}}')).violations).toEqual([

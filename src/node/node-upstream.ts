@@ -1,19 +1,11 @@
-import type { IncomingHttpHeaders } from 'node:http'
-import type { Readable } from 'node:stream'
+import { Readable } from 'node:stream'
 import type { Pool } from 'undici'
+import type { UpstreamCall, UpstreamClient, UpstreamReply, UpstreamSettings } from '../common/network.js'
+import type { ParsedHeaders } from '../common/request.js'
 import { errors } from '../errors/index.js'
 
 /** Largest upstream answer read whole to be checked; a larger one is refused (502) rather than held. */
-export const MAX_UPSTREAM_BODY = 16 * 1024 * 1024
-
-/** Where and how long: what the pool to the upstream is made with (`Upstream`). */
-export interface UpstreamSettings {
-  url: URL
-  timeoutMs: number
-  connectTimeoutMs: number
-  /** Accept a certificate that does not verify (`--proxy-insecure`). */
-  insecure: boolean
-}
+const MAX_UPSTREAM_BODY = 16 * 1024 * 1024
 
 /**
  * Connections kept open to the upstream and reused across requests, with undici's `Pool`: its
@@ -24,30 +16,15 @@ export interface UpstreamSettings {
  * @note undici is imported here, on demand: loaded at start-up it added some 15 MiB to the RSS of
  * every mock, proxy mode or not (#19).
  */
-export async function upstreamPool(settings: UpstreamSettings): Promise<Pool> {
+export async function createUpstreamClient(settings: UpstreamSettings): Promise<UpstreamClient> {
   const { Pool } = await import('undici')
-  return new Pool(settings.url.origin, {
+  const pool = new Pool(settings.url.origin, {
     connections: 256,
     headersTimeout: settings.timeoutMs,
     bodyTimeout: settings.timeoutMs,
     connect: { timeout: settings.connectTimeoutMs, rejectUnauthorized: !settings.insecure },
   })
-}
-
-export interface UpstreamCall {
-  method: string
-  /** Path and query, under the upstream's own path. */
-  path: string
-  headers: Record<string, string>
-  body: Uint8Array | undefined
-}
-
-/** The upstream's answer: its head, and its body as it comes. */
-export interface UpstreamReply {
-  status: number
-  /** Lower-case names; a repeated header is a list (Set-Cookie). */
-  headers: IncomingHttpHeaders
-  body: Readable
+  return { send: (call) => callUpstream(pool, settings, call), destroy: () => pool.destroy() }
 }
 
 /**
@@ -56,7 +33,7 @@ export interface UpstreamReply {
  * DNS lookup or a certificate that does not verify is a 502 naming the cause. Redirects are answers,
  * not followed.
  */
-export async function callUpstream(pool: Pool, settings: UpstreamSettings, call: UpstreamCall): Promise<UpstreamReply> {
+async function callUpstream(pool: Pool, settings: UpstreamSettings, call: UpstreamCall): Promise<UpstreamReply> {
   try {
     const answer = await pool.request({
       method: call.method as 'GET',
@@ -66,9 +43,35 @@ export async function callUpstream(pool: Pool, settings: UpstreamSettings, call:
     })
     // A body cut short or refused ends the client's answer; it never throws past it, read or not.
     answer.body.on('error', () => undefined)
-    return { status: answer.statusCode, headers: answer.headers as IncomingHttpHeaders, body: answer.body }
+    return new NodeUpstreamReply(answer.statusCode, answer.headers, answer.body, settings)
   } catch (error) {
     throw upstreamError(error, settings)
+  }
+}
+
+/** The answer over undici: its body a Node stream. */
+class NodeUpstreamReply implements UpstreamReply {
+  constructor(
+    readonly status: number,
+    readonly headers: ParsedHeaders,
+    private readonly body: Readable,
+    private readonly settings: UpstreamSettings,
+  ) {}
+
+  readBody(): Promise<Uint8Array> {
+    return readUpstreamBody(this.body, this.settings)
+  }
+
+  streamBody(): ReadableStream<Uint8Array> {
+    return Readable.toWeb(this.body) as ReadableStream<Uint8Array>
+  }
+
+  discardBody(): void {
+    this.body.resume()
+  }
+
+  destroyBody(): void {
+    this.body.destroy()
   }
 }
 
@@ -76,7 +79,7 @@ export async function callUpstream(pool: Pool, settings: UpstreamSettings, call:
  * The body read whole, to be checked: past MAX_UPSTREAM_BODY it is cut and refused (502); a body
  * cut short is a 502, one that pauses longer than `timeoutMs` a 504.
  */
-export function readUpstreamBody(body: Readable, settings: UpstreamSettings): Promise<Uint8Array> {
+function readUpstreamBody(body: Readable, settings: UpstreamSettings): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let length = 0

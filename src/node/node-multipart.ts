@@ -1,22 +1,15 @@
-import { MAX_FORM_FIELDS } from './form-fields.js'
-
-/** One part of a multipart body, as sent. */
-export interface Part {
-  name: string
-  /** Its Content-Type essence, lower-cased; `text/plain` when the part declares none. */
-  mimeType: string
-  /** A field's text, decoded with its charset (UTF-8 unless told otherwise). */
-  text?: string
-  /** A file's bytes: whether they are text, JSON or binary is for the schema to say. */
-  bytes?: Buffer
-}
+import type { Part } from '../common/network.js'
 
 /**
  * Splits `multipart/form-data` with busboy (about three times faster than `Request.formData()` on
- * Node 20 for a small form with a file). A malformed body, or one with more than MAX_FORM_FIELDS
- * parts, comes back as the reason it cannot be read, never thrown; every stream gets an error listener.
+ * Node 20 for a small form with a file). A malformed body, or one with more than `maxParts` parts,
+ * comes back as the reason it cannot be read, never thrown; every stream gets an error listener.
  */
-export async function readMultipart(bytes: Uint8Array, contentType: string): Promise<Part[] | { problem: string }> {
+export async function readMultipart(
+  bytes: Uint8Array,
+  contentType: string,
+  maxParts: number,
+): Promise<Part[] | { problem: string }> {
   // Loaded on the first multipart body, not at start-up: most descriptions take none (#4).
   const { Busboy } = await import('@fastify/busboy')
   return new Promise((resolve) => {
@@ -25,13 +18,13 @@ export async function readMultipart(bytes: Uint8Array, contentType: string): Pro
     let pending = 1
     let tooMany = false
     const settle = () => {
-      if (--pending === 0) resolve(tooMany ? { problem: `has more than ${MAX_FORM_FIELDS} parts` } : parts)
+      if (--pending === 0) resolve(tooMany ? { problem: `has more than ${maxParts} parts` } : parts)
     }
     let parser: ReturnType<typeof Busboy>
     try {
       parser = Busboy({
         headers: { 'content-type': contentType },
-        limits: { fieldSize: Infinity, parts: MAX_FORM_FIELDS },
+        limits: { fieldSize: Infinity, parts: maxParts },
       })
     } catch (error) {
       return fail(`is not valid multipart/form-data (${(error as Error).message})`)
