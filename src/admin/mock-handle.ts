@@ -9,6 +9,7 @@ import { sendWebhook } from '../pipeline/send-events.js'
 import type { OpenedRecords } from '../engine/open-records.js'
 import type { RuntimeState } from '../engine/runtime-state.js'
 import { checkResource, checkedRecords, storeOf } from '../state/steer-records.js'
+import { utf8ByteLength } from '../internal/bytes.js'
 
 /** Steering a running mock from a test: scenarios, the request journal, reset. */
 export interface MockHandle {
@@ -152,7 +153,7 @@ export function handleOf(live: () => LiveMock): MockHandle {
       const { engine, state } = live()
       const source = definition as unknown as Record<string, unknown>
       // Measured as JSON, as the admin API measures a stub; lossless-json writes a BigInt too.
-      const stub = state.stubs.add(source, engine.rules, Buffer.byteLength(stringifyLossless(source) ?? ''))
+      const stub = state.stubs.add(source, engine.rules, utf8ByteLength(stringifyLossless(source) ?? ''))
       const label = `stub ${stub.id}`
       return {
         id: stub.id,
