@@ -20,6 +20,33 @@ describeVerification('through app.request()', async (options = {}) => {
 describe('verification, in process only', () => {
   afterAll(removeTempDirs)
 
+  it('works with expect, no custom matcher: a pass does not throw, a failure throws a message to match', async () => {
+    const app = await createApp()
+    await app.request('/plants', {
+      method: 'POST',
+      headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 1, name: 'Fern' }),
+    })
+    app.mock.verify({ operation: 'addPlant', status: 200, times: 1, body: { '$.name': 'Fern' } })
+    expect(() => app.mock.verifyNoViolations()).not.toThrow()
+    expect(() => app.mock.verify({ operation: 'addPlant', status: 400 })).toThrow(/Near misses/)
+  })
+
+  it("the README's vitest example, with a stand-in for the client under test", async () => {
+    const app = await createApp()
+    const addPlantFromTheUi = async (target: typeof app) => {
+      await target.request('/plants', {
+        method: 'POST',
+        headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+        body: JSON.stringify({ id: 1, name: 'Fern' }),
+      })
+    }
+    await addPlantFromTheUi(app) // the client under test, against app.request or a startMockServer URL
+    app.mock.verify({ operation: 'addPlant', status: 200, times: 1, body: { '$.name': 'Fern' } })
+    expect(() => app.mock.verifyNoViolations()).not.toThrow()
+    expect(() => app.mock.verifyNoUnmatched()).not.toThrow()
+  })
+
   it('reads the query, the headers and the path parameters as a stub does, and names the one that failed', async () => {
     const app = await rulesApp('')
     await send(app, { path: '/items/a%20b?view=full&limit=5', headers: { 'x-trace': 'abc' } })
