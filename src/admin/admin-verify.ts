@@ -57,9 +57,9 @@ export function checkVerification(
   written: Record<string, unknown>,
   where: string,
 ): void {
+  if (written.session !== undefined && typeof written.session !== 'string') throw errors.adminSessionNotString()
   const check = readCheck(written, engine.rules, where)
   const session = sessionOf(written.session as string | undefined)
-  if (written.session !== undefined && typeof written.session !== 'string') throw errors.adminSessionNotString()
   const outcome = runVerification(engine, [check], verifyInputOf(state, session), session)
   if (!outcome.ok)
     throw new VerificationError<VerifyFailure>(verificationMessage(outcome), outcome.failures, outcome.dropped)
