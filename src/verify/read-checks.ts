@@ -12,7 +12,7 @@ const REQUEST_KEYS = ['operation', 'status', 'times', 'atLeast', 'atMost', 'sess
 /** The checks that take no fields but their name (and `true`). */
 const FLAGS = ['noUnmatched', 'noViolations', 'allStubsUsed'] as const
 /** Checks in one `POST /__mock/verify`, at most. */
-export const MAX_CHECKS = 100
+const MAX_CHECKS = 100
 
 /** `POST /__mock/verify`'s `checks`: each a request check or one of the flags; a mistake is a 400 naming the check. */
 export function readChecks(raw: unknown, book: RuleBook): Check[] {

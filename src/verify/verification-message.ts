@@ -33,11 +33,13 @@ function failureLines(failure: VerifyFailure, prefix: string): string[] {
       `${indent}No near miss: the journal holds no request${failure.title.includes(' in session ') ? ' of the session' : ''}.`,
     )
   }
-  if (failure.stubs?.length)
+  if (failure.stubs?.length) {
     for (const stub of failure.stubs)
       lines.push(
         `${indent}  - stub ${stub.id} (${stub.operation}${stub.session ? `, session ${stub.session}` : ''}) never answered`,
       )
+    more(lines, indent, failure.found, failure.stubs.length)
+  }
   return lines
 }
 

@@ -6,7 +6,7 @@ import type { MatchRequest, Miss } from '../rules/rule.js'
 import type { Check, Expected, VerifyInput } from './verify-check.js'
 
 /** Requests, near misses or stubs a failure lists, at most: enough to see why, short enough to read. */
-export const MAX_LISTED = 10
+const MAX_LISTED = 10
 
 /** A request the journal holds, as a failure names it. */
 export interface RequestSeen {
@@ -93,9 +93,11 @@ function runCheck(check: Check, input: VerifyInput, paramsOf: ParamsOf, scope: s
         title: `that never answered${scope}`,
         expected: 'no runtime stub',
         found: unused.length,
-        stubs: unused.map(({ id, operation, session }) =>
-          session === undefined ? { id, operation } : { id, operation, session },
-        ),
+        stubs: unused
+          .slice(0, MAX_LISTED)
+          .map(({ id, operation, session }) =>
+            session === undefined ? { id, operation } : { id, operation, session },
+          ),
       }
     }
   }

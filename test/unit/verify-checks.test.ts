@@ -84,6 +84,18 @@ describe('verifyChecks', () => {
     expect(verificationMessage(outcome)).toMatch(/^Verification failed: 3 of 3 checks\.\n1\. Expected no request/)
   })
 
+  it('lists ten unused stubs at most, and says how many more', () => {
+    const stubs = Array.from({ length: 12 }, (_, i) => ({ id: i + 1, operation: 'addPlant', hits: 0 }))
+    const outcome = verifyChecks(
+      [{ kind: 'allStubsUsed', written: { allStubsUsed: true } }],
+      input([], { stubs }),
+      noParams,
+    )
+    expect(outcome.failures[0]).toMatchObject({ found: 12 })
+    expect(outcome.failures[0]!.stubs).toHaveLength(10)
+    expect(verificationMessage(outcome)).toMatch(/stub 10 \(addPlant\) never answered\n {2}… and 2 more$/)
+  })
+
   it('the message says how many requests the journal had dropped, which no check could see', () => {
     const outcome = verifyChecks([count({ exactly: 1 })], input([], { dropped: 1 }), noParams)
     expect(verificationMessage(outcome)).toBe(
