@@ -53,6 +53,9 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   { method: 'GET', path: `${ADMIN_PREFIX}/requests` },
   { method: 'DELETE', path: `${ADMIN_PREFIX}/requests` },
   { method: 'GET', path: `${ADMIN_PREFIX}/requests/count` },
+  { method: 'GET', path: `${ADMIN_PREFIX}/coverage` },
+  { method: 'POST', path: `${ADMIN_PREFIX}/coverage/reset` },
+  { method: 'POST', path: `${ADMIN_PREFIX}/coverage/report` },
   { method: 'POST', path: `${ADMIN_PREFIX}/verify` },
   { method: 'POST', path: `${ADMIN_PREFIX}/reset` },
   { method: 'GET', path: `${ADMIN_PREFIX}/state` },
@@ -68,9 +71,6 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   { method: 'GET', path: `${ADMIN_PREFIX}/deliveries` },
   { method: 'DELETE', path: `${ADMIN_PREFIX}/deliveries` },
   { method: 'GET', path: `${ADMIN_PREFIX}/spec` },
-  { method: 'GET', path: `${ADMIN_PREFIX}/coverage` },
-  { method: 'POST', path: `${ADMIN_PREFIX}/coverage/reset` },
-  { method: 'POST', path: `${ADMIN_PREFIX}/coverage/report` },
 ]
 
 /** `/__mock/*`: health, scenario, request journal, reset, spec. Admin calls are never journaled. */
