@@ -2,7 +2,12 @@ import { type MockError, errors, isMockError } from '../errors/index.js'
 import type { CompiledOperation } from '../engine/compile-operation.js'
 import { renderError } from '../responses/render-error.js'
 import type { RenderedResponse } from '../responses/render-response.js'
-import { VIOLATIONS_HEADER, renderViolationsHeader } from '../validation/violations-header.js'
+import {
+  PRISM_VIOLATIONS_HEADER,
+  VIOLATIONS_HEADER,
+  renderPrismViolations,
+  renderViolationsHeader,
+} from '../validation/violations-header.js'
 import type { Exchange, PipelineDeps } from './exchange.js'
 
 /**
@@ -17,6 +22,7 @@ export function renderFailure(error: unknown, exchange: Exchange | undefined, de
     mockError,
     exchange?.operation?.responses,
     engine.errorContext,
+    exchange?.errorExample,
   )
   if (violations && exchange?.operation && mockError.kind !== 'invalid_response') {
     exchange.responseViolations = violations
@@ -24,8 +30,14 @@ export function renderFailure(error: unknown, exchange: Exchange | undefined, de
     if (engine.options.errors)
       return renderFailure(errors.invalidResponse(status, exchange.operation.id, violations), exchange, deps)
   }
-  if (exchange?.violations || exchange?.responseViolations)
-    headers[VIOLATIONS_HEADER] = renderViolationsHeader(exchange.violations, exchange.responseViolations)
+  // A refused request's violations travel in headers too, ours and Prism's, whatever body answers (#30).
+  const refused = mockError.kind === 'invalid_request' ? mockError.details : undefined
+  if (refused) headers[PRISM_VIOLATIONS_HEADER] = renderPrismViolations(refused)
+  if (refused || exchange?.violations || exchange?.responseViolations)
+    headers[VIOLATIONS_HEADER] = renderViolationsHeader(
+      refused ? [...(exchange?.violations ?? []), ...refused] : exchange?.violations,
+      exchange?.responseViolations,
+    )
   if (exchange) {
     exchange.answer = { status, headers, body }
     exchange.reason = mockError.message
