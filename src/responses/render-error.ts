@@ -16,6 +16,8 @@ export interface RenderedError {
   body: string | null
   /** How the declared body served in place of `{error, message}` breaks its schema, when the mock knows it does (see `RenderedResponse`). */
   violations?: readonly Violation[]
+  /** The description's answer (an example, a body of its schema, or none) was served, not the mock's message: it is in `X-Mock-Error`. */
+  declared?: true
 }
 
 export interface ErrorContext extends RenderContext {
@@ -48,7 +50,7 @@ export function renderError(
   const headers: Record<string, string> = { ...error.headers }
   const declared = responses && !OWN_ANSWERS.has(error.kind) ? findResponse(responses.declared, status) : undefined
   if (declared && !declared.mediaType)
-    return { status, headers: { ...headers, 'x-mock-error': asHeader(error.message) }, body: null }
+    return { status, headers: { ...headers, 'x-mock-error': asHeader(error.message) }, body: null, declared: true }
   const media = declared ? mediaOf(declared) : []
   // Errors are JSON: a response declaring only XML or text keeps its shape, and the message goes in a header.
   const json = media.find((m) => m.kind === 'json')
@@ -76,6 +78,7 @@ export function renderError(
     headers: { ...headers, ...described, 'x-mock-error': asHeader(error.message) },
     body: rendered.body,
     violations: rendered.violations,
+    declared: true,
   }
 }
 

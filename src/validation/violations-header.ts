@@ -119,5 +119,11 @@ function parseQuoted(text: string): string {
 
 /** JSON with every character outside visible ASCII and space escaped: a header value must be one line of those. */
 function asciiJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  const text = JSON.stringify(value)
+  // Looked for first: a replace with a function runs in V8's C++ even when nothing matches (#19).
+  if (!NOT_VISIBLE_ASCII.test(text)) return text
+  return text.replace(NOT_VISIBLE_ASCII_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
+
+const NOT_VISIBLE_ASCII = /[^\x20-\x7e]/
+const NOT_VISIBLE_ASCII_ALL = /[^\x20-\x7e]/g
