@@ -65,9 +65,9 @@ async function answerDescribed(
   const { operation, params } = matchStep(exchange, deps, described)
   const prefer = scenarioStep(exchange, deps, operation, query)
   const refusal = securityStep(exchange, operation)
-  if (refusal) return refusal
+  if (refusal) return refused(exchange, refusal, prefer)
   const value = await validateStep(transport, exchange, deps, { operation, params, described, prefer })
-  if (isMockError(value)) return value
+  if (isMockError(value)) return refused(exchange, value, prefer)
   if (exchange.choice) chooseStep(exchange, deps, operation, prefer, { params, value })
   if (operation.sendsEvents) exchange.eventInput = { params, value }
   const { upstream } = deps.engine
@@ -80,6 +80,12 @@ async function answerDescribed(
     ? await dataStep(exchange, deps, operation, operation.stateful, { params, value }, decided)
     : decided
   return renderStep(exchange, deps, plan, operation, { described, params, value })
+}
+
+/** A refused request's answer is the declared one for its status, with the example its Prefer names, if any (#30). */
+function refused(exchange: Exchange, error: MockError, prefer: Preferences): MockError {
+  if (prefer.example !== undefined) exchange.errorExample = prefer.example
+  return error
 }
 
 /**
