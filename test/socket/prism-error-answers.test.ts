@@ -33,7 +33,8 @@ describe('error answers from the description beside Prism 5.14 (#30)', () => {
     if (prism) expectErrorAnswer(prism, theirs)
     else {
       expect(ours.status).toBe(theirs.status)
-      expect(JSON.parse(ours.text)).toEqual(JSON.parse(theirs.text))
+      const body = (text: string) => (text === '' ? text : JSON.parse(text))
+      expect(body(ours.text)).toEqual(body(theirs.text))
     }
   })
 

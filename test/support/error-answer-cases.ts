@@ -133,6 +133,34 @@ export const errorAnswerCases: ErrorAnswerCase[] = [
     },
     prism: { status: 404, why: 'Prism’s body is its RFC 7807 problem' },
   },
+  {
+    name: 'a literal path declared with characters a client encodes is found when sent encoded',
+    request: { path: '/test%20path%20%3E%20with%20%7C%20unsafe' },
+    mock: { status: 200 },
+  },
+  {
+    name: 'a body sent to an operation that declares none: 415 naming the operation',
+    request: { method: 'POST', path: '/nobody', headers: json, body: '{"a":1}' },
+    mock: {
+      status: 415,
+      body: { error: 415, message: 'takesNoBody declares no request body; send the request without one.' },
+    },
+    prism: { status: 415, why: 'Prism’s body is its RFC 7807 problem' },
+  },
+  {
+    name: 'a POST without a body to an operation that declares none is answered',
+    request: { method: 'POST', path: '/nobody' },
+    mock: { status: 200 },
+  },
+  {
+    name: 'a missing last segment (GET /pets/ for /pets/{id}) is 404: no operation serves that path',
+    request: { path: '/pets/' },
+    mock: { status: 404 },
+    prism: {
+      status: 422,
+      why: 'Prism matches /pets/{id} with an empty id and refuses it; an empty segment is no value of a required path parameter',
+    },
+  },
 ]
 
 /** What a transport answered, read the same way whatever sent it. */
