@@ -1,5 +1,12 @@
-import { mediaOf } from '../responses/declared-responses.js'
-import { CHOSEN_BY, type ChosenBy, type CoverageCounts, type CoveredOperation, Tally } from './coverage.js'
+import { type DeclaredResponse, mediaOf } from '../responses/declared-responses.js'
+import {
+  CHOSEN_BY,
+  type ChosenBy,
+  type CoverageCounts,
+  type CoveredOperation,
+  type OperationTally,
+  Tally,
+} from './coverage.js'
 
 /** `GET /__mock/coverage`, `mock.coverage()` and `coverage.json` (#29); described in admin-openapi.yaml. */
 export interface CoverageReport {
@@ -71,12 +78,13 @@ export function coverageReport(
   const listed = operations.map((operation): OperationCoverage => {
     const tally = counts.operations.get(operation.id)
     if (tally && tally.requests > 0) exercisedOperations++
+    const { byResponse, undeclared } = gathered(tally)
     const rows: ResponseCoverage[] = []
     for (const declared of operation.responses.declared) {
       const media = declared.mediaType === undefined ? [undefined] : mediaOf(declared).map((m) => m.mediaType)
       let statusExercised = false
       for (const mediaType of media) {
-        const counted = tally?.responses.get(`${declared.code} ${mediaType ?? ''}`) ?? NONE
+        const counted = byResponse.get(declared)?.get(mediaType) ?? NONE
         rows.push(rowOf(declared.code, mediaType ?? null, counted))
         responses.total++
         if (counted.answered > 0) {
@@ -93,9 +101,7 @@ export function coverageReport(
       path: operation.path,
       requests: tally?.requests ?? 0,
       responses: rows,
-      undeclared: [...(tally?.undeclared ?? [])]
-        .sort(([a], [b]) => a - b)
-        .map(([status, answered]) => ({ status, answered })),
+      undeclared,
     }
   })
   const report: CoverageReport = {
@@ -120,6 +126,28 @@ export function coverageReport(
   if (session !== undefined) report.session = session
   return report
 }
+
+/** An operation's counts by declared response and media type (several statuses may share a range), and its undeclared statuses. */
+function gathered(tally: OperationTally | undefined) {
+  const byResponse = new Map<DeclaredResponse, Map<string | undefined, Tally>>()
+  const undeclared: Array<{ status: number; answered: number }> = []
+  for (const [status, slot] of tally?.byStatus ?? []) {
+    if (slot.declared === undefined) {
+      undeclared.push({ status, answered: slot.undeclared })
+      continue
+    }
+    const byMedia = byResponse.get(slot.declared) ?? new Map<string | undefined, Tally>()
+    byResponse.set(slot.declared, byMedia)
+    for (const [media, counted] of slot.byMedia) {
+      const sum = byMedia.get(media) ?? new Tally()
+      for (const key of TALLIED) sum[key] += counted[key]
+      byMedia.set(media, sum)
+    }
+  }
+  return { byResponse, undeclared: undeclared.sort((a, b) => a.status - b.status) }
+}
+
+const TALLIED = ['answered', 'valid', 'invalid', 'forced', ...CHOSEN_BY] as const
 
 function rowOf(status: string, mediaType: string | null, counted: Tally): ResponseCoverage {
   const chosenBy = {} as Record<ChosenBy, number>

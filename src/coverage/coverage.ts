@@ -1,5 +1,5 @@
 import type { RequestRecord } from '../journal/journal.js'
-import { type ResponseSet, findResponse, mediaOf } from '../responses/declared-responses.js'
+import { type DeclaredResponse, type ResponseSet, findResponse, mediaOf } from '../responses/declared-responses.js'
 
 /**
  * Consumer coverage (#29): what the client's requests exercised of the description, counted from the
@@ -45,10 +45,20 @@ export class Tally {
 
 export interface OperationTally {
   requests: number
-  /** By `code media` (`200 application/json`, `204 ` for a response without content). */
-  responses: Map<string, Tally>
-  /** Statuses answered that the operation does not declare (the mock's own 401, 415...). */
-  undeclared: Map<number, number>
+  /**
+   * By status answered: the declared response that covers it, found once, and its counts by the
+   * declared media type answered (`undefined` for a response without content). Keyed by the status
+   * and the declared objects themselves, so that counting a request builds no key.
+   */
+  byStatus: Map<number, StatusTally>
+}
+
+export interface StatusTally {
+  /** `undefined`: the operation does not declare the status (the mock's own 401, 415...). */
+  declared: DeclaredResponse | undefined
+  /** Answers of an undeclared status. */
+  undeclared: number
+  byMedia: Map<string | undefined, Tally>
 }
 
 export interface UnmatchedTally {
@@ -109,20 +119,25 @@ function countInto(counts: CoverageCounts, record: CountedRequest, operation: Co
   if (operation === undefined) return countUnmatched(counts, record)
   let tally = counts.operations.get(operation.id)
   if (tally === undefined) {
-    tally = { requests: 0, responses: new Map(), undeclared: new Map() }
+    tally = { requests: 0, byStatus: new Map() }
     counts.operations.set(operation.id, tally)
   }
   tally.requests++
   const { status } = record
   // A fault that sent nothing (status 0) exercised no response.
   if (status === 0) return
-  const declared = findResponse(operation.responses.declared, status)
-  if (declared === undefined) return void tally.undeclared.set(status, (tally.undeclared.get(status) ?? 0) + 1)
-  const key = `${declared.code} ${answeredMedia(declared, record) ?? ''}`
-  let counted = tally.responses.get(key)
+  let slot = tally.byStatus.get(status)
+  if (slot === undefined) {
+    slot = { declared: findResponse(operation.responses.declared, status), undeclared: 0, byMedia: new Map() }
+    tally.byStatus.set(status, slot)
+  }
+  const { declared } = slot
+  if (declared === undefined) return void slot.undeclared++
+  const media = answeredMedia(declared, record)
+  let counted = slot.byMedia.get(media)
   if (counted === undefined) {
     counted = new Tally()
-    tally.responses.set(key, counted)
+    slot.byMedia.set(media, counted)
   }
   counted.answered++
   if (record.valid) counted.valid++
@@ -142,7 +157,7 @@ function countUnmatched(counts: CoverageCounts, record: CountedRequest): void {
 }
 
 /** The declared media type the answer was sent as: its Content-Type among the response's, else the preferred one. */
-function answeredMedia(declared: ResponseSet['declared'][number], record: CountedRequest): string | undefined {
+function answeredMedia(declared: DeclaredResponse, record: CountedRequest): string | undefined {
   if (declared.mediaType === undefined) return undefined
   if (declared.media === undefined || declared.media.length === 1) return declared.mediaType
   const sent = contentTypeOf(record)
