@@ -81,4 +81,12 @@ export const adminErrors = {
     forbidden(
       `The admin API answers pages of the mock's own host, of loopback names and of --allowed-hosts only; Origin ${origin} is none of these.`,
     ),
+  /** More journal streams open than the mock keeps (`GET /__mock/requests/stream`): each holds a queue and a connection. */
+  adminTooManyStreams: (max: number) =>
+    new MockError(
+      503,
+      'too_many_streams',
+      `The mock already sends the journal to ${max} streams, as many as it keeps open; close one (a dashboard tab) and retry.`,
+      { headers: { 'retry-after': '5' } },
+    ),
 }

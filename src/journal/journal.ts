@@ -53,6 +53,12 @@ export interface Journal {
   countRequests(filter?: JournalFilter): number
   /** Clears all entries, or only those of one session. */
   clearRequests(filter?: Pick<JournalFilter, 'session'>): void
+  /**
+   * Hands each new entry matching `filter` to `listener`, after the request that made it (a tick
+   * later, in batches), until the returned function is called. Entries are built (redacted) once per
+   * batch and only while someone listens: with no listener, the request path pays one length check.
+   */
+  subscribe(filter: JournalFilter, listener: (entry: JournalEntry) => void): () => void
 }
 
 /** Bytes the journal keeps at most, by default (`--journal-bytes`): the oldest entries go first. */
@@ -95,8 +101,13 @@ export function createJournal(
     sizes = sizes.slice(first)
     first = 0
   }
+  // A listener hears of a record before the journal keeps it: the id is given then, so both name it alike.
+  const feed = createJournalFeed(toEntry, (record) => {
+    record.id ??= nextId++
+  })
   return {
     recordRequest(record) {
+      if (feed.listeners.length !== 0) feed.push(record as Stored)
       if (capacity === 0) return
       const size = sizeOf(record)
       // The record is the journal's from here, kept as it came: a copy of its fifteen-odd fields (a
@@ -104,7 +115,7 @@ export function createJournal(
       const stored = record as Stored
       if (record.body) stored.body = copyBody(record.body)
       if (record.response) stored.response = boundedAnswer(record.response)
-      stored.id = nextId++
+      stored.id ??= nextId++
       records.push(stored)
       sizes.push(size)
       bytes += size
@@ -138,6 +149,46 @@ export function createJournal(
       records = records.filter(keep)
       first = 0
       bytes = sizes.reduce((sum, size) => sum + size, 0)
+    },
+    subscribe: feed.subscribe,
+  }
+}
+
+interface Listener {
+  filter: JournalFilter
+  listener: (entry: JournalEntry) => void
+}
+
+/**
+ * The journal's live feed (`GET /__mock/requests/stream`): records pushed while someone listens are
+ * handed on a tick later, off the request path, each entry built once for every listener.
+ */
+function createJournalFeed(build: (record: Stored) => JournalEntry, assignId: (record: Stored) => void) {
+  const listeners: Listener[] = []
+  let pending: Stored[] = []
+  const flush = () => {
+    const batch = pending
+    pending = []
+    for (const record of batch) {
+      let entry: JournalEntry | undefined
+      for (const { filter, listener } of listeners.slice()) {
+        if (matches(record, filter)) listener((entry ??= build(record)))
+      }
+    }
+  }
+  return {
+    listeners,
+    push(record: Stored) {
+      assignId(record)
+      if (pending.push(record) === 1) setTimeout(flush, 0)
+    },
+    subscribe(filter: JournalFilter, listener: (entry: JournalEntry) => void) {
+      const entry = { filter, listener }
+      listeners.push(entry)
+      return () => {
+        const index = listeners.indexOf(entry)
+        if (index !== -1) listeners.splice(index, 1)
+      }
     },
   }
 }

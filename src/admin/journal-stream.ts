@@ -1,0 +1,170 @@
+import type { Hono } from 'hono'
+import { errors } from '../errors/index.js'
+import type { Journal } from '../journal/journal.js'
+import type { JournalEntry } from '../journal/journal-entry.js'
+import type { JournalFilter } from '../journal/journal-filter.js'
+import { JOURNAL_FILTERS, journalFilterOf } from './read-admin-input.js'
+
+/** How many journal streams the mock keeps open at once: each holds a connection and a queue. */
+export const MAX_JOURNAL_STREAMS = 50
+/** Entries a stream holds for a reader that does not read, before it drops the next ones and says so. */
+export const STREAM_QUEUE_ENTRIES = 500
+/** Bytes a stream holds for such a reader: an entry carries up to 64 KiB of each body. */
+export const STREAM_QUEUE_BYTES = 4 * 1024 * 1024
+/** Entries replayed after `Last-Event-ID` (or `?after=`), oldest first: the journal's default size. */
+export const STREAM_REPLAY_LIMIT = 1000
+/** A comment line this often keeps proxies from closing a quiet stream. */
+const HEARTBEAT_MS = 15_000
+/** What a browser's EventSource waits before reconnecting. */
+const RETRY_MS = 2000
+
+export interface JournalStreamLimits {
+  maxStreams: number
+  queueEntries: number
+  queueBytes: number
+}
+
+const DEFAULT_LIMITS: JournalStreamLimits = {
+  maxStreams: MAX_JOURNAL_STREAMS,
+  queueEntries: STREAM_QUEUE_ENTRIES,
+  queueBytes: STREAM_QUEUE_BYTES,
+}
+
+/**
+ * `GET /__mock/requests/stream`: each new journal entry, as `GET /__mock/requests` lists it (redacted),
+ * as a Server-Sent Event (`id` the entry's, `event: request`), with the listing's filters. With
+ * `Last-Event-ID` (or `?after=`, for a reader that cannot set headers) the entries after that id are
+ * sent first. A reader that falls behind gets an `event: dropped` with how many entries it missed,
+ * never an unbounded queue.
+ */
+export function addJournalStreamRoute(
+  admin: Hono,
+  journal: Journal,
+  closing: AbortSignal | undefined,
+  limits: JournalStreamLimits = DEFAULT_LIMITS,
+): void {
+  let open = 0
+  admin.get('/requests/stream', (c) => {
+    const query = c.req.query()
+    const filter = journalFilterOf(query, c.req.header('x-mock-session'), STREAM_PARAMETERS)
+    const after = readAfter(c.req.header('last-event-id') ?? query.after)
+    if (open >= limits.maxStreams) throw errors.adminTooManyStreams(limits.maxStreams)
+    open++
+    const body = createJournalStream(journal, { filter, after, limits, closing }, () => open--)
+    return c.body(body, 200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      // Never reused: when the stream ends (the server closing), the connection goes with it.
+      connection: 'close',
+    })
+  })
+}
+
+/** The stream's parameters: the journal's filters and the replay cursor. */
+const STREAM_PARAMETERS: readonly string[] = [...JOURNAL_FILTERS, 'after']
+
+/** An entry id (`Last-Event-ID`, `?after=`); 400 for anything else. */
+function readAfter(text: string | undefined): number | undefined {
+  if (text === undefined || text === '') return undefined
+  if (/^\d{1,15}$/.test(text)) return Number(text)
+  throw errors.badPageCursor(text)
+}
+
+interface StreamSetup {
+  filter: JournalFilter
+  /** Replay the entries after this id first. */
+  after: number | undefined
+  limits: JournalStreamLimits
+  /** Ends the stream: the server is closing, and would otherwise wait for the reader to leave. */
+  closing: AbortSignal | undefined
+}
+
+/** One reader's stream: subscribed first, then the replay, so that no entry falls between the two. */
+function createJournalStream(
+  journal: Journal,
+  { filter, after, limits, closing }: StreamSetup,
+  onClose: () => void,
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder()
+  const queue = createEventQueue(limits)
+  let lastId = after ?? 0
+  const send = (entry: JournalEntry) => {
+    if (entry.id <= lastId) return
+    lastId = entry.id
+    queue.add(`id: ${entry.id}\nevent: request\ndata: ${JSON.stringify(entry)}\n\n`)
+  }
+  const unsubscribe = journal.subscribe(filter, send)
+  let heartbeat: ReturnType<typeof setInterval> | undefined
+  let closed = false
+  const close = () => {
+    if (closed) return
+    closed = true
+    unsubscribe()
+    clearInterval(heartbeat)
+    closing?.removeEventListener('abort', queue.end)
+    onClose()
+  }
+  return new ReadableStream<Uint8Array>(
+    {
+      start() {
+        queue.add(`retry: ${RETRY_MS}\n: plant-store-mock journal\n\n`)
+        if (after !== undefined) {
+          for (const entry of journal.pageRequests(filter, { limit: STREAM_REPLAY_LIMIT, after }).entries) send(entry)
+        }
+        heartbeat = setInterval(() => queue.idle() && queue.add(': heartbeat\n\n'), HEARTBEAT_MS)
+        closing?.addEventListener('abort', queue.end, { once: true })
+      },
+      async pull(controller) {
+        const chunk = await queue.take()
+        if (chunk !== undefined) return controller.enqueue(encoder.encode(chunk))
+        close()
+        controller.close()
+      },
+      cancel: close,
+    },
+    { highWaterMark: 0 },
+  )
+}
+
+/**
+ * The events waiting for one reader, bounded by count and bytes. Past either bound the next entries
+ * are dropped and counted; the reader learns how many in an `event: dropped` before the next entry.
+ */
+function createEventQueue(limits: JournalStreamLimits) {
+  let events: string[] = []
+  let bytes = 0
+  let dropped = 0
+  let wake: (() => void) | undefined
+  let ended = false
+  return {
+    idle: () => events.length === 0,
+    end() {
+      ended = true
+      wake?.()
+    },
+    add(event: string) {
+      if (events.length >= limits.queueEntries || bytes + event.length > limits.queueBytes) {
+        dropped++
+        return
+      }
+      if (dropped !== 0) {
+        events.push(`event: dropped\ndata: {"dropped":${dropped}}\n\n`)
+        dropped = 0
+      }
+      events.push(event)
+      bytes += event.length
+      wake?.()
+    },
+    /** Everything waiting, as one chunk, once there is something; undefined once ended. */
+    async take(): Promise<string | undefined> {
+      while (events.length === 0 && !ended) await new Promise<void>((resolve) => (wake = resolve))
+      wake = undefined
+      if (ended) return undefined
+      const chunk = events.join('')
+      events = []
+      bytes = 0
+      return chunk
+    },
+  }
+}
