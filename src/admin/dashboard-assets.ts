@@ -20,7 +20,7 @@ export const DASHBOARD_HTML = String.raw`<!doctype html>
     <header>
       <h1>plant-store-mock</h1>
       <span id="stream-state" role="status">Journal: connecting</span>
-      <button id="theme" type="button" aria-pressed="false">Theme</button>
+      <button id="theme" type="button" aria-pressed="false">Dark theme</button>
     </header>
     <nav aria-label="Views">
       <button id="show-journal" type="button">Journal</button>
@@ -887,7 +887,6 @@ function applyTheme(theme) {
   const dark = theme ? theme === 'dark' : matchMedia('(prefers-color-scheme: dark)').matches
   const button = byId('theme')
   button.setAttribute('aria-pressed', String(dark))
-  button.textContent = dark ? 'Dark theme' : 'Light theme'
 }
 
 function toggleTheme() {

@@ -92,8 +92,10 @@ function createJournalStream(
   const send = (entry: JournalEntry) => {
     if (entry.id <= lastId) return
     lastId = entry.id
-    queue.add(`id: ${entry.id}\nevent: request\ndata: ${JSON.stringify(entry)}\n\n`)
+    queue.add(eventOf(entry))
   }
+  let replay: JournalEntry[] = []
+  let replayed = 0
   const unsubscribe = journal.subscribe(filter, send)
   let heartbeat: ReturnType<typeof setInterval> | undefined
   let closed = false
@@ -107,15 +109,22 @@ function createJournalStream(
   }
   return new ReadableStream<Uint8Array>(
     {
-      start() {
-        queue.add(`retry: ${RETRY_MS}\n: plant-store-mock journal\n\n`)
+      start(controller) {
+        controller.enqueue(encoder.encode(`retry: ${RETRY_MS}\n: plant-store-mock journal\n\n`))
         if (after !== undefined) {
-          for (const entry of journal.pageRequests(filter, { limit: STREAM_REPLAY_LIMIT, after }).entries) send(entry)
+          replay = journal.pageRequests(filter, { limit: STREAM_REPLAY_LIMIT, after }).entries
+          if (replay.length) lastId = replay[replay.length - 1]!.id
         }
         heartbeat = setInterval(() => queue.idle() && queue.add(': heartbeat\n\n'), HEARTBEAT_MS)
         closing?.addEventListener('abort', queue.end, { once: true })
       },
       async pull(controller) {
+        // The replay first, a few entries a pull, outside the queue's bounds (it is bounded itself).
+        if (replayed < replay.length) {
+          const part = replay.slice(replayed, (replayed += REPLAY_CHUNK))
+          return controller.enqueue(encoder.encode(part.map(eventOf).join('')))
+        }
+        replay = []
         const chunk = await queue.take()
         if (chunk !== undefined) return controller.enqueue(encoder.encode(chunk))
         close()
@@ -126,6 +135,11 @@ function createJournalStream(
     { highWaterMark: 0 },
   )
 }
+
+/** Replayed entries sent in one chunk. */
+const REPLAY_CHUNK = 50
+
+const eventOf = (entry: JournalEntry) => `id: ${entry.id}\nevent: request\ndata: ${JSON.stringify(entry)}\n\n`
 
 /**
  * The events waiting for one reader, bounded by count and bytes. Past either bound the next entries

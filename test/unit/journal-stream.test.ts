@@ -25,7 +25,7 @@ function streamApp(limits = { maxStreams: 2, queueEntries: 5, queueBytes: 1024 *
 
 /** Reads what the stream has ready now: one chunk, or nothing within a few ticks. */
 async function readReady(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<string> {
-  const chunk = await Promise.race([reader.read(), new Promise<undefined>((r) => setTimeout(r, 50))])
+  const chunk = await Promise.race([reader.read(), new Promise<undefined>((r) => setTimeout(() => r(undefined), 50))])
   return chunk?.value ? new TextDecoder().decode(chunk.value) : ''
 }
 
