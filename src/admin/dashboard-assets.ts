@@ -337,6 +337,9 @@ td {
   text-align: center;
   min-width: 3rem;
 }
+.matrix td.sdefault {
+  background: var(--s3);
+}
 .matrix td.never {
   background: var(--never);
 }
@@ -696,40 +699,76 @@ loaders.coverage = async () => {
 function coverageSummary(coverage) {
   const summary = coverage.summary || {}
   const parts = []
-  for (const [name, value] of Object.entries(summary)) {
-    if (value && typeof value === 'object' && 'covered' in value)
-      parts.push(name + ': ' + value.covered + ' of ' + value.total + (value.percent === undefined ? '' : ' (' + value.percent + ' %)'))
-    else if (typeof value !== 'object') parts.push(name + ': ' + value)
+  for (const name of ['operations', 'statuses', 'responses']) {
+    const part = summary[name]
+    if (part && part.total !== undefined)
+      parts.push(name + ': ' + part.exercised + ' of ' + part.total + ' (' + percent(part.exercised, part.total) + ')')
   }
-  return el('p', { id: 'coverage-summary' }, parts.join(' · ') || 'No summary.')
+  for (const name of ['requests', 'invalid', 'unmatched'])
+    if (typeof summary[name] === 'number') parts.push(name + ': ' + summary[name])
+  const since = coverage.since ? '. Counted since ' + coverage.since + (coverage.session ? ', session ' + coverage.session : '') + '.' : ''
+  return el('p', { id: 'coverage-summary' }, (parts.join(' · ') || 'No summary.') + since)
+}
+
+const percent = (part, total) => (total ? Math.round((100 * part) / total) : 100) + ' %'
+
+/** Declared statuses in order: 200 before 2XX before 400, "default" last. */
+function statusOrder(a, b) {
+  const rank = (s) => (s === 'default' ? '9' : s.toUpperCase())
+  return rank(a) < rank(b) ? -1 : rank(a) > rank(b) ? 1 : 0
 }
 
 function coverageTable(coverage) {
   const operations = coverage.operations || []
-  const statuses = [...new Set(operations.flatMap((op) => (op.responses || []).map((r) => String(r.status))))].sort()
-  const head = el('tr', {}, el('th', { scope: 'col' }, 'Operation'), statuses.map((s) => el('th', { scope: 'col' }, s)))
+  const statuses = [...new Set(operations.flatMap((op) => (op.responses || []).map((r) => String(r.status))))].sort(statusOrder)
+  const head = el('tr', {}, el('th', { scope: 'col' }, 'Operation'), statuses.map((s) => el('th', { scope: 'col' }, s)), el('th', { scope: 'col' }, 'Undeclared answers'))
   const rows = operations.map((op) => {
-    const cells = statuses.map((status) => {
-      const answers = (op.responses || []).filter((r) => String(r.status) === status)
-      if (answers.length === 0) return el('td', { class: 'undeclared' }, el('span', { class: 'sr-only' }, 'not declared'))
-      const count = answers.reduce((sum, r) => sum + (r.count || 0), 0)
-      const forced = answers.some((r) => r.forced)
-      const label = count === 0 ? 'never' : count + (forced ? ' forced' : '')
-      return el(
-        'td',
-        { class: 'cell ' + (count === 0 ? 'never' : statusClass(Number(status[0]) * 100)), title: answers.map((r) => r.mediaType || '').join(' ') },
-        count === 0 ? '0' : String(count),
-        forced ? el('span', { class: 'forced', 'aria-label': 'forced' }, ' *') : '',
-        el('span', { class: 'sr-only' }, ' ' + label),
-      )
-    })
-    const name = op.operation || op.operationId || op.method + ' ' + op.path
-    return el('tr', {}, el('th', { scope: 'row' }, name, el('div', { class: 'muted' }, (op.method || '') + ' ' + (op.path || ''))), cells)
+    const cells = statuses.map((status) => coverageCell(op, status))
+    const undeclared = (op.undeclared || []).map((u) => u.status + ' ×' + u.answered).join(', ')
+    const name = op.operation || op.method + ' ' + op.path
+    return el(
+      'tr',
+      {},
+      el('th', { scope: 'row' }, name, el('div', { class: 'muted' }, (op.method || '') + ' ' + (op.path || '') + ' · ' + (op.requests || 0) + ' requests')),
+      cells,
+      el('td', {}, undeclared),
+    )
   })
-  const table = el('table', { class: 'matrix' }, el('caption', {}, 'Answers per operation and declared status; * marks a status forced (Prefer, __code or a scenario)'), el('thead', {}, head), el('tbody', {}, rows))
-  const extra = []
-  if (coverage.unmatched && coverage.unmatched.length) extra.push(block('Requests that matched no operation', coverage.unmatched))
-  return el('div', { class: 'scroll' }, table, extra)
+  const caption = 'Answers per operation and declared status; * marks a status forced (Prefer, __code or a scenario); grey: never answered; striped: not declared'
+  const table = el('table', { class: 'matrix' }, el('caption', {}, caption), el('thead', {}, head), el('tbody', {}, rows))
+  return el('div', { class: 'scroll' }, table, unmatchedTable(coverage.unmatched || []))
+}
+
+function coverageCell(op, status) {
+  const answers = (op.responses || []).filter((r) => String(r.status) === status)
+  if (answers.length === 0) return el('td', { class: 'undeclared' }, el('span', { class: 'sr-only' }, 'not declared'))
+  const count = answers.reduce((sum, r) => sum + (r.answered || 0), 0)
+  const forced = answers.reduce((sum, r) => sum + (r.forced || 0), 0)
+  const how = answers.map((r) => (r.mediaType || 'no content') + ': ' + (r.answered || 0) + chosenBy(r.chosenBy)).join('; ')
+  const kind = count === 0 ? 'never' : /^[1-5]/.test(status) ? 's' + status[0] + 'xx' : 'sdefault'
+  return el(
+    'td',
+    { class: 'cell ' + kind, title: how },
+    String(count),
+    forced ? el('span', { class: 'forced', title: forced + ' forced' }, '*') : '',
+    el('span', { class: 'sr-only' }, count === 0 ? ' never answered' : forced ? ', ' + forced + ' forced' : ''),
+  )
+}
+
+function chosenBy(counts) {
+  const parts = Object.entries(counts || {}).filter(([, n]) => n > 0).map(([how, n]) => how + ' ' + n)
+  return parts.length ? ' (' + parts.join(', ') + ')' : ''
+}
+
+function unmatchedTable(unmatched) {
+  if (unmatched.length === 0) return el('p', {}, 'Every request matched an operation.')
+  return el(
+    'table',
+    {},
+    el('caption', {}, 'Requests that matched no operation'),
+    el('thead', {}, el('tr', {}, ['Method', 'Path', 'Count', 'Nearest operation'].map((h) => el('th', { scope: 'col' }, h)))),
+    el('tbody', {}, unmatched.map((u) => el('tr', {}, el('td', {}, u.method), el('td', {}, u.path), el('td', {}, u.count), el('td', {}, u.nearest || '')))),
+  )
 }
 
 // --- Scenarios ----------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import { type Browser, type Page, chromium } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type MockServer, startMockServer } from '../../src/index.js'
 import { silentLogger } from '../../src/common/log.js'
+import { ADMIN_ROUTES } from '../../src/admin/admin-routes.js'
 
 const CHROMIUM = '/usr/bin/chromium'
 const CHROMIUM_ARGS = [
@@ -30,6 +31,51 @@ const SHOTS = fileURLToPath(new URL('../../test-results/dashboard/', import.meta
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
 const PLANT_HEADERS = { authorization: 'Bearer t', 'content-type': 'application/json' }
 const TOKEN = 'admin-s3cret'
+/** Whether this build has `GET /__mock/coverage` (#29 §1, built on another branch). */
+const hasCoverage = ADMIN_ROUTES.some((route) => route.method === 'GET' && route.path === '/__mock/coverage')
+
+/** `GET /__mock/coverage` as its contract (#29 §1) shapes it: a forced status, an undeclared one, an unmatched path. */
+const COVERAGE = {
+  since: '2026-01-01T12:00:00.000Z',
+  summary: {
+    operations: { exercised: 1, total: 1 },
+    statuses: { exercised: 2, total: 2 },
+    responses: { exercised: 2, total: 2 },
+    requests: 12,
+    unmatched: 1,
+    invalid: 3,
+  },
+  operations: [
+    {
+      operation: 'addPlant',
+      method: 'POST',
+      path: '/plants',
+      requests: 12,
+      responses: [
+        {
+          status: '200',
+          mediaType: 'application/json',
+          answered: 8,
+          forced: 0,
+          valid: 8,
+          invalid: 0,
+          chosenBy: { plain: 8 },
+        },
+        {
+          status: '400',
+          mediaType: 'application/json',
+          answered: 2,
+          forced: 2,
+          valid: 2,
+          invalid: 0,
+          chosenBy: { prefer: 2 },
+        },
+      ],
+      undeclared: [{ status: 401, answered: 2 }],
+    },
+  ],
+  unmatched: [{ method: 'GET', path: '/<img src=x onerror="window.__pwned=1">', count: 1, nearest: 'POST /plants' }],
+}
 
 const servers: MockServer[] = []
 async function started(options: Parameters<typeof startMockServer>[0] = {}): Promise<MockServer> {
@@ -256,6 +302,45 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium', () => {
     expect(await page.locator('#message').textContent()).toMatch(/webhook/i)
     await shot(page, 'deliveries')
     expect(await seriousViolations(page)).toEqual([])
+  })
+
+  it('draws the coverage matrix of GET /__mock/coverage as its contract shapes it: counts, forced marks, unmatched paths as text', async () => {
+    const server = await started()
+    const context = await browser.newContext({ viewport: { width: 1100, height: 700 } })
+    const page = await context.newPage()
+    // The answer as the contract of #29 §1 gives it, whether or not this build serves the route.
+    await page.route('**/__mock/coverage', (route) => route.fulfill({ json: COVERAGE }))
+    await page.goto(`${server.url}/__mock/#coverage`)
+    const row = page.locator('.matrix tbody tr', { hasText: 'addPlant' })
+    await row.waitFor()
+    expect(await page.locator('.matrix thead th').allTextContents()).toEqual([
+      'Operation',
+      '200',
+      '400',
+      'Undeclared answers',
+    ])
+    expect(await row.locator('td.s2xx').textContent()).toBe('8')
+    expect(await row.locator('td.s4xx').textContent()).toContain('2*')
+    expect(await row.textContent()).toContain('401 ×2')
+    expect(await page.locator('#coverage-summary').textContent()).toContain('statuses: 2 of 2 (100 %)')
+    expect(await page.locator('#view-coverage').textContent()).toContain('<img src=x onerror=')
+    expect(await page.evaluate('window.__pwned')).toBeUndefined()
+    await shot(page, 'coverage')
+    expect(await seriousViolations(page)).toEqual([])
+  })
+
+  // Needs GET /__mock/coverage (#29 §1, the coverage branch): runs once that is merged.
+  it.skipIf(!hasCoverage)('draws the coverage of the requests sent, read from the mock itself', async () => {
+    const server = await started()
+    await addPlant(server, 'Fern')
+    await addPlant(server, 'Fern', { prefer: 'code=400' })
+    const page = await open(server, 'coverage')
+    const row = page.locator('.matrix tbody tr', { hasText: 'addPlant' })
+    await row.waitFor()
+    expect(await row.locator('td.s2xx').textContent()).toBe('1')
+    expect(await row.locator('td.s4xx').textContent()).toContain('1*')
+    await shot(page, 'coverage-live')
+    expect(page.problems).toEqual([])
   })
 
   it('asks for the admin token once, keeps it in sessionStorage and sends it with every call', async () => {
