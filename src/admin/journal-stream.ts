@@ -11,7 +11,7 @@ export const MAX_JOURNAL_STREAMS = 50
 export const STREAM_QUEUE_ENTRIES = 500
 /** Bytes a stream holds for such a reader: an entry carries up to 64 KiB of each body. */
 export const STREAM_QUEUE_BYTES = 4 * 1024 * 1024
-/** Entries replayed after `Last-Event-ID` (or `?after=`), oldest first: the journal's default size. */
+/** Entries replayed after `Last-Event-ID` (or `?after=`), the newest, oldest first: the journal's default size. */
 export const STREAM_REPLAY_LIMIT = 1000
 /** A comment line this often keeps proxies from closing a quiet stream. */
 const HEARTBEAT_MS = 15_000
@@ -34,7 +34,7 @@ const DEFAULT_LIMITS: JournalStreamLimits = {
  * `GET /__mock/requests/stream`: each new journal entry, as `GET /__mock/requests` lists it (redacted),
  * as a Server-Sent Event (`id` the entry's, `event: request`), with the listing's filters. With
  * `Last-Event-ID` (or `?after=`, for a reader that cannot set headers) the entries after that id are
- * sent first. A reader that falls behind gets an `event: dropped` with how many entries it missed,
+ * sent first (the newest 1,000 of them). A reader that falls behind gets an `event: dropped` with how many entries it missed,
  * never an unbounded queue.
  */
 export function addJournalStreamRoute(
@@ -112,7 +112,7 @@ function createJournalStream(
       start(controller) {
         controller.enqueue(encoder.encode(`retry: ${RETRY_MS}\n: plant-store-mock journal\n\n`))
         if (after !== undefined) {
-          replay = journal.pageRequests(filter, { limit: STREAM_REPLAY_LIMIT, after }).entries
+          replay = newestAfter(journal, filter, after)
           if (replay.length) lastId = replay[replay.length - 1]!.id
         }
         heartbeat = setInterval(() => queue.idle() && queue.add(': heartbeat\n\n'), HEARTBEAT_MS)
@@ -134,6 +134,21 @@ function createJournalStream(
     },
     { highWaterMark: 0 },
   )
+}
+
+/**
+ * The newest `STREAM_REPLAY_LIMIT` entries after `after`, oldest first, read a page at a time so that
+ * a journal larger than that (`--journal-size`) never has more than two pages built at once.
+ */
+function newestAfter(journal: Journal, filter: JournalFilter, after: number): JournalEntry[] {
+  let newest: JournalEntry[] = []
+  let cursor: number | undefined = after
+  while (cursor !== undefined) {
+    const page = journal.pageRequests(filter, { limit: STREAM_REPLAY_LIMIT, after: cursor })
+    newest = [...newest, ...page.entries].slice(-STREAM_REPLAY_LIMIT)
+    cursor = page.next
+  }
+  return newest
 }
 
 /** Replayed entries sent in one chunk. */

@@ -12,8 +12,8 @@ import { parseEvent } from '../support/sse-reader.js'
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0))
 
-function streamApp(limits = { maxStreams: 2, queueEntries: 5, queueBytes: 1024 * 1024 }) {
-  const journal = createJournal(100)
+function streamApp(limits = { maxStreams: 2, queueEntries: 5, queueBytes: 1024 * 1024 }, journalSize = 100) {
+  const journal = createJournal(journalSize)
   const app = new Hono()
   const closing = new AbortController()
   addJournalStreamRoute(app, journal, closing.signal, limits)
@@ -116,6 +116,19 @@ describe('GET /__mock/requests/stream, with small limits', () => {
     let text = ''
     for (let reads = 0; reads < 5 && !text.includes('n=4'); reads++) text += await readReady(reader)
     expect(eventsOf(text).map((e) => e.id)).toEqual(['2', '3', '4'])
+    await reader.cancel()
+  })
+
+  it('replays the newest 1,000 entries of a larger journal, oldest first', async () => {
+    const { app, journal } = streamApp(undefined, 3000)
+    for (let n = 1; n <= 2500; n++) journal.recordRequest(journaledPost())
+    const response = await app.request('/requests/stream?after=0')
+    const reader = response.body!.getReader()
+    const ids: string[] = []
+    for (let reads = 0; reads < 100 && ids.length < 1000; reads++)
+      ids.push(...eventsOf(await readReady(reader)).map((e) => e.id!))
+    expect(ids.length).toBe(1000)
+    expect([ids[0], ids[999]]).toEqual(['1501', '2500'])
     await reader.cancel()
   })
 
