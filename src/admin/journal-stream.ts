@@ -34,8 +34,8 @@ const DEFAULT_LIMITS: JournalStreamLimits = {
  * `GET /__mock/requests/stream`: each new journal entry, as `GET /__mock/requests` lists it (redacted),
  * as a Server-Sent Event (`id` the entry's, `event: request`), with the listing's filters. With
  * `Last-Event-ID` (or `?after=`, for a reader that cannot set headers) the entries after that id are
- * sent first (the newest 1,000 of them). A reader that falls behind gets an `event: dropped` with how many entries it missed,
- * never an unbounded queue.
+ * sent first (the newest 1,000 of them). A reader that falls behind gets an `event: dropped` with how
+ * many entries it missed, never an unbounded queue.
  */
 export function addJournalStreamRoute(
   admin: Hono,
@@ -48,17 +48,21 @@ export function addJournalStreamRoute(
     const query = c.req.query()
     const filter = journalFilterOf(query, c.req.header('x-mock-session'), STREAM_PARAMETERS)
     const after = readAfter(c.req.header('last-event-id') ?? query.after)
+    // HEAD gets the head alone: Hono would drop the body unread, and the stream with its place.
+    if (c.req.method === 'HEAD') return c.body(null, 200, STREAM_HEADERS)
     if (open >= limits.maxStreams) throw errors.adminTooManyStreams(limits.maxStreams)
     open++
     const body = createJournalStream(journal, { filter, after, limits, closing }, () => open--)
-    return c.body(body, 200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-      // Never reused: when the stream ends (the server closing), the connection goes with it.
-      connection: 'close',
-    })
+    return c.body(body, 200, STREAM_HEADERS)
   })
+}
+
+const STREAM_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  // Never reused: when the stream ends (the server closing), the connection goes with it.
+  connection: 'close',
 }
 
 /** The stream's parameters: the journal's filters and the replay cursor. */
@@ -68,7 +72,7 @@ const STREAM_PARAMETERS: readonly string[] = [...JOURNAL_FILTERS, 'after']
 function readAfter(text: string | undefined): number | undefined {
   if (text === undefined || text === '') return undefined
   if (/^\d{1,15}$/.test(text)) return Number(text)
-  throw errors.badPageCursor(text)
+  throw errors.adminBadEventId(text)
 }
 
 interface StreamSetup {

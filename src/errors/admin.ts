@@ -67,6 +67,8 @@ export const adminErrors = {
   badPageLimit: (max: number, text: string | undefined) =>
     invalid(`"limit" must be a whole number from 1 to ${max}, got "${text}".`),
   badPageCursor: (text: string) => invalid(`"cursor" must be the "next" of a previous page, got "${text}".`),
+  adminBadEventId: (text: string) =>
+    invalid(`"Last-Event-ID" (or "after") must be the id of a journal entry, a whole number, got "${text}".`),
   adminHostNotLoopback: (host: string, hostName: string) =>
     forbidden(
       `The admin API of a mock on ${host} answers only loopback host names; "${hostName}" is not one (allow it with --allowed-hosts).`,

@@ -147,4 +147,19 @@ describe('GET /__mock/requests/stream, with small limits', () => {
     expect((await app.request('/requests/stream?colour=red')).status).toBe(400)
     expect((await app.request('/requests/stream?after=abc')).status).toBe(400)
   })
+
+  it('answers HEAD with the head alone, taking no place among the streams', async () => {
+    const { app } = streamApp()
+    for (let n = 0; n < 3; n++) {
+      const head = await app.request('/requests/stream', { method: 'HEAD' })
+      expect([head.status, head.headers.get('content-type'), await head.text()]).toEqual([
+        200,
+        'text/event-stream; charset=utf-8',
+        '',
+      ])
+    }
+    const response = await app.request('/requests/stream')
+    expect(response.status).toBe(200)
+    await response.body!.cancel()
+  })
 })
