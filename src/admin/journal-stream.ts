@@ -90,7 +90,6 @@ function createJournalStream(
   { filter, after, limits, closing }: StreamSetup,
   onClose: () => void,
 ): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder()
   const queue = createEventQueue(limits)
   let lastId = after ?? 0
   const send = (entry: JournalEntry) => {
@@ -114,23 +113,28 @@ function createJournalStream(
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
-        controller.enqueue(encoder.encode(`retry: ${RETRY_MS}\n: plant-store-mock journal\n\n`))
+        controller.enqueue(ENCODER.encode(`retry: ${RETRY_MS}\n: plant-store-mock journal\n\n`))
         if (after !== undefined) {
           replay = newestAfter(journal, filter, after)
           if (replay.length) lastId = replay[replay.length - 1]!.id
         }
-        heartbeat = setInterval(() => queue.idle() && queue.add(': heartbeat\n\n'), HEARTBEAT_MS)
+        heartbeat = setInterval(() => queue.idle() && queue.add(HEARTBEAT), HEARTBEAT_MS)
         closing?.addEventListener('abort', queue.end, { once: true })
       },
       async pull(controller) {
         // The replay first, a few entries a pull, outside the queue's bounds (it is bounded itself).
         if (replayed < replay.length) {
-          const part = replay.slice(replayed, (replayed += REPLAY_CHUNK))
-          return controller.enqueue(encoder.encode(part.map(eventOf).join('')))
+          const part = replay.slice(replayed, (replayed += REPLAY_CHUNK)).map(eventOf)
+          return controller.enqueue(
+            concat(
+              part,
+              part.reduce((sum, event) => sum + event.byteLength, 0),
+            ),
+          )
         }
         replay = []
         const chunk = await queue.take()
-        if (chunk !== undefined) return controller.enqueue(encoder.encode(chunk))
+        if (chunk !== undefined) return controller.enqueue(chunk)
         close()
         controller.close()
       },
@@ -158,14 +162,29 @@ function newestAfter(journal: Journal, filter: JournalFilter, after: number): Jo
 /** Replayed entries sent in one chunk. */
 const REPLAY_CHUNK = 50
 
-const eventOf = (entry: JournalEntry) => `id: ${entry.id}\nevent: request\ndata: ${JSON.stringify(entry)}\n\n`
+const ENCODER = new TextEncoder()
+const HEARTBEAT = ENCODER.encode(': heartbeat\n\n')
+
+/**
+ * An entry's event, as bytes, made once for every stream: the journal's feed hands each stream the
+ * same entry object, so the first stream to send it serialises and encodes it for the others.
+ */
+const encodedEvents = new WeakMap<JournalEntry, Uint8Array>()
+function eventOf(entry: JournalEntry): Uint8Array {
+  let event = encodedEvents.get(entry)
+  if (event === undefined) {
+    event = ENCODER.encode(`id: ${entry.id}\nevent: request\ndata: ${JSON.stringify(entry)}\n\n`)
+    encodedEvents.set(entry, event)
+  }
+  return event
+}
 
 /**
  * The events waiting for one reader, bounded by count and bytes. Past either bound the next entries
  * are dropped and counted; the reader learns how many in an `event: dropped` before the next entry.
  */
 function createEventQueue(limits: JournalStreamLimits) {
-  let events: string[] = []
+  let events: Uint8Array[] = []
   let bytes = 0
   let dropped = 0
   let wake: (() => void) | undefined
@@ -176,28 +195,40 @@ function createEventQueue(limits: JournalStreamLimits) {
       ended = true
       wake?.()
     },
-    add(event: string) {
-      if (events.length >= limits.queueEntries || bytes + event.length > limits.queueBytes) {
+    add(event: Uint8Array) {
+      if (events.length >= limits.queueEntries || bytes + event.byteLength > limits.queueBytes) {
         dropped++
         return
       }
       if (dropped !== 0) {
-        events.push(`event: dropped\ndata: {"dropped":${dropped}}\n\n`)
+        const notice = ENCODER.encode(`event: dropped\ndata: {"dropped":${dropped}}\n\n`)
+        events.push(notice)
+        bytes += notice.byteLength
         dropped = 0
       }
       events.push(event)
-      bytes += event.length
+      bytes += event.byteLength
       wake?.()
     },
-    /** Everything waiting, as one chunk, once there is something; undefined once ended. */
-    async take(): Promise<string | undefined> {
+    /** Everything waiting, as one chunk (one write), once there is something; undefined once ended. */
+    async take(): Promise<Uint8Array | undefined> {
       while (events.length === 0 && !ended) await new Promise<void>((resolve) => (wake = resolve))
       wake = undefined
       if (ended) return undefined
-      const chunk = events.join('')
+      const chunk = events.length === 1 ? events[0]! : concat(events, bytes)
       events = []
       bytes = 0
       return chunk
     },
   }
+}
+
+function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
+  const all = new Uint8Array(length)
+  let at = 0
+  for (const part of parts) {
+    all.set(part, at)
+    at += part.byteLength
+  }
+  return all
 }

@@ -5,12 +5,13 @@
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import { addJournalStreamRoute } from '../../src/admin/journal-stream.js'
-import { createJournal } from '../../src/journal/journal.js'
+import { FEED_BATCH_MS, createJournal } from '../../src/journal/journal.js'
 import { isMockError } from '../../src/errors/index.js'
 import { journaledPost } from '../support/builders.js'
 import { parseEvent } from '../support/sse-reader.js'
 
-const tick = () => new Promise((resolve) => setTimeout(resolve, 0))
+/** Until the feed has handed on what was recorded before. */
+const tick = () => new Promise((resolve) => setTimeout(resolve, FEED_BATCH_MS + 10))
 
 function streamApp(limits = { maxStreams: 2, queueEntries: 5, queueBytes: 1024 * 1024 }, journalSize = 100) {
   const journal = createJournal(journalSize)
@@ -36,7 +37,7 @@ const eventsOf = (text: string) =>
     .filter((e) => e !== undefined)
 
 describe('the journal feed', () => {
-  it('hands each new entry to a listener a tick after it is recorded, and none after it unsubscribes', async () => {
+  it('hands each new entry to a listener after it is recorded, in a batch,, and none after it unsubscribes', async () => {
     const journal = createJournal(10)
     const heard: number[] = []
     const stop = journal.subscribe({}, (entry) => heard.push(entry.id))
