@@ -102,6 +102,7 @@ export function createJournal(
     first = 0
   }
   const feed = createJournalFeed(toEntry)
+  const listeners = feed.listeners
   return {
     recordRequest(record) {
       // The record is the journal's from here, kept as it came: a copy of its fifteen-odd fields (a
@@ -109,7 +110,7 @@ export function createJournal(
       const stored = record as Stored
       stored.id = nextId++
       // The live feed (`GET /__mock/requests/stream`): with no listener, this check is all it costs.
-      if (feed.listeners.length !== 0) feed.push(stored)
+      if (listeners.length !== 0) feed.push(stored)
       if (capacity === 0) return
       const size = sizeOf(record)
       if (record.body) stored.body = copyBody(record.body)
