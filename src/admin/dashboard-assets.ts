@@ -55,7 +55,7 @@ export const DASHBOARD_HTML = String.raw`<!doctype html>
           >
           <button id="journal-clear" type="button">Empty the journal</button>
         </form>
-        <p id="journal-count" aria-live="polite"></p>
+        <p id="journal-count"></p>
         <ol id="journal-list" class="journal" aria-label="Requests, newest first"></ol>
       </section>
       <section id="view-coverage" aria-labelledby="coverage-title" hidden>
