@@ -176,9 +176,11 @@ function createJournalFeed(build: (record: Stored) => JournalEntry) {
   const flush = () => {
     const batch = pending
     pending = []
+    // Those listening when the batch began; one that leaves meanwhile may hear the rest of it.
+    const now = listeners.slice()
     for (const record of batch) {
       let entry: JournalEntry | undefined
-      for (const { filter, listener } of listeners.slice()) {
+      for (const { filter, listener } of now) {
         if (matches(record, filter)) listener((entry ??= build(record)))
       }
     }
