@@ -23,7 +23,7 @@ import { startServer, table } from './harness.mjs'
  * Instructions per request of each server on each path, and where the mock's go (valid path).
  * `servers`: `[{ name, args }]`, args of `node` after its own flags.
  */
-export async function instructionCounts({ servers, paths, warm = 12_000, count = 2_000, root, fmt }) {
+export async function instructionCounts({ servers, paths, warm = 12_000, count = 10_000, root, fmt }) {
   if (!hasValgrind()) {
     console.log('\n## Instructions per request: skipped (valgrind is not installed: apt-get install valgrind)')
     return { skipped: 'valgrind not installed' }

@@ -14,4 +14,8 @@ export type { JournalEntry, JournalResponse } from './journal/journal-entry.js'
 export type { JournalFilter, StatusClass } from './journal/journal-filter.js'
 export type { Logger, RequestLine } from './common/log.js'
 export type { MockHandle, MockState, StubDefinition, StubHandle } from './admin/mock-handle.js'
+/** What `mock.verify()` and the other checks throw when the journal does not hold what a test expected: an `AssertionError` by name. */
+export { VerificationError } from './errors/verification-error.js'
+export type { RequestCheck } from './verify/verify-check.js'
+export type { NearMissSeen, RequestSeen, VerifyFailure } from './verify/verify-checks.js'
 export type { DeliveryFilter, DeliveryRecord, DeliveryWait } from './events/delivery.js'

@@ -9,6 +9,7 @@ import { JOURNAL_FILTERS, LISTING_PARAMETERS, journalFilterOf, readPage, askedSe
 import { addStateRoutes } from './admin-state-routes.js'
 import { addStubRoutes } from './admin-stub-routes.js'
 import { addDeliveryRoutes } from './admin-delivery-routes.js'
+import { addVerifyRoute } from './admin-verify.js'
 import type { Engine } from '../engine/engine.js'
 import { addScenarioRoutes, describeScenarios } from './admin-scenario-routes.js'
 import type { RuleBook } from '../rules/rule-targets.js'
@@ -55,6 +56,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   { method: 'GET', path: `${ADMIN_PREFIX}/requests` },
   { method: 'DELETE', path: `${ADMIN_PREFIX}/requests` },
   { method: 'GET', path: `${ADMIN_PREFIX}/requests/count` },
+  { method: 'POST', path: `${ADMIN_PREFIX}/verify` },
   { method: 'POST', path: `${ADMIN_PREFIX}/reset` },
   { method: 'GET', path: `${ADMIN_PREFIX}/state` },
   { method: 'PUT', path: `${ADMIN_PREFIX}/state/{resource}` },
@@ -167,6 +169,8 @@ export function createAdminRoutes({
     const filter = journalFilterOf(c.req.query(), c.req.header('x-mock-session'), JOURNAL_FILTERS)
     return c.json({ count: state.journal.countRequests(filter) })
   })
+
+  addVerifyRoute(admin, engine, state, maxBodyBytes)
 
   admin.delete('/requests', (c) => {
     state.journal.clearRequests({ session: askedSession(c) })

@@ -43,7 +43,7 @@ export function addStubRoutes(admin: Hono, state: RuntimeState, rules: RuleBook,
 }
 
 /** A stub's JSON, integers beyond 2^53 kept exact (a condition may compare an int64 id). */
-function readStubJson(bytes: Uint8Array): Record<string, unknown> {
+export function readStubJson(bytes: Uint8Array): Record<string, unknown> {
   let value: unknown
   try {
     value = parseLossless(new TextDecoder().decode(bytes), undefined, (text) =>

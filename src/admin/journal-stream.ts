@@ -43,16 +43,17 @@ export function addJournalStreamRoute(
   closing: AbortSignal | undefined,
   limits: JournalStreamLimits = DEFAULT_LIMITS,
 ): void {
-  let open = 0
+  // The streams' ends, called when the server closes: one listener for them all (not one a stream).
+  const ends = new Set<() => void>()
+  closing?.addEventListener('abort', () => ends.forEach((end) => end()), { once: true })
   admin.get('/requests/stream', (c) => {
     const query = c.req.query()
     const filter = journalFilterOf(query, c.req.header('x-mock-session'), STREAM_PARAMETERS)
     const after = readAfter(c.req.header('last-event-id') ?? query.after)
     // HEAD gets the head alone: Hono would drop the body unread, and the stream with its place.
     if (c.req.method === 'HEAD') return c.body(null, 200, STREAM_HEADERS)
-    if (open >= limits.maxStreams) throw errors.adminTooManyStreams(limits.maxStreams)
-    open++
-    const body = createJournalStream(journal, { filter, after, limits, closing }, () => open--)
+    if (ends.size >= limits.maxStreams) throw errors.adminTooManyStreams(limits.maxStreams)
+    const body = createJournalStream(journal, { filter, after, limits, ends })
     return c.body(body, 200, STREAM_HEADERS)
   })
 }
@@ -80,17 +81,17 @@ interface StreamSetup {
   /** Replay the entries after this id first. */
   after: number | undefined
   limits: JournalStreamLimits
-  /** Ends the stream: the server is closing, and would otherwise wait for the reader to leave. */
-  closing: AbortSignal | undefined
+  /** The open streams' ends, which the server's closing calls: it would otherwise wait for their readers. */
+  ends: Set<() => void>
 }
 
 /** One reader's stream: subscribed first, then the replay, so that no entry falls between the two. */
 function createJournalStream(
   journal: Journal,
-  { filter, after, limits, closing }: StreamSetup,
-  onClose: () => void,
+  { filter, after, limits, ends }: StreamSetup,
 ): ReadableStream<Uint8Array> {
   const queue = createEventQueue(limits)
+  ends.add(queue.end)
   let lastId = after ?? 0
   const send = (entry: JournalEntry) => {
     if (entry.id <= lastId) return
@@ -107,8 +108,7 @@ function createJournalStream(
     closed = true
     unsubscribe()
     clearInterval(heartbeat)
-    closing?.removeEventListener('abort', queue.end)
-    onClose()
+    ends.delete(queue.end)
   }
   return new ReadableStream<Uint8Array>(
     {
@@ -119,7 +119,6 @@ function createJournalStream(
           if (replay.length) lastId = replay[replay.length - 1]!.id
         }
         heartbeat = setInterval(() => queue.idle() && queue.add(HEARTBEAT), HEARTBEAT_MS)
-        closing?.addEventListener('abort', queue.end, { once: true })
       },
       async pull(controller) {
         // The replay first, a few entries a pull, outside the queue's bounds (it is bounded itself).

@@ -9,6 +9,9 @@ import { sendWebhook } from '../pipeline/send-events.js'
 import type { OpenedRecords } from '../engine/open-records.js'
 import type { RuntimeState } from '../engine/runtime-state.js'
 import { checkResource, checkedRecords, storeOf } from '../state/steer-records.js'
+import { utf8ByteLength } from '../internal/bytes.js'
+import type { RequestCheck } from '../verify/verify-check.js'
+import { checkVerification } from './admin-verify.js'
 
 /** Steering a running mock from a test: scenarios, the request journal, reset. */
 export interface MockHandle {
@@ -47,6 +50,19 @@ export interface MockHandle {
   deliveries(filter?: DeliveryFilter): DeliveryRecord[]
   /** Resolves once `count` (default 1) deliveries matching the filter are settled; rejects after `timeoutMs` (default 5000) saying what it saw. */
   waitForDeliveries(wait?: DeliveryWait): Promise<DeliveryRecord[]>
+  /**
+   * Checks the journal: `mock.verify({ operation: 'addPlant', status: 400, times: 1, body: { '$.name': 'Fern' } })`.
+   * Throws an `AssertionError` (a `VerificationError`) listing the near misses when the count is not met:
+   * `times` is exact, `atLeast`/`atMost` bound it, none means at least one. Conditions as in a stub's `when`.
+   * A check written wrong throws a `MockError` (status 400) naming the mistake.
+   */
+  verify(check: RequestCheck): void
+  /** Throws an `AssertionError` listing the requests that matched no operation (404, 405), of every session or of one. */
+  verifyNoUnmatched(options?: { session?: string }): void
+  /** Throws an `AssertionError` listing the requests that broke the description, with their violations. */
+  verifyNoViolations(options?: { session?: string }): void
+  /** Throws an `AssertionError` naming the runtime stubs that never answered (in the session, when one is given). */
+  verifyAllStubsUsed(options?: { session?: string }): void
 }
 
 /** A runtime stub as written: a scenario rule's fields, plus the operation it answers. See docs/conditions-and-stubs.md. */
@@ -152,7 +168,7 @@ export function handleOf(live: () => LiveMock): MockHandle {
       const { engine, state } = live()
       const source = definition as unknown as Record<string, unknown>
       // Measured as JSON, as the admin API measures a stub; lossless-json writes a BigInt too.
-      const stub = state.stubs.add(source, engine.rules, Buffer.byteLength(stringifyLossless(source) ?? ''))
+      const stub = state.stubs.add(source, engine.rules, utf8ByteLength(stringifyLossless(source) ?? ''))
       const label = `stub ${stub.id}`
       return {
         id: stub.id,
@@ -179,5 +195,18 @@ export function handleOf(live: () => LiveMock): MockHandle {
     removeStubs: (options = {}) => {
       current().stubs.clear(options.session)
     },
+    verify: (check) => checkVerification(live().engine, current(), { ...check }, 'mock.verify()'),
+    verifyNoUnmatched: (options = {}) => flagCheck(live(), 'noUnmatched', options),
+    verifyNoViolations: (options = {}) => flagCheck(live(), 'noViolations', options),
+    verifyAllStubsUsed: (options = {}) => flagCheck(live(), 'allStubsUsed', options),
   }
+}
+
+function flagCheck(
+  { engine, state }: LiveMock,
+  flag: 'noUnmatched' | 'noViolations' | 'allStubsUsed',
+  options: { session?: string },
+): void {
+  const written = options.session === undefined ? { [flag]: true } : { [flag]: true, session: options.session }
+  checkVerification(engine, state, written, `mock.verify${flag[0]!.toUpperCase()}${flag.slice(1)}()`)
 }

@@ -4,6 +4,7 @@ import { BASE64 } from '../internal/base64.js'
 import type { RequestData } from '../common/request.js'
 import type { SecurityRequirement } from '../openapi/operations.js'
 import type { PlatformCrypto } from '../common/platform.js'
+import { base64Bytes, utf8Text } from '../internal/bytes.js'
 
 /** A credential check: `undefined` when it passes, else the 401 that says why it failed. */
 type SchemeCheck = (request: RequestData) => MockError | undefined
@@ -115,7 +116,7 @@ function basicCheck(): SchemeCheck {
   return function checkBasic(request) {
     const encoded = credentialOf(request.header('authorization'), 'basic')
     if (encoded === undefined) return errors.missingBasic(challenge)
-    const decoded = BASE64.test(encoded) ? Buffer.from(encoded, 'base64').toString('utf8') : ''
+    const decoded = BASE64.test(encoded) ? utf8Text(base64Bytes(encoded)) : ''
     if (!decoded.includes(':')) return errors.badBasicCredentials(challenge)
     return undefined
   }

@@ -16,7 +16,10 @@ import {
   mergeStub,
   mergeStubList,
 } from './merge-reads.js'
-import { pageOf } from './merge-reads.js'
+import { mergeVerifyInputs, pageOf } from './merge-reads.js'
+import { readVerification, runVerification, verificationAnswer, verifyInputOf } from '../admin/admin-verify.js'
+import { sessionOf } from '../admin/read-admin-input.js'
+import type { VerifyInput } from '../verify/verify-check.js'
 
 /** Admin writes one worker answers alone: a webhook is sent once, and the data is already shared. */
 const ALONE = [/^\/__mock\/webhooks$/, /^\/__mock\/state\/[^/]+$/]
@@ -78,6 +81,32 @@ export function relayAdmin(link: PrimaryLink, slot: number) {
       return Response.json(merge!([mine, ...values]))
     }
 
+    /**
+     * `POST /__mock/verify` reads every worker's journal: this worker checks the call (host, token,
+     * the checks as written) by answering it over its own journal, then the checks run again over
+     * the journals of all, gathered as the listing gathers them (one verification over the merged
+     * entries, rather than one per worker merged: a count or a near miss spans workers).
+     */
+    const relayVerify = async (request: Request): Promise<Response> => {
+      const { engine, state } = live()
+      const bytes = request.body ? await readBody({ raw: request }, engine.options.maxBodyBytes) : new Uint8Array()
+      // Without the connection (whose body is read already): the admin route reads the bytes given here.
+      const local = await handle(
+        new Request(request.url, { method: request.method, headers: request.headers, body: bytes }),
+        undefined,
+      )
+      if (local.status !== 200 && local.status !== 409) return local
+      void local.body?.cancel()
+      const asked = sessionOf(
+        new URL(request.url).searchParams.get('session') ?? undefined,
+        request.headers.get('x-mock-session') ?? undefined,
+      )
+      const { checks, session } = readVerification(bytes, engine, asked)
+      const others = (await gather({ what: 'verify', session })) as Array<FromWorker<VerifyInput>>
+      const input = mergeVerifyInputs([{ slot, value: verifyInputOf(state, session) }, ...others])
+      return verificationAnswer(runVerification(engine, checks, input, session))
+    }
+
     const relayWrite = async (request: Request): Promise<Response> => {
       const limit = live().engine.options.maxBodyBytes
       // At most `--max-body` bytes; a larger one is answered 413 as the admin API would.
@@ -93,6 +122,7 @@ export function relayAdmin(link: PrimaryLink, slot: number) {
       const path = new URL(url).pathname
       try {
         if (request.method === 'GET') return await relayRead(path, request, env)
+        if (request.method === 'POST' && path === `${ADMIN_PREFIX}/verify`) return await relayVerify(request)
         if (request.method === 'HEAD' || request.method === 'OPTIONS' || ALONE.some((re) => re.test(path)))
           return await handle(request, env)
         return await relayWrite(request)

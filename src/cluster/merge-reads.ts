@@ -1,4 +1,5 @@
 import type { JournalEntry } from '../journal/journal-entry.js'
+import type { StubUse, VerifyInput } from '../verify/verify-check.js'
 import { MAX_WORKERS } from '../command-line/read-workers.js'
 
 /** One worker's answer, with the slot (0 to N-1) of the worker that gave it. */
@@ -75,4 +76,21 @@ export function mergeScenario(answers: ReadonlyArray<{ hits: Array<Hits & { rule
 /** `GET /__mock/deliveries`: every worker's callbacks and webhooks, oldest first. */
 export function mergeDeliveries(answers: ReadonlyArray<FromWorker<{ deliveries: Timed[] }>>) {
   return { deliveries: mergeByTime(answers.map(({ slot, value }) => ({ slot, value: value.deliveries }))) }
+}
+
+/**
+ * `POST /__mock/verify`: what every worker's journal and stubs give, as one: the entries merged by
+ * time (ids made global, as the listing names them), the drops summed, each stub's hits summed (the
+ * stubs are the same on every worker).
+ */
+export function mergeVerifyInputs(answers: ReadonlyArray<FromWorker<VerifyInput>>): VerifyInput {
+  const entries = mergeByTime(answers.map(({ slot, value }) => ({ slot, value: value.entries })))
+  const stubs = new Map<number, StubUse>()
+  for (const { value } of answers)
+    for (const stub of value.stubs) {
+      const seen = stubs.get(stub.id)
+      stubs.set(stub.id, seen ? { ...seen, hits: seen.hits + stub.hits } : { ...stub })
+    }
+  const dropped = answers.reduce((sum, { value }) => sum + value.dropped, 0)
+  return { entries, dropped, stubs: [...stubs.values()] }
 }

@@ -24,10 +24,12 @@ export interface WireResponse {
   body: string
 }
 
-/** What the worker asking wants of the others: a journal listing or count under a filter, or a relayed GET. */
+/** What the worker asking wants of the others: a journal listing or count under a filter, what a verification reads, or a relayed GET. */
 export type Gather =
   | { what: 'entries'; filter: Record<string, unknown> }
   | { what: 'count'; filter: Record<string, unknown> }
+  /** Its journal's entries (of the session), how many it dropped, and its stubs' hits (`POST /__mock/verify`). */
+  | { what: 'verify'; session?: string }
   | { what: 'get'; request: WireRequest }
 
 /** What a worker asks of the primary. */

@@ -9,6 +9,7 @@ import { type Run, type ToPrimary, type ToWorker, fromWireRequest, isMessage, to
 import { createPrimaryLink } from './primary-link.js'
 import type { FetchHandler } from '../node/server-hooks.js'
 import type { LiveMock } from '../admin/mock-handle.js'
+import { verifyInputOf } from '../admin/admin-verify.js'
 
 /** Where the primary tells a worker its slot and whether it prints the start-up lines: `PLANT_STORE_MOCK_WORKER=<slot>:<1|0>`. */
 export const WORKER_VARIABLE = 'PLANT_STORE_MOCK_WORKER'
@@ -43,6 +44,7 @@ export async function runWorker(options: MockOptions, logger: ConsoleLogger): Pr
     const journal = live!().state.journal
     if (gather.what === 'entries') return journal.listRequests(gather.filter)
     if (gather.what === 'count') return journal.countRequests(gather.filter)
+    if (gather.what === 'verify') return verifyInputOf(live!().state, gather.session)
     return toWireResponse(await inner!(fromWireRequest(gather.request), undefined))
   })
 

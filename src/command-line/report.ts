@@ -1,5 +1,6 @@
 import { StartupError } from '../errors/index.js'
-import type { ConsoleLogger, Logger } from '../common/log.js'
+import type { Logger } from '../common/log.js'
+import type { ConsoleLogger } from '../common/log.js'
 import type { EnvironmentSetting } from './environment-reader.js'
 
 /** The line supervisors and scripts take as "ready": printed once the mock answers (with `--workers`, once every worker does). */

@@ -14,6 +14,12 @@ export interface Platform {
   stateFile: StateFile
   /** Where the package's own description and its fixtures folder are: served when the options name no description. */
   embedded: { spec: string; fixtures: string }
+  /**
+   * Milliseconds of CPU time the process has used (user and system), the clock of the generation
+   * budget (`--generation-ms`): on a busy machine the wall clock ran out before the work did. A
+   * platform without one (a browser) leaves it out, and the wall clock is used.
+   */
+  cpuTime?: () => number
 }
 
 /** Hashing, synchronous, as Node's `node:crypto` does it natively (Web Crypto's digest is asynchronous only). */

@@ -30,6 +30,7 @@ import { resolveOptions } from './resolve-options.js'
 import { type Ajv, addDescription, compileAt, createAjv, markExactIntegers } from '../validation/create-ajv.js'
 import { findUnusablePatterns } from '../validation/compile-pattern.js'
 import type { Platform } from '../common/platform.js'
+import { afterThisTurnInBackground } from '../internal/later.js'
 
 /** Everything built once at start-up. The request path reads it and never changes it. */
 export interface Engine {
@@ -153,7 +154,7 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
   const described = inDescription(spec.path, 'webhooks', () => describeWebhooks(spec))
   const events = { fixturesDir: options.fixtures, files, operations, stateful }
   const { webhooks, webhookBindings } = await loadWebhooks(described, checking, events)
-  const budget = { bytes: options.generationBytes, ms: options.generationMs }
+  const budget = { bytes: options.generationBytes, ms: options.generationMs, cpuTime: setup.platform.cpuTime }
   const faker = createFaker(views.response, options.seed, budget, { fillProperties: options.fillProperties })
   // Told against this app's own budget, which loadSpec does not know. The walk that names the
   // schemas by pointer runs only for a description that has one (GitHub's took 130 ms).
@@ -218,9 +219,9 @@ export function settleDeferredExamples(engine: Engine, signal: AbortSignal): voi
     if (signal.aborted) return
     const until = performance.now() + 10
     while (next < pending.length && performance.now() < until) settleExamples(pending[next++]!)
-    if (next < pending.length) setImmediate(slice).unref()
+    if (next < pending.length) afterThisTurnInBackground(slice)
   }
-  if (pending.length > 0) setImmediate(slice).unref()
+  if (pending.length > 0) afterThisTurnInBackground(slice)
 }
 
 /** Start-up mistakes found while reading the description say which file (and operation) they are in. */

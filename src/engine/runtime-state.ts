@@ -7,6 +7,7 @@ import { StubStore } from '../rules/stubs.js'
 import type { Deliverer } from '../events/delivery.js'
 import { WebhookTargets } from '../events/webhook-targets.js'
 import type { Awaitable, RecordStore } from '../state/record-store.js'
+import { utf8ByteLength } from '../internal/bytes.js'
 
 /**
  * The mock's runtime state, behind one interface: the active scenario (globally or per session), the
@@ -84,8 +85,8 @@ export function createRuntimeState(
     findScenario,
     useScenario(name, session) {
       const scenario = findScenario(name)
-      if (session !== undefined && Buffer.byteLength(session) > MAX_SESSION_BYTES) {
-        throw errors.adminSessionTooLong(MAX_SESSION_BYTES, Buffer.byteLength(session))
+      if (session !== undefined && utf8ByteLength(session) > MAX_SESSION_BYTES) {
+        throw errors.adminSessionTooLong(MAX_SESSION_BYTES, utf8ByteLength(session))
       }
       if (session === undefined) return void (active = scenario)
       bySession.delete(session)

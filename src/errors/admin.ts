@@ -41,6 +41,8 @@ export const adminErrors = {
       { details: violations },
     ),
   badStub: (message: string) => invalid(`The stub is not taken: ${message}`),
+  badVerifyCheck: (where: string, message: string) =>
+    invalid(`The verification is not taken: ${where}: ${message.replace(/\.$/, '')}.`),
   tooManyStubs: (count: number, bytes: number) =>
     new MockError(
       409,

@@ -1,6 +1,7 @@
 import type { Violation } from '../errors/index.js'
 import type { DeliveryKind, DeliveryReasonCode, DeliveryRecord } from './delivery-journal.js'
 import type { PlatformCrypto } from '../common/platform.js'
+import { concatBytes, utf8Bytes, utf8Text } from '../internal/bytes.js'
 
 /** What to send, as the callback or webhook builder made it. */
 export interface DeliveryRequest {
@@ -154,7 +155,7 @@ export async function attemptDelivery(
       signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), cancel]),
     })
     const { bytes, complete } = await readBounded(response.body, READ_BODY_BYTES)
-    return { status: response.status, headers: response.headers, body: decodeText(bytes), oversize: !complete }
+    return { status: response.status, headers: response.headers, body: utf8Text(bytes), oversize: !complete }
   } catch (error) {
     return describeFailure(error, timeoutMs)
   }
@@ -190,20 +191,15 @@ async function readBounded(
   // Bounded: each chunk adds bytes up to `limit`, and the attempt's signal ends a stalled read.
   for (;;) {
     const { done, value } = await reader.read()
-    if (done) return { bytes: Buffer.concat(chunks, size), complete: true }
+    if (done) return { bytes: concatBytes(chunks, size), complete: true }
     const room = limit - size
     chunks.push(value.subarray(0, room))
     size += Math.min(room, value.byteLength)
     if (value.byteLength > room) {
       reader.cancel().catch(() => undefined)
-      return { bytes: Buffer.concat(chunks, size), complete: false }
+      return { bytes: concatBytes(chunks, size), complete: false }
     }
   }
-}
-
-/** UTF-8, with a replacement character where a cut (or a receiver) split a sequence. */
-function decodeText(bytes: Uint8Array): string {
-  return new TextDecoder().decode(bytes)
 }
 
 /** What the checker says of a delivered answer; an over-long answer breaks it, and so does a checker that throws. */
@@ -231,9 +227,9 @@ export function recordedAnswer(answer: ReceivedAnswer): DeliveryRecord['response
 /** The first `KEPT_BODY_BYTES` of a body, for the journal. */
 export function keptBody(body: string): { body: string; bodyTruncated?: true } {
   if (body.length <= KEPT_BODY_BYTES / 3) return { body }
-  const bytes = Buffer.from(body)
+  const bytes = utf8Bytes(body)
   if (bytes.byteLength <= KEPT_BODY_BYTES) return { body }
-  return { body: decodeText(bytes.subarray(0, KEPT_BODY_BYTES)), bodyTruncated: true }
+  return { body: utf8Text(bytes.subarray(0, KEPT_BODY_BYTES)), bodyTruncated: true }
 }
 
 /** Undici hides the cause (`ECONNREFUSED`...) behind `TypeError: fetch failed`; the cause is what helps. */

@@ -10,6 +10,8 @@ export interface GenerationBudget {
   bytes: number
   /** How long json-schema-faker and the mending rounds may run for one body (`generationMs`, `--generation-ms`). */
   ms: number
+  /** The deadline's clock: milliseconds of CPU time the process has used (`Platform.cpuTime`); the wall clock without it. */
+  cpuTime?: () => number
 }
 
 /**

@@ -26,13 +26,12 @@ export interface Deadline {
  */
 const TICKS_PER_CLOCK_READ = 128
 
-/** Milliseconds of CPU time this process has used (user and system). */
-function cpuNow(): number {
-  const { user, system } = process.cpuUsage()
-  return (user + system) / 1000
-}
-
-export function startDeadline(ms: number): Deadline {
+/**
+ * `clock`: milliseconds of the process's CPU time (the platform's `cpuTime`); where a platform has
+ * no such clock (a browser), the wall clock.
+ */
+export function startDeadline(ms: number, clock: () => number = () => performance.now()): Deadline {
+  const cpuNow = clock
   let at = cpuNow() + ms
   let countdown = TICKS_PER_CLOCK_READ
   const check = () => {

@@ -32,7 +32,7 @@ export function matches(record: RequestRecord, filter: JournalFilter): boolean {
 }
 
 /** `404` matches 404 only; `4xx` (or `4XX`) any status from 400 to 499. */
-function matchesStatus(status: number, wanted: number | StatusClass): boolean {
+export function matchesStatus(status: number, wanted: number | StatusClass): boolean {
   if (typeof wanted === 'number') return status === wanted
   return Math.floor(status / 100) === Number(wanted[0])
 }

@@ -54,9 +54,16 @@ export interface Journal {
   /** Clears all entries, or only those of one session. */
   clearRequests(filter?: Pick<JournalFilter, 'session'>): void
   /**
+   * How many requests the ring has let go of (the oldest, past `--journal-size` or `--journal-bytes`),
+   * or never kept (a journal of size 0), since it was made or last emptied: a count or a verification
+   * over the journal sees only the rest. Emptying one session's part leaves it as it is.
+   */
+  readonly dropped: number
+  /**
    * Hands each new entry matching `filter` to `listener`, after the request that made it (in
-   * batches, `FEED_BATCH_MS` later), until the returned function is called. Entries are built (redacted) once per
-   * batch and only while someone listens: with no listener, the request path pays one length check.
+   * batches, `FEED_BATCH_MS` later), until the returned function is called. Entries are built
+   * (redacted) once a batch and only while someone listens: with no listener, the request path pays
+   * one length check.
    */
   subscribe(filter: JournalFilter, listener: (entry: JournalEntry) => void): () => void
 }
@@ -85,6 +92,8 @@ export function createJournal(
   let first = 0
   let bytes = 0
   let nextId = 1
+  // Counted where records are let go of, in bulk: the request path pays nothing for it.
+  let letGo = 0
   // Up to twice the capacity is held and the oldest dropped in one go, so that dropping costs a
   // request nothing on average; only the newest `capacity` are ever listed.
   /** Where the listed records begin: the newest `capacity` of those not yet dropped. */
@@ -96,6 +105,7 @@ export function createJournal(
     while (records.length - first > keep || (bytes > maxBytes && records.length - first > 1)) {
       bytes -= sizes[first]!
       records[first++] = undefined
+      letGo++
     }
     records = records.slice(first)
     sizes = sizes.slice(first)
@@ -111,7 +121,7 @@ export function createJournal(
       stored.id = nextId++
       // The live feed (`GET /__mock/requests/stream`): with no listener, this check is all it costs.
       if (listeners.length !== 0) feed.push(stored)
-      if (capacity === 0) return
+      if (capacity === 0) return void letGo++
       const size = sizeOf(record)
       if (record.body) stored.body = copyBody(record.body)
       if (record.response) stored.response = boundedAnswer(record.response)
@@ -144,10 +154,16 @@ export function createJournal(
       const from = oldest()
       const keep = (_: unknown, i: number) =>
         i >= from && filter.session !== undefined && records[i]!.session !== filter.session
+      // Those held past the capacity go now: still dropped, unless the whole journal is emptied.
+      letGo = filter.session === undefined ? 0 : letGo + from - first
       sizes = sizes.filter(keep)
       records = records.filter(keep)
       first = 0
       bytes = sizes.reduce((sum, size) => sum + size, 0)
+    },
+    // Records held past the capacity (up to twice it, dropped in one go) are not listed: dropped already.
+    get dropped() {
+      return letGo + Math.max(0, records.length - first - capacity)
     },
     subscribe: feed.subscribe,
   }

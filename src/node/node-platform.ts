@@ -21,4 +21,8 @@ export const nodePlatform: Platform = {
   network: nodeNetwork,
   stateFile: { read: readStateFile, createWriter: createStateWriter },
   embedded: { spec: resolve(packageRoot, 'openapi.yaml'), fixtures: resolve(packageRoot, 'fixtures') },
+  cpuTime() {
+    const { user, system } = process.cpuUsage()
+    return (user + system) / 1000
+  },
 }

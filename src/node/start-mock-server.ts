@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import { StartupError } from '../errors/index.js'
 import { ADMIN_PREFIX } from '../common/config.js'
-import { createConsoleLogger } from '../common/log.js'
+import { createConsoleLogger } from './console-logger.js'
 import { type Engine, settleDeferredExamples, createEngine } from '../engine/engine.js'
 import { openRecords } from '../engine/open-records.js'
 import { handleOf } from '../admin/mock-handle.js'

@@ -1,5 +1,6 @@
 import { errors } from '../errors/index.js'
 import type { Transport } from './request-data.js'
+import { concatBytes } from '../internal/bytes.js'
 
 const EMPTY = new Uint8Array(0)
 
@@ -47,5 +48,5 @@ async function readStream(body: ReadableStream<Uint8Array>, limit: number): Prom
     }
     chunks.push(value)
   }
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)
+  return chunks.length === 1 ? chunks[0]! : concatBytes(chunks, size)
 }

@@ -7,6 +7,7 @@ import type { Fault } from '../rules/rule.js'
 import type { Exchange, PipelineDeps } from './exchange.js'
 import { sendEvents } from './send-events.js'
 import type { ScenarioDecision } from '../scenarios/apply-scenario.js'
+import { afterThisTurn } from '../internal/later.js'
 
 /**
  * Errors that answer a valid request as asked (by a scenario or a Prefer), or that refuse the mock's
@@ -80,7 +81,7 @@ export function recordExchange(exchange: Exchange, deps: PipelineDeps, status: n
   state.journal.recordRequest(record)
   const input = exchange.eventInput
   if (input !== undefined && status >= 200 && status < 300 && mockError === undefined)
-    setImmediate(() => sendEvents(exchange, deps, input))
+    afterThisTurn(() => sendEvents(exchange, deps, input))
   // The record is the line, as it is (a copy of its fields cost 2.2 µs a request, #19); the logger
   // formats it at once, keeping nothing.
   engine.logger.request?.(record)

@@ -12,6 +12,7 @@ import { type RecordedFixture, type RecordedOperation, fixtureOfAnswer } from '.
 import { requestHash } from './request-hash.js'
 import { CREDENTIAL_HEADERS } from '../journal/redaction-of.js'
 import type { PlatformCrypto } from '../common/platform.js'
+import { afterThisTurn } from '../internal/later.js'
 
 /** Proxy mode's `--record DIR`: upstream answers written as fixtures, for `--fixtures DIR` to replay. */
 export interface Recorder {
@@ -178,7 +179,7 @@ export function createRecorder(setup: RecorderSetup): Recorder {
       pending++
       // After this turn's answers are on their way: the checks and the hash stay off the request path.
       // A logger that throws must not end the process, so even that rejection is caught.
-      setImmediate(() => void run(...args).catch(() => {}))
+      afterThisTurn(() => void run(...args).catch(() => {}))
     },
     passOver(operation, status, violations) {
       const problems = violations.map((v) => `${v.path} ${v.message}`).join('; ')

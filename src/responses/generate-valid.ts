@@ -39,7 +39,7 @@ export function generateValid(
 ): unknown | BrokenBody {
   // Validators compile on their first use: start-up work done late, which the deadline does not count.
   if (media.validate) compileValidatorNow(media.validate)
-  const deadline = startDeadline(context.budget.ms)
+  const deadline = startDeadline(context.budget.ms, context.budget.cpuTime)
   try {
     return generateMended(code, media, context, deadline, drawOf(context, media))
   } catch (error) {

@@ -5,6 +5,7 @@ import { BrokenBody, type Draw, generateValid } from './generate-valid.js'
 import type { RenderContext } from './render-response.js'
 import { seededRandom } from '../generation/seeded-random.js'
 import { serializeBody } from './serialize-body.js'
+import { utf8ByteLength } from '../internal/bytes.js'
 
 /** A body made from a schema, serialised: `body` is undefined when the media type cannot carry the value. */
 export interface MadeBody {
@@ -60,7 +61,7 @@ function withinBytes(code: string, media: DeclaredMedia, context: RenderContext,
   const limit = context.budget.bytes
   // n UTF-16 units are n to 3n bytes of UTF-8: only a body near the budget is measured.
   if (body.length * 3 <= limit) return body
-  if (body.length <= limit && Buffer.byteLength(body) <= limit) return body
+  if (body.length <= limit && utf8ByteLength(body) <= limit) return body
   throw errors.generationBudget(code, media.schemaPointer!, [
     `the generated body is larger than the ${limit} bytes the budget allows (--generation-bytes raises it)`,
   ])

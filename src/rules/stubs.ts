@@ -5,6 +5,7 @@ import type { RuleBook } from './rule-targets.js'
 import type { AnswerRule } from './rule.js'
 import type { RuleCounters } from './rule-counters.js'
 import { isOperationNamed } from '../internal/operation-name.js'
+import { utf8ByteLength } from '../internal/bytes.js'
 
 /** Stubs held at most, and the bytes of their definitions: stubs are a test's few, not a data set. */
 export const MAX_STUBS = 1000
@@ -41,8 +42,8 @@ export function readStub(source: Record<string, unknown>, book: RuleBook, id: nu
   const { session, priority = DEFAULT_PRIORITY, force = false } = source
   if (session !== undefined && (typeof session !== 'string' || session === ''))
     throw errors.badStub('"session" is a non-empty string.')
-  if (typeof session === 'string' && Buffer.byteLength(session) > MAX_SESSION_BYTES)
-    throw errors.adminSessionTooLong(MAX_SESSION_BYTES, Buffer.byteLength(session))
+  if (typeof session === 'string' && utf8ByteLength(session) > MAX_SESSION_BYTES)
+    throw errors.adminSessionTooLong(MAX_SESSION_BYTES, utf8ByteLength(session))
   if (!Number.isSafeInteger(priority)) throw errors.badStub('"priority" is a whole number; 1 is the highest.')
   if (typeof force !== 'boolean') throw errors.badStub('"force" is true or false.')
   let rule: AnswerRule

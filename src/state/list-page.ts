@@ -1,6 +1,7 @@
 import { errors } from '../errors/index.js'
 import { isPlainObject } from '../internal/plain-object.js'
 import type { EchoedRole, ListPlan, ListWrapper } from './list-plan.js'
+import { asciiToBase64Url, base64UrlToAscii } from '../internal/bytes.js'
 
 export { compileListPlan, describeListPlan, type EchoedRole, type ListPlan, type ListWrapper } from './list-plan.js'
 
@@ -60,12 +61,12 @@ function readCount(name: string | undefined, query: URLSearchParams): number | u
 
 /** A cursor is `o:<offset>` in base64url: opaque to clients, checked by making it again. */
 function encodeCursor(offset: number): string {
-  return Buffer.from(`o:${offset}`).toString('base64url')
+  return asciiToBase64Url(`o:${offset}`)
 }
 
 /** The offset a cursor the mock made stands for; anything else throws the operation's violation. */
 function readCursor(text: string, parameter: string, violationStatus: number): number {
-  const match = /^o:(0|[1-9]\d*)$/.exec(Buffer.from(text, 'base64url').toString('utf8'))
+  const match = /^o:(0|[1-9]\d*)$/.exec(base64UrlToAscii(text) ?? '')
   const offset = match ? Number(match[1]) : NaN
   if (!Number.isSafeInteger(offset) || encodeCursor(offset) !== text) {
     throw errors.badListCursor(violationStatus, parameter, text)

@@ -9,6 +9,7 @@ import { type FormPlan, planForm } from './form-plan.js'
 import { formEntries } from './read-form.js'
 import { essenceOf, isJsonType } from '../internal/media-type.js'
 import type { Network, Part } from '../common/network.js'
+import { latin1Text, utf8Text } from '../internal/bytes.js'
 
 /** How a body of that media type is parsed before it is validated; `other` bodies are not read. */
 type BodyKind = 'json' | 'form' | 'multipart' | 'other'
@@ -216,7 +217,7 @@ async function validateMultipart(
 
 /** A file part's bytes as text: UTF-8 when it is JSON, else latin1, one character a byte. */
 function fileText(bytes: Uint8Array, json: boolean): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(json ? 'utf8' : 'latin1')
+  return json ? utf8Text(bytes) : latin1Text(bytes)
 }
 
 /** A JSON field's value; one that is not JSON stays text and is reported by name in `unparsable`. */

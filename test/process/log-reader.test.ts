@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { createConsoleLogger } from '../../src/common/log.js'
+import { createConsoleLogger } from '../../src/node/console-logger.js'
 import { startCli, startedUrl, stopProcesses } from '../support/processes.js'
 import { Writable } from 'node:stream'
 

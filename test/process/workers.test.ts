@@ -111,6 +111,41 @@ describe('--workers 2', () => {
     expect((await send(cli.url, '/__mock/requests/count')).json).toEqual({ count: 4 })
   })
 
+  it('POST /__mock/verify reads the journal and the stub hits of every worker (#29)', async () => {
+    const cli = await started(['--workers', '2'])
+    const stub = await send(cli.url, '/__mock/stubs', {
+      method: 'POST',
+      body: { operation: 'addPlant', when: { body: { '$.name': 'Ivy' } }, status: 400 },
+    })
+    expect(stub.status).toBe(201)
+    await sendMany(6, cli.url, '/plants', NEW_PLANT)
+    await sendMany(2, cli.url, '/plants', { method: 'POST', body: { id: 2, name: 'Ivy' } })
+    await sendMany(2, cli.url, '/plants', { method: 'POST', body: { id: 'x', name: 'Rose' } })
+    const listed = await send(cli.url, '/__mock/requests?limit=1000')
+    expect(new Set(listed.json.requests.map(slotOf))).toEqual(new Set([0, 1]))
+    // Each worker journaled only some of these: every count holds only over both journals.
+    const checks = [
+      { operation: 'addPlant', status: 200, times: 6 },
+      { operation: 'addPlant', status: 400, body: { '$.name': 'Ivy' }, times: 2 },
+      { allStubsUsed: true },
+    ]
+    for (let i = 0; i < 2; i++) {
+      const passed = await send(cli.url, '/__mock/verify', { method: 'POST', body: { checks } })
+      expect(passed).toEqual({ status: 200, json: { ok: true, checked: 3, dropped: 0 } })
+    }
+    const failed = await send(cli.url, '/__mock/verify', {
+      method: 'POST',
+      body: { checks: [{ operation: 'addPlant', status: 201 }, { noViolations: true }] },
+    })
+    expect(failed.status).toBe(409)
+    expect(failed.json.failures[0].nearMisses).toHaveLength(10)
+    expect(new Set(failed.json.failures[0].nearMisses.map(slotOf))).toEqual(new Set([0, 1]))
+    expect(failed.json.failures[1]).toMatchObject({ kind: 'noViolations', found: 2 })
+    const bad = await send(cli.url, '/__mock/verify', { method: 'POST', body: { checks: [{ operation: 'nope' }] } })
+    expect(bad.status).toBe(400)
+    expect(bad.json.message).toContain('"nope" names no operation')
+  })
+
   it('a record created through one worker is read, listed and deleted through the others (--stateful)', async () => {
     const cli = await started(['--spec', gardenSpec, '--stateful', '--workers', '2'])
     const created = await send(cli.url, '/plants', { method: 'POST', body: { name: 'Fern', tag: 'shade' } })

@@ -42,6 +42,7 @@ const ADMIN_ROUTES = [
   'GET /__mock/requests',
   'DELETE /__mock/requests',
   'GET /__mock/requests/count',
+  'POST /__mock/verify',
   'POST /__mock/reset',
   'GET /__mock/state',
   'PUT /__mock/state/{resource}',

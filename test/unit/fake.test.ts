@@ -1,3 +1,4 @@
+import { nodePlatform } from '../../src/node/node-platform.js'
 import { describe, expect, it, vi } from 'vitest'
 import { createFaker } from '../../src/generation/fake.js'
 import { isDeadlinePassed, startDeadline } from '../../src/generation/generation-deadline.js'
@@ -223,7 +224,7 @@ describe('the generation deadline (#12)', () => {
 
   it('stops generating, with the deadline’s own error, once the deadline has passed', () => {
     const fake = createFaker(document, SEED)
-    const deadline = startDeadline(1000)
+    const deadline = startDeadline(1000, nodePlatform.cpuTime)
     vi.spyOn(process, 'cpuUsage').mockReturnValue({ user: Number.MAX_SAFE_INTEGER, system: 0 })
     try {
       let thrown: unknown
@@ -248,7 +249,7 @@ describe('the generation deadline (#12)', () => {
 
   it('forgets a deadline once its value is made: the next value without one is never stopped', () => {
     const fake = createFaker(document, SEED)
-    fake('/components/schemas/Subject', startDeadline(1000))
+    fake('/components/schemas/Subject', startDeadline(1000, nodePlatform.cpuTime))
     vi.spyOn(performance, 'now').mockReturnValue(Number.MAX_SAFE_INTEGER)
     try {
       expect(() => fake('/components/schemas/Cube')).not.toThrow()

@@ -1,3 +1,4 @@
+import { nodePlatform } from '../../src/node/node-platform.js'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
   GENERATION_BUDGET,
@@ -114,7 +115,7 @@ describe('startDeadline', () => {
 
   it('passes checks until its time is up, then throws an error only it is known by', () => {
     const clock = stoppedClock()
-    const deadline = startDeadline(50)
+    const deadline = startDeadline(50, nodePlatform.cpuTime)
     clock.advance(50)
     expect(() => deadline.check()).not.toThrow()
     clock.advance(1)
@@ -130,7 +131,7 @@ describe('startDeadline', () => {
 
   it('does not count the time of work it is told is not generation (a validator compiled on first use)', () => {
     const clock = stoppedClock()
-    const deadline = startDeadline(50)
+    const deadline = startDeadline(50, nodePlatform.cpuTime)
     expect(deadline.excluding(() => (clock.advance(400), 'compiled'))).toBe('compiled')
     clock.advance(50)
     expect(() => deadline.check()).not.toThrow()
@@ -140,7 +141,7 @@ describe('startDeadline', () => {
 
   it('reads the clock once in 128 ticks', () => {
     const clock = stoppedClock()
-    const deadline = startDeadline(50)
+    const deadline = startDeadline(50, nodePlatform.cpuTime)
     const before = clock.read.mock.calls.length
     for (let tick = 0; tick < 1280; tick++) deadline.tick()
     expect(clock.read.mock.calls.length - before).toBe(10)
@@ -148,7 +149,7 @@ describe('startDeadline', () => {
 
   it('throws on every tick once its time is up, so that retries inside json-schema-faker end at once', () => {
     const clock = stoppedClock()
-    const deadline = startDeadline(50)
+    const deadline = startDeadline(50, nodePlatform.cpuTime)
     clock.advance(51)
     let throws = 0
     for (let tick = 0; tick < 200; tick++) {

@@ -63,6 +63,36 @@ describe('createJournal: a bounded ring', () => {
     recordMany(journal, 3)
     expect(journal.listRequests()).toEqual([])
   })
+
+  it('counts the requests it let go of, so a verification can say it saw only the rest (#29)', () => {
+    const journal = createJournal(3)
+    recordMany(journal, 3)
+    expect(journal.dropped).toBe(0)
+    // Past the capacity, whether or not the ring has compacted yet: every request not listed is dropped.
+    for (let n = 4; n <= 10; n++) {
+      journal.recordRequest(record({ query: `n=${n}` }))
+      expect(journal.dropped).toBe(n - 3)
+      expect(journal.dropped + journal.listRequests().length).toBe(n)
+    }
+  })
+
+  it('counts requests dropped by the byte budget, and forgets the count when emptied, not when a session is (#29)', () => {
+    const journal = createJournal(100, undefined, 4 * KIB)
+    for (let n = 1; n <= 6; n++) journal.recordRequest(record({ body: encode('x'.repeat(KIB)), session: `s${n % 2}` }))
+    const kept = journal.listRequests().length
+    expect(kept).toBeLessThan(6)
+    expect(journal.dropped).toBe(6 - kept)
+    journal.clearRequests({ session: 's0' })
+    expect(journal.dropped).toBe(6 - kept)
+    journal.clearRequests()
+    expect(journal.dropped).toBe(0)
+  })
+
+  it('a journal of size 0 counts every request as dropped (#29)', () => {
+    const journal = createJournal(0)
+    recordMany(journal, 3)
+    expect(journal.dropped).toBe(3)
+  })
 })
 
 describe('createJournal: what an entry keeps', () => {

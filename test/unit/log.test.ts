@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import { type RequestLine, createConsoleLogger, formatRequestJson, formatRequestText } from '../../src/common/log.js'
+import { type RequestLine, formatRequestJson, formatRequestText } from '../../src/common/log.js'
+import { createConsoleLogger } from '../../src/node/console-logger.js'
 
 const line = (overrides: Partial<RequestLine> = {}): RequestLine => ({
   time: Date.UTC(2025, 0, 2, 3, 4, 5),
