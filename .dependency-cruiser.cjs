@@ -8,7 +8,7 @@ const LAYERS = [
   { name: '3 routing, validation, body generation', folders: ['routing', 'validation', 'generation'] },
   {
     name: '4 what an operation answers',
-    folders: ['auth', 'responses', 'rules', 'scenarios', 'journal', 'verify', 'state', 'events', 'proxy'],
+    folders: ['auth', 'responses', 'rules', 'scenarios', 'journal', 'verify', 'state', 'events', 'proxy', 'coverage'],
   },
   { name: '5 the engine, compiled at start-up', folders: ['engine'] },
   { name: '6 the per-request pipeline', folders: ['pipeline'] },

@@ -7,6 +7,7 @@ import type { ConsoleLogger } from './common/log.js'
 import { consoleLogger, createConsoleLogger } from './node/console-logger.js'
 import { parseCommandLine } from './command-line/parse-command-line.js'
 import { filterByLevel } from './command-line/verbose-level.js'
+import { finishCoverage } from './command-line/coverage-at-exit.js'
 
 function main(argv: string[]): void {
   let command: ReturnType<typeof parseCommandLine>
@@ -28,19 +29,19 @@ function main(argv: string[]): void {
     return
   }
   startMockServer({ ...options, logger }).then(
-    (server) => serveUntilSignalled(server, logger),
+    (server) => serveUntilSignalled(server, logger, () => finishCoverage(server, options, logger)),
     // Printed whatever the level: `-v silent` still says why the mock did not start.
     (error) => reportFailure(unfiltered, error, environment),
   )
 }
 
-function serveUntilSignalled(server: MockServer, logger: ConsoleLogger): void {
+function serveUntilSignalled(server: MockServer, logger: ConsoleLogger, finish: () => Promise<number>): void {
   let closing = false
   const stop = (signal: string) => {
     if (closing) process.exit(130) // a second signal: the user wants out now
     closing = true
     logger.info(`${signal}: finishing in-flight requests, then stopping`)
-    closeThenExit(server, logger)
+    closeThenExit(server, logger, finish)
   }
   process.on('SIGINT', () => stop('SIGINT'))
   process.on('SIGTERM', () => stop('SIGTERM'))

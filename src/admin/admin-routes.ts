@@ -9,6 +9,7 @@ import { JOURNAL_FILTERS, LISTING_PARAMETERS, journalFilterOf, readPage, askedSe
 import { addStateRoutes } from './admin-state-routes.js'
 import { addStubRoutes } from './admin-stub-routes.js'
 import { addDeliveryRoutes } from './admin-delivery-routes.js'
+import { addCoverageRoutes } from './admin-coverage.js'
 import { addVerifyRoute } from './admin-verify.js'
 import type { Engine } from '../engine/engine.js'
 import { addScenarioRoutes, describeScenarios } from './admin-scenario-routes.js'
@@ -56,6 +57,9 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   { method: 'GET', path: `${ADMIN_PREFIX}/requests` },
   { method: 'DELETE', path: `${ADMIN_PREFIX}/requests` },
   { method: 'GET', path: `${ADMIN_PREFIX}/requests/count` },
+  { method: 'GET', path: `${ADMIN_PREFIX}/coverage` },
+  { method: 'POST', path: `${ADMIN_PREFIX}/coverage/reset` },
+  { method: 'POST', path: `${ADMIN_PREFIX}/coverage/report` },
   { method: 'POST', path: `${ADMIN_PREFIX}/verify` },
   { method: 'POST', path: `${ADMIN_PREFIX}/reset` },
   { method: 'GET', path: `${ADMIN_PREFIX}/state` },
@@ -186,6 +190,8 @@ export function createAdminRoutes({
   addStateRoutes(admin, state, stateful, maxBodyBytes)
   addStubRoutes(admin, state, rules, maxBodyBytes)
   addDeliveryRoutes(admin, engine, state, maxBodyBytes)
+
+  addCoverageRoutes(admin, engine, state)
 
   admin.get('/spec', (c) => c.body(spec.text, 200, { 'content-type': spec.mediaType }))
 

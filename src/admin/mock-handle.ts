@@ -12,6 +12,9 @@ import { checkResource, checkedRecords, storeOf } from '../state/steer-records.j
 import { utf8ByteLength } from '../internal/bytes.js'
 import type { RequestCheck } from '../verify/verify-check.js'
 import { checkVerification } from './admin-verify.js'
+import { coverageOf, writeCoverageReport } from './admin-coverage.js'
+import type { CoverageReport } from '../coverage/coverage-report.js'
+import { errors } from '../errors/index.js'
 
 /** Steering a running mock from a test: scenarios, the request journal, reset. */
 export interface MockHandle {
@@ -63,6 +66,15 @@ export interface MockHandle {
   verifyNoViolations(options?: { session?: string }): void
   /** Throws an `AssertionError` naming the runtime stubs that never answered (in the session, when one is given). */
   verifyAllStubsUsed(options?: { session?: string }): void
+  /**
+   * What the requests exercised of the description since the start or the last `resetCoverage()`
+   * (#29): every operation × declared status × media type, with counts; as `GET /__mock/coverage`.
+   */
+  coverage(options?: { session?: string }): CoverageReport
+  /** Starts counting coverage again: everything, or one session's. `reset()` leaves coverage alone. */
+  resetCoverage(options?: { session?: string }): void
+  /** Writes the `--coverage-report` files now (`coverageReport` option); the paths written. Throws a 409 `MockError` without that option. */
+  writeCoverageReport(): Promise<string[]>
 }
 
 /** A runtime stub as written: a scenario rule's fields, plus the operation it answers. See docs/conditions-and-stubs.md. */
@@ -199,6 +211,13 @@ export function handleOf(live: () => LiveMock): MockHandle {
     verifyNoUnmatched: (options = {}) => flagCheck(live(), 'noUnmatched', options),
     verifyNoViolations: (options = {}) => flagCheck(live(), 'noViolations', options),
     verifyAllStubsUsed: (options = {}) => flagCheck(live(), 'allStubsUsed', options),
+    coverage: (options = {}) => coverageOf(live().engine, current(), options.session),
+    resetCoverage: (options = {}) => current().coverage.reset(options.session),
+    async writeCoverageReport() {
+      const written = await writeCoverageReport(live().engine, current())
+      if (written === undefined) throw errors.coverageReportNotSet()
+      return written
+    },
   }
 }
 

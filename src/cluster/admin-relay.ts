@@ -1,4 +1,6 @@
 import { ADMIN_PREFIX } from '../common/config.js'
+import type { CoverageReport } from '../coverage/coverage-report.js'
+import { writeCoverageReport } from '../admin/admin-coverage.js'
 import type { JournalEntry } from '../journal/journal-entry.js'
 import { isMockError } from '../errors/index.js'
 import { readBody } from '../pipeline/read-body.js'
@@ -11,6 +13,7 @@ import type { PrimaryLink } from './primary-link.js'
 import {
   type FromWorker,
   mergeByTime,
+  mergeCoverage,
   mergeDeliveries,
   mergeScenario,
   mergeStub,
@@ -30,6 +33,7 @@ function mergerOf(path: string): ((answers: Array<FromWorker<any>>) => unknown) 
   if (path === '/__mock/stubs') return (answers) => mergeStubList(answers.map((a) => a.value))
   if (/^\/__mock\/stubs\/[^/]+$/.test(path)) return (answers) => mergeStub(answers.map((a) => a.value))
   if (path === '/__mock/scenario') return (answers) => mergeScenario(answers.map((a) => a.value))
+  if (path === '/__mock/coverage') return mergeCoverage
   return undefined
 }
 
@@ -107,6 +111,28 @@ export function relayAdmin(link: PrimaryLink, slot: number) {
       return verificationAnswer(runVerification(engine, checks, input, session))
     }
 
+    /**
+     * `POST /__mock/coverage/report` writes the counts of every worker (#29): this worker answers the
+     * call first (host, origin, token; its own counts written), then the merged report is written over them.
+     */
+    const relayCoverageReport = async (request: Request, env: unknown): Promise<Response> => {
+      const local = await handle(request, env)
+      if (local.status !== 200) return local
+      void local.body?.cancel()
+      const coverageUrl = new URL(request.url)
+      coverageUrl.pathname = `${ADMIN_PREFIX}/coverage`
+      coverageUrl.search = ''
+      const read = await relayRead(
+        coverageUrl.pathname,
+        new Request(coverageUrl, { method: 'GET', headers: request.headers }),
+        env,
+      )
+      if (read.status !== 200) return read
+      const { engine, state } = live()
+      const written = await writeCoverageReport(engine, state, (await read.json()) as CoverageReport)
+      return Response.json({ written })
+    }
+
     const relayWrite = async (request: Request): Promise<Response> => {
       const limit = live().engine.options.maxBodyBytes
       // At most `--max-body` bytes; a larger one is answered 413 as the admin API would.
@@ -123,6 +149,8 @@ export function relayAdmin(link: PrimaryLink, slot: number) {
       try {
         if (request.method === 'GET') return await relayRead(path, request, env)
         if (request.method === 'POST' && path === `${ADMIN_PREFIX}/verify`) return await relayVerify(request)
+        if (request.method === 'POST' && path === `${ADMIN_PREFIX}/coverage/report`)
+          return await relayCoverageReport(request, env)
         if (request.method === 'HEAD' || request.method === 'OPTIONS' || ALONE.some((re) => re.test(path)))
           return await handle(request, env)
         return await relayWrite(request)

@@ -1,3 +1,4 @@
+import type { CoverageReport } from '../coverage/coverage-report.js'
 import type { JournalEntry } from '../journal/journal-entry.js'
 import type { StubUse, VerifyInput } from '../verify/verify-check.js'
 import { MAX_WORKERS } from '../command-line/read-workers.js'
@@ -93,4 +94,61 @@ export function mergeVerifyInputs(answers: ReadonlyArray<FromWorker<VerifyInput>
     }
   const dropped = answers.reduce((sum, { value }) => sum + value.dropped, 0)
   return { entries, dropped, stubs: [...stubs.values()] }
+}
+
+/**
+ * `GET /__mock/coverage` over every worker (#29): each counts its own requests over the same
+ * operations in the same order, so the counts are added row by row, unmatched paths by
+ * `METHOD path` (the 100 most frequent kept), and the summary worked out again from the sums.
+ */
+export function mergeCoverage(answers: ReadonlyArray<FromWorker<CoverageReport>>): CoverageReport {
+  const reports = answers.map((a) => a.value)
+  const [first, ...others] = reports
+  const merged: CoverageReport = structuredClone(first!)
+  for (const report of others) {
+    if (report.since < merged.since) merged.since = report.since
+    merged.unmatchedOther += report.unmatchedOther
+    for (const key of ['requests', 'unmatched', 'invalid'] as const) merged.summary[key] += report.summary[key]
+    report.operations.forEach((operation, i) => {
+      const into = merged.operations[i]!
+      into.requests += operation.requests
+      operation.responses.forEach((response, j) => {
+        const row = into.responses[j]!
+        for (const key of ['answered', 'forced', 'valid', 'invalid'] as const) row[key] += response[key]
+        for (const by of Object.keys(row.chosenBy) as Array<keyof typeof row.chosenBy>)
+          row.chosenBy[by] += response.chosenBy[by]
+      })
+      for (const { status, answered } of operation.undeclared) {
+        const known = into.undeclared.find((u) => u.status === status)
+        if (known) known.answered += answered
+        else into.undeclared.push({ status, answered })
+      }
+      into.undeclared.sort((a, b) => a.status - b.status)
+    })
+  }
+  const unmatched = new Map<string, CoverageReport['unmatched'][number]>()
+  for (const report of reports)
+    for (const miss of report.unmatched) {
+      const key = `${miss.method} ${miss.path}`
+      const known = unmatched.get(key)
+      if (known) known.count += miss.count
+      else unmatched.set(key, { ...miss })
+    }
+  const sorted = [...unmatched.values()].sort((a, b) => b.count - a.count)
+  merged.unmatched = sorted.slice(0, 100)
+  merged.unmatchedOther += sorted.slice(100).reduce((sum, miss) => sum + miss.count, 0)
+  const operations = merged.operations.filter((o) => o.requests > 0).length
+  const statuses = new Set<string>()
+  let responses = 0
+  merged.operations.forEach((operation, i) => {
+    for (const response of operation.responses)
+      if (response.answered > 0) {
+        responses++
+        statuses.add(`${i} ${response.status}`)
+      }
+  })
+  merged.summary.operations.exercised = operations
+  merged.summary.statuses.exercised = statuses.size
+  merged.summary.responses.exercised = responses
+  return merged
 }

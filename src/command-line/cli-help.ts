@@ -112,6 +112,12 @@ Admin API (/__mock) and journal:
   --journal-bytes <size>  bytes the journal keeps (oldest dropped)
                                                                  [default: 64mb]
 
+Coverage:
+  --coverage-report <dir>  write coverage.json, coverage.md, junit.xml and
+                       coverage.html there at exit            [default: none]
+  --coverage-min <k=%,..>  exit non-zero at shutdown when less is exercised:
+                       operations=100,statuses=80,responses=50 [default: none]
+
 Logs:
   --log-format <f>     text, or json (one object per line)
                                             [env MOCK_LOG_FORMAT, default: text]

@@ -19,6 +19,8 @@ const FLAGS = {
   delay: { type: 'string' },
   'journal-size': { type: 'string' },
   'journal-bytes': { type: 'string' },
+  'coverage-report': { type: 'string' },
+  'coverage-min': { type: 'string' },
   'generation-bytes': { type: 'string' },
   'generation-ms': { type: 'string' },
   'max-depth': { type: 'string' },

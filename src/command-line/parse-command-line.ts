@@ -2,7 +2,8 @@ import { resolve } from 'node:path'
 import { closestWord } from '../internal/closest-word.js'
 import { CommandLineError } from './command-line-error.js'
 import { readArguments } from './command-line-flags.js'
-import type { MockOptions, ValidationMode } from '../common/config.js'
+import type { CoverageMinimum, MockOptions, ValidationMode } from '../common/config.js'
+import { parseCoverageMinimum } from '../coverage/coverage-thresholds.js'
 import { type EnvironmentSetting, EnvironmentReader } from './environment-reader.js'
 import { parseByteSize } from '../common/option-values.js'
 import { readWorkers } from './read-workers.js'
@@ -74,6 +75,8 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     delay: values.delay,
     journalSize: readOptional('--journal-size', values['journal-size'], wholeNumber),
     journalBytes: readOptional('--journal-bytes', values['journal-bytes'], readSize),
+    coverageReport: values['coverage-report'] ?? settings.path('MOCK_COVERAGE_REPORT'),
+    coverageMin: readOptional('--coverage-min', values['coverage-min'], readCoverageMin),
     generationBytes: readOptional('--generation-bytes', values['generation-bytes'], readSize),
     generationMs: readOptional('--generation-ms', values['generation-ms'], wholeNumber),
     fillProperties: values['json-schema-faker-fillProperties'] ?? values['json-schema-faker-fill-properties'],
@@ -204,6 +207,15 @@ function readValidationMode(source: string, text: string): ValidationMode {
     'cli_bad_value',
     `${source} takes strict, report or off, got "${text}".${guess ? ` Did you mean ${guess}?` : ''}`,
   )
+}
+
+/** `operations=100,statuses=80`; parseCoverageMinimum's complaint, led by the flag. */
+function readCoverageMin(source: string, text: string): CoverageMinimum {
+  try {
+    return parseCoverageMinimum(text)
+  } catch (error) {
+    throw new CommandLineError('cli_bad_value', `${source} ${(error as Error).message}.`)
+  }
 }
 
 function wholeNumber(source: string, text: string): number {

@@ -34,16 +34,24 @@ function namingTheEnvironment(message: string, environment: readonly Environment
  * Stops a server (its in-flight requests finish first), writes the request lines still waiting, and
  * exits 0; exits 1 saying why when it cannot stop cleanly. The one way a mock process ends on a signal.
  */
-export function closeThenExit(server: { close(): Promise<void> }, logger: ConsoleLogger): void {
-  server.close().then(
-    () => {
-      // Request lines wait for the next event-loop turn, which process.exit() would not give them.
-      logger.flush()
-      process.exit(0)
-    },
-    (error: unknown) => {
-      logger.error(`could not stop cleanly: ${(error as Error)?.message ?? error}`)
-      process.exit(1)
-    },
-  )
+export function closeThenExit(
+  server: { close(): Promise<void> },
+  logger: ConsoleLogger,
+  /** Work after the last request, whose result is the exit code: the coverage report and thresholds (#29). */
+  finish: () => Promise<number> = async () => 0,
+): void {
+  server
+    .close()
+    .then(finish)
+    .then(
+      (code) => {
+        // Request lines wait for the next event-loop turn, which process.exit() would not give them.
+        logger.flush()
+        process.exit(code)
+      },
+      (error: unknown) => {
+        logger.error(`could not stop cleanly: ${(error as Error)?.message ?? error}`)
+        process.exit(1)
+      },
+    )
 }

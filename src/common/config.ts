@@ -136,6 +136,16 @@ export interface MockOptions {
   proxyInsecure?: boolean
   /** Proxy mode: write every conforming upstream answer as a fixture into this folder (`--record`). @default none */
   record?: string
+  /**
+   * Consumer coverage (#29): the folder `coverage.json`, `coverage.md`, `junit.xml` and
+   * `coverage.html` are written to at exit and on `POST /__mock/coverage/report` (`--coverage-report`). @default none
+   */
+  coverageReport?: string
+  /**
+   * Least shares (%) of operations, statuses (operation × declared status) and responses (× media type)
+   * that must be exercised: the command line exits non-zero at shutdown when one is missed (`--coverage-min`). @default none
+   */
+  coverageMin?: CoverageMinimum
   /** With `record`: replace a fixture already recorded for the same request (`--record-overwrite`). @default false: kept */
   recordOverwrite?: boolean
   /** Proxy mode: only these operations (operationId or `METHOD /path`) go to the upstream; the others are mocked (`--proxy-only`). @default all */
@@ -156,9 +166,20 @@ export interface Delay {
 export type ResolvedOptions = Required<
   Omit<
     MockOptions,
-    'delay' | 'adminToken' | 'stateFile' | 'webhookUrl' | 'webhookSecret' | 'proxy' | 'proxyOnly' | 'record'
+    | 'delay'
+    | 'adminToken'
+    | 'stateFile'
+    | 'webhookUrl'
+    | 'webhookSecret'
+    | 'proxy'
+    | 'proxyOnly'
+    | 'record'
+    | 'coverageReport'
+    | 'coverageMin'
   >
 > & {
+  coverageReport: string | undefined
+  coverageMin: CoverageMinimum | undefined
   fixturesRequired: boolean
   delay: Delay
   adminToken: string | undefined
@@ -168,4 +189,11 @@ export type ResolvedOptions = Required<
   proxy: string | undefined
   proxyOnly: string[] | undefined
   record: string | undefined
+}
+
+/** `--coverage-min operations=100,statuses=80`: the least share (%) of each that must be exercised (#29). */
+export interface CoverageMinimum {
+  operations?: number
+  statuses?: number
+  responses?: number
 }

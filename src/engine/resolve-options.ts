@@ -157,6 +157,8 @@ export function resolveOptions(options: MockOptions, platform: OptionsPlatform):
     proxyConnectTimeoutMs,
     proxyInsecure,
     record: record === undefined ? undefined : resolve(record),
+    coverageReport: options.coverageReport === undefined ? undefined : resolve(options.coverageReport),
+    coverageMin: options.coverageMin,
     recordOverwrite,
     proxyOnly,
     mockOnly,

@@ -1,6 +1,7 @@
 import { errors, startupErrors } from '../errors/index.js'
 import type { Redaction } from '../journal/journal-entry.js'
 import { type Journal, createJournal } from '../journal/journal.js'
+import { type Coverage, createCoverage } from '../coverage/coverage.js'
 import type { Scenario } from '../scenarios/scenarios.js'
 import { RuleCounters } from '../rules/rule-counters.js'
 import { StubStore } from '../rules/stubs.js'
@@ -35,6 +36,8 @@ export interface RuntimeState {
   stubs: StubStore
   /** How often each rule and stub has answered, per session (`times`, `sequence`). */
   counters: RuleCounters
+  /** What the requests exercised of the description (#29); kept by `reset`, cleared by `POST /__mock/coverage/reset`. */
+  coverage: Coverage
   /** Scenario back to the start, sessions forgotten, journal emptied, stubs removed, counters zeroed, data back to its seed; or only one session's. */
   reset(session?: string): Awaitable<void>
 }
@@ -70,6 +73,7 @@ export function createRuntimeState(
     if (carried) bySession.set(session, carried)
   }
   const journal = previous?.journal ?? createJournal(journalSize, redaction, journalBytes)
+  const coverage = previous?.coverage ?? createCoverage()
   const counters = new RuleCounters()
   const stubs = new StubStore(counters)
   const webhookTargets = new WebhookTargets()
@@ -98,6 +102,7 @@ export function createRuntimeState(
     sessions: () => bySession.entries(),
     stubs,
     counters,
+    coverage,
     deliveries,
     webhookTargets,
     reset(session) {

@@ -79,6 +79,13 @@ export const adminErrors = {
     forbidden(
       `The admin API does not change state for a page of another site (Origin ${origin}); allow it with --allowed-hosts.`,
     ),
+  /** `POST /__mock/coverage/report` on a mock started without a folder to write to (#29). */
+  coverageReportNotSet: () =>
+    new MockError(
+      409,
+      'invalid_admin_request',
+      'No coverage report folder is set: start the mock with --coverage-report <dir> (or the coverageReport option).',
+    ),
   adminBodyNotJson: (contentType: string) =>
     forbidden(`From a browser, the admin API takes JSON bodies only, not ${contentType}.`),
   adminPreflightRefused: (origin: string) =>

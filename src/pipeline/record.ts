@@ -78,6 +78,7 @@ export function recordExchange(exchange: Exchange, deps: PipelineDeps, status: n
     error: mockError?.message,
     forcedBy: forced,
   }
+  state.coverage.count(record, exchange.operation)
   state.journal.recordRequest(record)
   const input = exchange.eventInput
   if (input !== undefined && status >= 200 && status < 300 && mockError === undefined)

@@ -6,6 +6,9 @@
  */
 import { execFileSync } from 'node:child_process'
 import http from 'node:http'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type Spawned, runCli, startCli, startedUrl, stopProcesses, within } from '../support/processes.js'
 import { gardenSpec } from '../support/stateful.js'
@@ -109,6 +112,33 @@ describe('--workers 2', () => {
     expect((await send(cli.url, '/__mock/reset', { method: 'POST' })).status).toBe(200)
     expect((await sendMany(4, cli.url, '/plants', NEW_PLANT)).map((a) => a.status)).toEqual(Array(4).fill(200))
     expect((await send(cli.url, '/__mock/requests/count')).json).toEqual({ count: 4 })
+  })
+
+  it('GET /__mock/coverage adds up the counts of every worker, and the report holds them all (#29)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'workers-coverage-'))
+    try {
+      const cli = await started(['--workers', '2', '--coverage-report', dir])
+      await sendMany(6, cli.url, '/plants', NEW_PLANT)
+      await sendMany(4, cli.url, '/plants', { ...NEW_PLANT, headers: { prefer: 'code=400' } })
+      await sendMany(2, cli.url, '/nowhere')
+      const { json } = await send(cli.url, '/__mock/requests?limit=1000')
+      expect(new Set(json.requests.map(slotOf))).toEqual(new Set([0, 1]))
+      const coverage = (await send(cli.url, '/__mock/coverage')).json
+      expect(coverage.summary).toMatchObject({ requests: 12, unmatched: 2, statuses: { exercised: 2, total: 2 } })
+      const rows = coverage.operations[0].responses
+      expect(rows.map((r: { answered: number; forced: number }) => [r.answered, r.forced])).toEqual([
+        [6, 0],
+        [4, 4],
+      ])
+      expect(coverage.unmatched).toEqual([{ method: 'GET', path: '/nowhere', count: 2, nearest: ['/plants'] }])
+      expect((await send(cli.url, '/__mock/coverage/report', { method: 'POST' })).status).toBe(200)
+      const written = JSON.parse(readFileSync(join(dir, 'coverage.json'), 'utf8'))
+      expect(written.summary.requests).toBe(12)
+      expect((await send(cli.url, '/__mock/coverage/reset', { method: 'POST' })).status).toBe(200)
+      expect((await send(cli.url, '/__mock/coverage')).json.summary.requests).toBe(0)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('POST /__mock/verify reads the journal and the stub hits of every worker (#29)', async () => {

@@ -329,7 +329,7 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium', () => {
     expect(await seriousViolations(page)).toEqual([])
   })
 
-  // Needs GET /__mock/coverage (#29 §1, the coverage branch): runs once that is merged.
+  // Needs GET /__mock/coverage (#29 §1): skipped in a build without it.
   it.skipIf(!hasCoverage)('draws the coverage of the requests sent, read from the mock itself', async () => {
     const server = await started()
     await addPlant(server, 'Fern')
