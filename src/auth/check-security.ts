@@ -69,8 +69,9 @@ export function securityFailure(check: SecurityCheck, request: RequestData): Moc
     if (!failure) return undefined
     firstFailure ??= failure
   }
-  // One alternative: its own challenge; several: every scheme's.
-  if (check.alternatives.length === 1) return firstFailure
+  // One scheme: its own challenge; several, in one requirement or in alternatives: every scheme's,
+  // as RFC 9110 §11.6.1 allows (#30): `Bearer, Basic realm="..."` for an OAuth2 + Basic requirement.
+  if (check.alternatives.length === 1 && check.alternatives[0]!.length === 1) return firstFailure
   return errors.unauthorized(firstFailure!.message, check.challenge)
 }
 

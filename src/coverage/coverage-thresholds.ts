@@ -7,7 +7,10 @@ const KINDS = ['operations', 'statuses', 'responses'] as const
 /** Reads `operations=100,statuses=80`; throws a plain `Error` naming what is wrong (the option reader words it). */
 export function parseCoverageMinimum(text: string): CoverageMinimum {
   const minimum: CoverageMinimum = {}
-  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const match = /^(operations|statuses|responses)=(\d{1,3}(?:\.\d+)?)$/.exec(part)
     const value = match ? Number(match[2]) : NaN
     if (!match || !(value >= 0 && value <= 100))

@@ -28,7 +28,13 @@ function statusRows(report: CoverageReport): StatusRow[] {
   for (const operation of report.operations) {
     const byStatus = new Map<string, StatusRow>()
     for (const response of operation.responses) {
-      const row = byStatus.get(response.status) ?? { operation, status: response.status, answered: 0, forced: 0, invalid: 0 }
+      const row = byStatus.get(response.status) ?? {
+        operation,
+        status: response.status,
+        answered: 0,
+        forced: 0,
+        invalid: 0,
+      }
       row.answered += response.answered
       row.forced += response.forced
       row.invalid += response.invalid

@@ -10,6 +10,9 @@ import { proxyErrors } from './proxy.js'
 import { webhookErrors } from './webhook.js'
 import { stateErrors, stateStartupErrors } from './state.js'
 
+/** The violation of a body sent to an operation that declares none (#30). */
+export const BODY_NOT_DECLARED = { path: 'body', message: 'is sent, but the operation declares no request body' }
+
 export { MockError, type MockErrorKind, type Violation, isMockError } from './mock-error.js'
 export { queryDynamicProblem } from './preference.js'
 
@@ -56,6 +59,12 @@ export const errors = {
       'unsupported_media_type',
       `${received ? `Content-Type "${received}" is not accepted` : 'The request has no Content-Type'}; send ${accepted.join(' or ')}.`,
     ),
+
+  /** A body sent to an operation that declares none (#30): 415, as Prism answers. */
+  bodyNotDeclared: (operationId: string) =>
+    new MockError(415, 'unsupported_media_type', `${operationId} declares no request body; send the request without one.`, {
+      details: [BODY_NOT_DECLARED],
+    }),
 
   notAcceptable: (accept: string, available: readonly string[]) =>
     new MockError(

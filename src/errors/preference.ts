@@ -12,18 +12,13 @@ export const preferenceErrors = {
   badPreferDelay: (status: number) =>
     refuse(status, 'Prefer: delay= must be a whole number of milliseconds, at most 600000.'),
   badPreferCode: (status: number, written: string) => refuse(status, `${written} must be an HTTP status such as 400.`),
-  undeclaredPreferredCode: (status: number, written: string, code: number, operationId: string, declared: string) =>
-    refuse(status, `${written}${code} names a status that ${operationId} does not declare (declared: ${declared}).`),
-  unknownExample: (
-    status: number,
-    written: string,
-    name: string,
-    operationId: string,
-    anyStatus: boolean,
-    known: readonly string[],
-  ) =>
+  /** 404, as Prism answers it: the status asked for is not in the description (#30). */
+  undeclaredPreferredCode: (written: string, code: number, operationId: string, declared: string) =>
+    refuse(404, `${written}${code} names a status that ${operationId} does not declare (declared: ${declared}).`),
+  /** 404, as Prism answers it: no example of that name is in the description (#30). */
+  unknownExample: (written: string, name: string, operationId: string, anyStatus: boolean, known: readonly string[]) =>
     refuse(
-      status,
+      404,
       `${written}${name} matches no fixture or example of ${operationId}${anyStatus ? '' : ` for that status`} (available: ${known.join(', ') || 'none'}).`,
     ),
 }

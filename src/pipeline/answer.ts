@@ -1,6 +1,6 @@
 import { securityFailure } from '../auth/check-security.js'
 import type { CompiledOperation } from '../engine/compile-operation.js'
-import { type MockError, errors, isMockError } from '../errors/index.js'
+import { BODY_NOT_DECLARED, type MockError, errors, isMockError } from '../errors/index.js'
 import type { RequestData } from '../common/request.js'
 import type { Transport } from './request-data.js'
 import type { Preferences } from '../responses/prefer.js'
@@ -65,9 +65,9 @@ async function answerDescribed(
   const { operation, params } = matchStep(exchange, deps, described)
   const prefer = scenarioStep(exchange, deps, operation, query)
   const refusal = securityStep(exchange, operation)
-  if (refusal) return refusal
+  if (refusal) return refused(exchange, refusal, prefer)
   const value = await validateStep(transport, exchange, deps, { operation, params, described, prefer })
-  if (isMockError(value)) return value
+  if (isMockError(value)) return refused(exchange, value, prefer)
   if (exchange.choice) chooseStep(exchange, deps, operation, prefer, { params, value })
   if (operation.sendsEvents) exchange.eventInput = { params, value }
   const { upstream } = deps.engine
@@ -80,6 +80,12 @@ async function answerDescribed(
     ? await dataStep(exchange, deps, operation, operation.stateful, { params, value }, decided)
     : decided
   return renderStep(exchange, deps, plan, operation, { described, params, value })
+}
+
+/** A refused request's answer is the declared one for its status, with the example its Prefer names, if any (#30). */
+function refused(exchange: Exchange, error: MockError, prefer: Preferences): MockError {
+  if (prefer.example !== undefined) exchange.errorExample = prefer.example
+  return error
 }
 
 /**
@@ -144,6 +150,9 @@ async function validateStep(
     mode = 'report'
   }
   const reading: BodyReading = { transport, exchange, deps, operation, request: exchange.request }
+  // A body the operation does not declare: 415 as Prism answers (#30), or reported; never read.
+  const undeclaredBody = operation.body === undefined && sendsBody(exchange.request, transport)
+  if (undeclaredBody && mode === 'strict') return errors.bodyNotDeclared(operation.id)
   if (mode === 'strict') {
     const violations = operation.parameters ? validateParameters(operation.parameters, described, params) : []
     let value: unknown
@@ -166,8 +175,19 @@ async function validateStep(
     if (body.violations.length) violations.push(...body.violations)
     value = body.value
   }
+  if (undeclaredBody && mode === 'report') violations.push(BODY_NOT_DECLARED)
   if (violations.length) exchange.violations = violations
   return value
+}
+
+/**
+ * A body is sent: a `Content-Length` above 0, or a chunked one (a `Content-Type` alone sends none); in
+ * process (`app.request()`, no connection), a Request made with a body.
+ */
+function sendsBody(request: RequestData, transport: Transport): boolean {
+  const length = request.header('content-length')
+  if ((length !== undefined && length !== '0') || request.header('transfer-encoding') !== undefined) return true
+  return transport.connection === undefined && length === undefined && transport.raw.body !== null
 }
 
 /**

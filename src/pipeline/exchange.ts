@@ -31,6 +31,8 @@ export interface Exchange {
   nearMiss?: NearMiss
   /** Set once the request is valid (step 5): only then does its `Prefer: delay=` count. */
   prefer?: Preferences
+  /** The example a refused request's `Prefer: example=` (or `__example=`) names: its error answer takes that body (#30). Set only when there is one. */
+  errorExample?: string
   body?: Uint8Array
   /** What the pipeline threw, if it threw: the journal tells violations from answers by it. */
   error?: unknown

@@ -97,10 +97,9 @@ function declaredFor(
   const response = Number.isNaN(code) ? undefined : findResponse(operation.responses.declared, code)
   if (response) return response
   const declared = operation.responses.declared.map((r) => r.code).join(', ')
-  const status = operation.responses.violationStatus
   throw Number.isNaN(code)
-    ? errors.badPreferCode(status, written('code', from))
-    : errors.undeclaredPreferredCode(status, written('code', from), code, operation.id, declared)
+    ? errors.badPreferCode(operation.responses.violationStatus, written('code', from))
+    : errors.undeclaredPreferredCode(written('code', from), code, operation.id, declared)
 }
 
 /**
@@ -135,12 +134,5 @@ function findExample(
       [...m.bodies.keys()].map((n) => `${n} (${r.code}${m.kind === 'json' ? '' : `, ${m.mediaType}`})`),
     ),
   )
-  throw errors.unknownExample(
-    operation.responses.violationStatus,
-    written('example', from),
-    name,
-    operation.id,
-    anyStatus,
-    known,
-  )
+  throw errors.unknownExample(written('example', from), name, operation.id, anyStatus, known)
 }

@@ -53,6 +53,13 @@ export function matchOperation<T, R extends RouteRequest>(
     // A path that exists under the prefix explains the miss better (405, conditions) than the root's plain 404.
     miss ??= found
   }
+  // A literal segment a client percent-encodes (`/test path > with | unsafe`, #30): asked only after a miss.
+  const decoded = miss === undefined ? decodedPath(path) : undefined
+  if (decoded !== undefined) {
+    const found = findOperation(router, method, decoded, path, request, accepts)
+    if (found instanceof MockError) miss = found
+    else if (found !== undefined && Object.keys(found.params).length === 0) return found
+  }
   throw miss ?? errors.notFound(method, path, router.prefixes, nearPaths(router, path), router.paths.length)
 }
 
@@ -203,4 +210,26 @@ function noteMiss<T, R>(endpoint: Endpoint<T>, search: Search<T, R>): void {
 /** HEAD is answered by the GET operation where the description declares no HEAD of its own; `Allow` still lists only declared methods. */
 function headAsGet<V>(byMethod: Map<string, V>, method: string): V | undefined {
   return method === 'HEAD' ? byMethod.get('GET') : undefined
+}
+
+/**
+ * The path with each percent-encoded segment decoded, to match a literal path declared with
+ * characters a client must encode; a segment that decodes to a `/` or does not decode stays as sent.
+ * `undefined` when nothing changes.
+ */
+function decodedPath(path: string): string | undefined {
+  if (!path.includes('%')) return undefined
+  let changed = false
+  const decoded = path.split('/').map((segment) => {
+    if (!segment.includes('%')) return segment
+    try {
+      const text = decodeURIComponent(segment)
+      if (text.includes('/')) return segment
+      changed = true
+      return text
+    } catch {
+      return segment
+    }
+  })
+  return changed ? decoded.join('/') : undefined
 }

@@ -439,9 +439,9 @@ describe('Prefer refines a scenario', () => {
     expect(answer.json).toEqual({ name: 'Fern' })
   })
 
-  it('Prefer: code=404, undeclared, gets 400 under any scenario', async () => {
+  it('Prefer: code=404, undeclared, gets 404 naming it under any scenario (#30)', async () => {
     const answer = await postPlant(await plantApp({ scenario: 'duplicate-plant' }), { headers: { prefer: 'code=404' } })
-    expect(answer.status).toBe(400)
+    expect(answer.status).toBe(404)
     expect(answer.json.message).toMatch(/code=404.*does not declare/)
   })
 })

@@ -225,8 +225,12 @@ describe('alternatives and combinations', () => {
     expect(outcome(check, { headers: { authorization: 'Bearer t', 'x-api-key': 'k' } })).toBeUndefined()
   })
 
-  it('names the scheme still missing when a combination is half met', () => {
+  it('names the scheme still missing when a combination is half met, and challenges with every scheme of it (#30)', () => {
     const error = outcome(compile([{ bearerAuth: [], headerKey: [] }]), bearer('Bearer t'))
-    expect(error?.headers['www-authenticate']).toBe('ApiKey realm="plant-store-mock", in="header", name="X-API-Key"')
+    expect(error?.message).toContain('X-API-Key')
+    // RFC 9110 §11.6.1: one challenge for each scheme the requirement needs.
+    expect(error?.headers['www-authenticate']).toBe(
+      'Bearer, ApiKey realm="plant-store-mock", in="header", name="X-API-Key"',
+    )
   })
 })
