@@ -115,6 +115,7 @@ async function countServer(spec, paths, { warm, count, dir, root }) {
   )
   const agent = new Agent({ keepAlive: true, maxSockets: 1 })
   const control = (...args) => execFileSync('callgrind_control', [...args, String(server.pid)], { stdio: 'ignore' })
+  const streams = await openStreams(server.url, spec.dashboards ?? 0)
   try {
     for (const target of paths) await send(server.url, target, agent, warm)
     const perPath = {}
@@ -142,8 +143,31 @@ async function countServer(spec, paths, { warm, count, dir, root }) {
     return { perPath }
   } finally {
     agent.destroy()
+    for (const stream of streams) stream.destroy()
     await server.stop()
   }
+}
+
+/**
+ * `n` journal streams (`GET /__mock/requests/stream`), as `n` open dashboards hold them, each read and
+ * its bytes counted; their cost is counted with the requests' (the events are built a tick after each).
+ */
+async function openStreams(url, n) {
+  const streams = []
+  for (let i = 0; i < n; i++)
+    streams.push(
+      await new Promise((resolve, reject) => {
+        const req = request(`${url}/__mock/requests/stream`, { timeout: 60_000 }, (res) => {
+          if (res.statusCode !== 200) reject(new Error(`journal stream answered ${res.statusCode}`))
+          res.on('data', () => {})
+          resolve(req)
+        })
+        req.on('timeout', () => req.destroy(new Error('no journal stream within 60 s')))
+        req.on('error', (error) => (error.code === 'ECONNRESET' ? undefined : reject(error)))
+        req.end()
+      }),
+    )
+  return streams
 }
 
 /** `n` requests one after another on the agent's one connection; their statuses. */

@@ -35,6 +35,7 @@
 //   npm run bench -- --soak            mixed valid and invalid traffic, 100 connections × 60 s: errors,
 //                                      status classes, RSS every 5 s, pass/fail (exit 1 on fail)
 // Options: --rounds N  --seconds S  --connections C  --no-prism  --no-build  --json FILE
+//          --dashboards N (with --instructions: the mock again with N journal streams open, #29)
 //          --top N (profile rows)  --profile-path valid|invalid|noauth|prefer|create|read
 //          (create, read: the stateful paths of bench/stateful.mjs)
 //
@@ -82,6 +83,7 @@ const { values: args } = parseArgs({
     stateful: { type: 'boolean', default: false },
     memory: { type: 'boolean', default: false },
     'in-process': { type: 'boolean', default: false },
+    dashboards: { type: 'string', default: '0' },
     rules: { type: 'boolean', default: false },
     proxy: { type: 'boolean', default: false },
     peers: { type: 'boolean', default: false },
@@ -596,6 +598,16 @@ async function main() {
         { name: 'bare', args: [join(root, 'bench/bare-server.mjs'), '--port', '0'] },
         { name: 'hono-ajv', args: [join(root, 'bench/hono-ajv-server.mjs'), '--port', '0'] },
         { name: 'mock', args: [join(root, 'dist/cli.js'), '--port', '0'] },
+        // `--dashboards N`: the same mock with N journal streams open (the dashboard's), read throughout (#29).
+        ...(Number(args.dashboards) > 0
+          ? [
+              {
+                name: `mock+${args.dashboards} dashboards`,
+                args: [join(root, 'dist/cli.js'), '--port', '0'],
+                dashboards: Number(args.dashboards),
+              },
+            ]
+          : []),
       ],
       paths: PATHS,
       root,

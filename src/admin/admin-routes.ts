@@ -15,6 +15,8 @@ import type { Engine } from '../engine/engine.js'
 import { addScenarioRoutes, describeScenarios } from './admin-scenario-routes.js'
 import type { RuleBook } from '../rules/rule-targets.js'
 import type { StatefulSetup } from '../state/compile-stateful.js'
+import { addDashboardRoutes } from './dashboard-routes.js'
+import { addJournalStreamRoute } from './journal-stream.js'
 
 export interface AdminOptions {
   state: RuntimeState
@@ -37,6 +39,8 @@ export interface AdminOptions {
   rules: RuleBook
   /** The engine, for the webhooks it sends on demand (`POST /__mock/webhooks`). */
   engine: Engine
+  /** Aborted when the server closes: the journal's streams end then. */
+  closing?: AbortSignal
 }
 
 /** One route of the admin API, as `admin-openapi.yaml` declares it. */
@@ -71,6 +75,10 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   { method: 'GET', path: `${ADMIN_PREFIX}/deliveries` },
   { method: 'DELETE', path: `${ADMIN_PREFIX}/deliveries` },
   { method: 'GET', path: `${ADMIN_PREFIX}/spec` },
+  { method: 'GET', path: `${ADMIN_PREFIX}/requests/stream` },
+  { method: 'GET', path: `${ADMIN_PREFIX}/` },
+  { method: 'GET', path: `${ADMIN_PREFIX}/dashboard/dashboard.js` },
+  { method: 'GET', path: `${ADMIN_PREFIX}/dashboard/dashboard.css` },
 ]
 
 /** `/__mock/*`: health, scenario, request journal, reset, spec. Admin calls are never journaled. */
@@ -86,6 +94,7 @@ export function createAdminRoutes({
   maxBodyBytes,
   rules,
   engine,
+  closing,
 }: AdminOptions): Hono {
   const admin = new Hono()
   const accept = adminToken === undefined ? undefined : createTokenMatcher([adminToken], engine.platform.crypto)
@@ -135,6 +144,9 @@ export function createAdminRoutes({
     return next()
   })
 
+  // After the caller checks, before the token: a browser's navigation sends no bearer token.
+  addDashboardRoutes(admin)
+
   // After the caller checks, before the token: a browser sends its preflight without credentials.
   admin.use('*', adminCors)
 
@@ -155,6 +167,8 @@ export function createAdminRoutes({
   })
 
   // WireMock's verification: how many requests matched, counted over the records, no entry built.
+  addJournalStreamRoute(admin, state.journal, closing)
+
   admin.get('/requests/count', (c) => {
     const filter = journalFilterOf(c.req.query(), c.req.header('x-mock-session'), JOURNAL_FILTERS)
     return c.json({ count: state.journal.countRequests(filter) })

@@ -69,6 +69,8 @@ export const adminErrors = {
   badPageLimit: (max: number, text: string | undefined) =>
     invalid(`"limit" must be a whole number from 1 to ${max}, got "${text}".`),
   badPageCursor: (text: string) => invalid(`"cursor" must be the "next" of a previous page, got "${text}".`),
+  adminBadEventId: (text: string) =>
+    invalid(`"Last-Event-ID" (or "after") must be the id of a journal entry, a whole number, got "${text}".`),
   adminHostNotLoopback: (host: string, hostName: string) =>
     forbidden(
       `The admin API of a mock on ${host} answers only loopback host names; "${hostName}" is not one (allow it with --allowed-hosts).`,
@@ -89,5 +91,13 @@ export const adminErrors = {
   adminPreflightRefused: (origin: string) =>
     forbidden(
       `The admin API answers pages of the mock's own host, of loopback names and of --allowed-hosts only; Origin ${origin} is none of these.`,
+    ),
+  /** More journal streams open than the mock keeps (`GET /__mock/requests/stream`): each holds a queue and a connection. */
+  adminTooManyStreams: (max: number) =>
+    new MockError(
+      503,
+      'too_many_streams',
+      `The mock already sends the journal to ${max} streams, as many as it keeps open; close one (a dashboard tab) and retry.`,
+      { headers: { 'retry-after': '5' } },
     ),
 }

@@ -45,6 +45,7 @@ export function createMockApps(engine: Engine, state: RuntimeState, closing: Abo
       maxBodyBytes: options.maxBodyBytes,
       rules: engine.rules,
       engine,
+      closing,
     }
     app.route(ADMIN_PREFIX, createAdminRoutes(admin))
   }

@@ -60,6 +60,10 @@ const ADMIN_ROUTES = [
   'GET /__mock/deliveries',
   'DELETE /__mock/deliveries',
   'GET /__mock/spec',
+  'GET /__mock/requests/stream',
+  'GET /__mock/',
+  'GET /__mock/dashboard/dashboard.js',
+  'GET /__mock/dashboard/dashboard.css',
 ]
 
 const preflight = (method: string, headers: Record<string, string> = {}) => ({

@@ -1,0 +1,40 @@
+import type { Hono } from 'hono'
+import { ADMIN_PREFIX } from '../common/config.js'
+import { DASHBOARD_CSS, DASHBOARD_HTML, DASHBOARD_SCRIPT } from './dashboard-assets.js'
+
+/**
+ * What the dashboard's page may do: its own script and style only (no inline code, so markup that
+ * slipped into the page could not run), calls to the mock itself, no frames, no foreign forms.
+ */
+export const DASHBOARD_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; " +
+  "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+const DASHBOARD_PATH = `${ADMIN_PREFIX}/`
+
+const SECURITY_HEADERS = {
+  'content-security-policy': DASHBOARD_CSP,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-cache',
+}
+
+/**
+ * `GET /__mock/` and its two assets. Registered after the Host and Origin checks and before the
+ * token's: a browser's navigation cannot send a bearer token, so the page asks for it and sends it
+ * with each call it makes. The page holds no data; everything it shows comes from the admin API.
+ */
+export function addDashboardRoutes(admin: Hono): void {
+  const page = (body: string, contentType: string) => () =>
+    new Response(body, { headers: { 'content-type': contentType, ...SECURITY_HEADERS } })
+  const html = page(DASHBOARD_HTML, 'text/html; charset=utf-8')
+  // `/__mock` too: the page's links are absolute. Mounted at `/__mock`, Hono routes `/` to `/__mock`
+  // only, so `/__mock/` is caught here.
+  admin.get('/', html)
+  admin.use('*', async function serveDashboard(c, next) {
+    if ((c.req.method === 'GET' || c.req.method === 'HEAD') && c.req.path === DASHBOARD_PATH) return html()
+    return next()
+  })
+  admin.get('/dashboard/dashboard.js', page(DASHBOARD_SCRIPT, 'text/javascript; charset=utf-8'))
+  admin.get('/dashboard/dashboard.css', page(DASHBOARD_CSS, 'text/css; charset=utf-8'))
+}
