@@ -1,5 +1,6 @@
 import type { Hono } from 'hono'
 import { errors } from '../errors/index.js'
+import { concatBytes } from '../internal/bytes.js'
 import type { Journal } from '../journal/journal.js'
 import type { JournalEntry } from '../journal/journal-entry.js'
 import type { JournalFilter } from '../journal/journal-filter.js'
@@ -125,7 +126,7 @@ function createJournalStream(
         if (replayed < replay.length) {
           const part = replay.slice(replayed, (replayed += REPLAY_CHUNK)).map(eventOf)
           return controller.enqueue(
-            concat(
+            concatBytes(
               part,
               part.reduce((sum, event) => sum + event.byteLength, 0),
             ),
@@ -214,20 +215,10 @@ function createEventQueue(limits: JournalStreamLimits) {
       while (events.length === 0 && !ended) await new Promise<void>((resolve) => (wake = resolve))
       wake = undefined
       if (ended) return undefined
-      const chunk = events.length === 1 ? events[0]! : concat(events, bytes)
+      const chunk = events.length === 1 ? events[0]! : concatBytes(events, bytes)
       events = []
       bytes = 0
       return chunk
     },
   }
-}
-
-function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
-  const all = new Uint8Array(length)
-  let at = 0
-  for (const part of parts) {
-    all.set(part, at)
-    at += part.byteLength
-  }
-  return all
 }
