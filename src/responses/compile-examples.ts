@@ -33,14 +33,25 @@ export function compileExamples(
 }
 
 /**
- * Without an example on the media type, the `example`s written in the schema (on the schema itself,
- * or on its properties) make the body, when they are enough for a valid one; otherwise bodies are generated.
+ * Without an example on the media type, the schema's own `example` makes the body, when valid. Where
+ * a body can be made of the schema, the examples of its properties are left to the static sample,
+ * which takes them first and fills every other declared property as Prism's does (#30); a body made
+ * of the property examples alone would leave the others out. Where none can be made (an object under
+ * `text/plain`), the property examples are all there is.
  */
 function addSchemaExample(context: ResponseCompileContext, media: DeclaredMedia, schema: unknown): void {
-  const value = exampleOfSchema(context.document, schema)
+  const value = media.generatable ? ownExampleOf(context.document, schema) : exampleOfSchema(context.document, schema)
   if (value === undefined || exampleProblems(context, media, value).length) return
   const text = serializeBody(media.kind, value, media.xml)
   if (text !== undefined) media.bodies.set('default', { name: 'default', origin: 'example', json: text })
+}
+
+/** The `example` (or first of `examples`) written on the schema itself. */
+function ownExampleOf(document: unknown, schema: unknown): unknown {
+  const node = derefSchema(document, schema) as Record<string, any> | undefined
+  if (!isPlainObject(node)) return undefined
+  if (node.example !== undefined) return node.example
+  return Array.isArray(node.examples) && node.examples.length ? node.examples[0] : undefined
 }
 
 /** Which keywords an example breaks and where they are written, for the warning: ` (rules broken: format at #/components/...)`. */
