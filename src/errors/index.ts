@@ -62,9 +62,14 @@ export const errors = {
 
   /** A body sent to an operation that declares none (#30): 415, as Prism answers. */
   bodyNotDeclared: (operationId: string) =>
-    new MockError(415, 'unsupported_media_type', `${operationId} declares no request body; send the request without one.`, {
-      details: [BODY_NOT_DECLARED],
-    }),
+    new MockError(
+      415,
+      'unsupported_media_type',
+      `${operationId} declares no request body; send the request without one.`,
+      {
+        details: [BODY_NOT_DECLARED],
+      },
+    ),
 
   notAcceptable: (accept: string, available: readonly string[]) =>
     new MockError(
