@@ -84,6 +84,7 @@ export function compileOperation(
     coercingAjv,
     logger,
     ignoreExamples: options.ignoreExamples,
+    serveBrokenExamples: options.errors,
     deferredExamples: context.deferredExamples,
   }
   const security = compileSecurity(description.security, document.components?.securitySchemes ?? {}, {

@@ -33,7 +33,8 @@ export function createSampler(document: unknown, { fillProperties, budget, beyon
   let read: object | undefined = beyondBudget ? undefined : (document as object)
   return (schemaPointer) => {
     read ??= copyWithinBudget(document, budget) as object
-    return sampleSchema({ $ref: `#${schemaPointer}` }, read, options)
+    // A `$ref` fragment is percent-decoded: a `%` of the pointer's own (`/deals/50%off`) is written `%25`.
+    return sampleSchema({ $ref: `#${schemaPointer.replaceAll('%', '%25')}` }, read, options)
   }
 }
 

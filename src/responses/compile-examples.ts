@@ -1,7 +1,8 @@
 import type { MediaTypeDescription } from '../openapi/operations.js'
 import { derefSchema } from '../openapi/resolve-ref.js'
 import { isPlainObject } from '../internal/plain-object.js'
-import { bodyProblems, schemaProblems } from '../validation/check-response-body.js'
+import type { Violation } from '../errors/index.js'
+import { bodyViolations, schemaViolations } from '../validation/check-response-body.js'
 import { schemaRootOf } from '../validation/create-ajv.js'
 import type { ResponseCompileContext } from './compile-responses.js'
 import type { DeclaredMedia } from './declared-responses.js'
@@ -18,8 +19,15 @@ export function compileExamples(
   const { document, logger } = context
   const { kind } = media
   for (const { name, value } of content.examples) {
-    const problems = exampleProblems(context, media, value)
-    const text = problems.length ? undefined : serializeBody(kind, value, media.xml)
+    const violations = exampleViolations(context, media, value)
+    const problems = violations.map((v) => `${v.path} ${v.message}`)
+    const broken = problems.length > 0 && context.serveBrokenExamples === true
+    const text = problems.length && !broken ? undefined : serializeBody(kind, value, media.xml)
+    if (broken && text !== undefined) {
+      // Under --errors the description's own example is answered for what it is: 500, naming how it breaks its schema (#30).
+      media.bodies.set(name, { name, origin: 'example', json: text, violations })
+      continue
+    }
     if (text === undefined) {
       const why = problems.length
         ? `it breaks its schema: ${problems.join('; ')}${rulesBroken(document, media, value)}`
@@ -33,14 +41,25 @@ export function compileExamples(
 }
 
 /**
- * Without an example on the media type, the `example`s written in the schema (on the schema itself,
- * or on its properties) make the body, when they are enough for a valid one; otherwise bodies are generated.
+ * Without an example on the media type, the schema's own `example` makes the body, when valid. Where
+ * a body can be made of the schema, the examples of its properties are left to the static sample,
+ * which takes them first and fills every other declared property as Prism's does (#30); a body made
+ * of the property examples alone would leave the others out. Where none can be made (an object under
+ * `text/plain`), the property examples are all there is.
  */
 function addSchemaExample(context: ResponseCompileContext, media: DeclaredMedia, schema: unknown): void {
-  const value = exampleOfSchema(context.document, schema)
-  if (value === undefined || exampleProblems(context, media, value).length) return
+  const value = media.generatable ? ownExampleOf(context.document, schema) : exampleOfSchema(context.document, schema)
+  if (value === undefined || exampleViolations(context, media, value).length) return
   const text = serializeBody(media.kind, value, media.xml)
   if (text !== undefined) media.bodies.set('default', { name: 'default', origin: 'example', json: text })
+}
+
+/** The `example` (or first of `examples`) written on the schema itself. */
+function ownExampleOf(document: unknown, schema: unknown): unknown {
+  const node = derefSchema(document, schema) as Record<string, any> | undefined
+  if (!isPlainObject(node)) return undefined
+  if (node.example !== undefined) return node.example
+  return Array.isArray(node.examples) && node.examples.length ? node.examples[0] : undefined
 }
 
 /** Which keywords an example breaks and where they are written, for the warning: ` (rules broken: format at #/components/...)`. */
@@ -62,11 +81,11 @@ function absoluteSchemaPath(schemaPath: string, root: string): string {
 }
 
 /** An XML or text example written as a string is the document itself: only its schema, if a string one, can judge it. */
-function exampleProblems(context: ResponseCompileContext, media: DeclaredMedia, value: unknown): string[] {
+function exampleViolations(context: ResponseCompileContext, media: DeclaredMedia, value: unknown): Violation[] {
   if (media.kind === 'json' || (media.kind === 'xml' && typeof value === 'object' && value !== null))
-    return bodyProblems(context, media, value)
+    return bodyViolations(context, media, value)
   if (media.kind === 'xml') return []
-  return schemaProblems(media, value)
+  return schemaViolations(media, value)
 }
 
 /**

@@ -1,4 +1,4 @@
-import { startupErrors } from '../errors/index.js'
+import { type Violation, startupErrors } from '../errors/index.js'
 import type { Logger } from '../common/log.js'
 import type { MediaTypeDescription, OperationDescription, ResponseDescription } from '../openapi/operations.js'
 import { derefSchema, nodeAt } from '../openapi/resolve-ref.js'
@@ -29,6 +29,11 @@ export interface ResponseCompileContext {
   logger: Logger
   /** Read no example of the description (`ignoreExamples`): those responses are generated, or served from fixtures. */
   ignoreExamples?: boolean
+  /**
+   * Keep an example that breaks its schema as a body, with how it breaks it (`--errors`, which then
+   * answers it 500 with the violations): else it is left out with a warning, and a valid body served.
+   */
+  serveBrokenExamples?: boolean
   /**
    * Where given, examples are not checked now: each response that has some is put here, to be
    * checked after the server listens, or when a request first needs it (`settleExamples`).
@@ -96,6 +101,7 @@ function compileMedia(
     xml: kind === 'xml' && content.schemaPointer ? xmlNamesOf(document, content.schemaPointer) : undefined,
     bodies: new Map(),
   }
+  if (kind === 'text' && isStructuredSchema(schema)) media.unwritable = unwritableAs(content.mediaType)
   if (context.ignoreExamples || (content.examples.length === 0 && !schema)) return media
   const check = () => compileExamples(context, label, content, media, schema)
   if (context.deferredExamples) pending.push(check)
@@ -104,6 +110,22 @@ function compileMedia(
 }
 
 const SCALAR_TYPES = new Set(['string', 'number', 'integer', 'boolean'])
+
+/** A schema that says it is an object or an array, and nothing else: no text body can be made of it. */
+function isStructuredSchema(schema: any): boolean {
+  const types: unknown[] = Array.isArray(schema?.type) ? schema.type : [schema?.type]
+  return types.every((t) => t === 'object' || t === 'array')
+}
+
+/** Made once per such media type, at start-up: the request path only reads it. */
+function unwritableAs(mediaType: string): readonly Violation[] {
+  return Object.freeze([
+    {
+      path: 'body',
+      message: `cannot be written as ${mediaType}: its schema is an object or an array, which only a JSON or XML media type carries, and no example gives the text`,
+    },
+  ])
+}
 
 function isScalarSchema(schema: any): boolean {
   const types: unknown[] = Array.isArray(schema?.type) ? schema.type : [schema?.type]

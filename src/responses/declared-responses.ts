@@ -18,6 +18,8 @@ export interface StaticBody {
    * sidecar's over the response's own (`DeclaredResponse.headers`), merged at start-up.
    */
   headers?: Record<string, string>
+  /** How a declared example breaks its schema, kept under `--errors` (`serveBrokenExamples`) to be answered 500. */
+  violations?: readonly Violation[]
 }
 
 /** One declared media type of a response, with its own schema and examples. */
@@ -32,6 +34,11 @@ export interface DeclaredMedia extends BodySchema {
   xml?: XmlNames
   /** Fixtures first (in file order), then the description's examples. */
   bodies: Map<string, StaticBody>
+  /**
+   * Set when no body can be written for its schema (an object under `text/html`): the empty body the
+   * mock then sends is told as a violation, `X-Mock-Violations`, or 500 under `--errors` (#30).
+   */
+  unwritable?: readonly Violation[]
 }
 
 /** One declared response of an operation, ready to serve. */

@@ -81,18 +81,30 @@ export function renderDeclared(
   const headers = response.headers
   if (!media) return { status, headers, body: null }
   // Declared content that nothing can fill (no schema, no example) still comes as what was declared.
-  if (source.kind === 'empty')
-    return {
+  if (source.kind === 'empty') {
+    const rendered: RenderedResponse = {
       status,
       contentType: media.contentType,
       headers,
       body: serializeBody(media.kind, media.kind === 'text' ? '' : {}, media.xml) ?? '',
     }
+    if (media.unwritable) rendered.violations = media.unwritable
+    return rendered
+  }
   if (source.kind === 'static') {
     // A fixture with headers of its own (a `.headers.json` beside it) carries the whole set, merged at start-up.
     const served = source.body.headers ?? headers
-    if (!source.body.template || !request)
-      return { status, contentType: media.contentType, headers: served, body: source.body.json }
+    if (!source.body.template || !request) {
+      const rendered: RenderedResponse = {
+        status,
+        contentType: media.contentType,
+        headers: served,
+        body: source.body.json,
+      }
+      // An example that breaks its schema, kept under --errors: answered 500 with how it breaks it.
+      if (source.body.violations) rendered.violations = source.body.violations
+      return rendered
+    }
     return renderTemplate(
       { status, contentType: media.contentType, headers: served, body: null },
       response.code,

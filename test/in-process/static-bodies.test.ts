@@ -15,7 +15,7 @@ import { silentLogger } from '../../src/common/log.js'
 const spec = fileURLToPath(new URL('../descriptions/static-bodies.yaml', import.meta.url))
 const document = parse(readFileSync(spec, 'utf8'))
 const ajv = addDescriptionSchema(createAjv(), document)
-const paths = ['/plants/1', '/plants', '/nodes', '/pets']
+const paths = ['/plants/1', '/plants', '/nodes', '/pets', '/tasks']
 
 async function body(app: MockApp, path: string, headers: Record<string, string> = {}) {
   const res = await app.request(path, { headers })
@@ -53,6 +53,22 @@ describe('static bodies (#13)', () => {
     expect(plant.code).toMatch(/^[A-Z]{2}\d{3}$/)
     // The sampler repeats the first enum value, which uniqueItems forbids: what cannot be mended is left out, being optional.
     if (plant.tags !== undefined) expect(new Set(plant.tags).size).toBe(plant.tags.length)
+  })
+
+  it('answers every declared property where one has an example, as Prism does (#30)', async () => {
+    const app = await createApp({ spec, logger: silentLogger })
+    expect(JSON.parse(await body(app, '/tasks'))).toEqual({
+      title: 'Work',
+      description: 'string',
+      priority: 0,
+      done: true,
+      labels: ['string'],
+    })
+  })
+
+  it('answers the required properties only with fillProperties false (#30)', async () => {
+    const app = await createApp({ spec, logger: silentLogger, fillProperties: false })
+    expect(await body(app, '/tasks')).toBe('{"title":"Work"}')
   })
 
   it('makes text and XML bodies the same way', async () => {

@@ -34,7 +34,7 @@ function meets(schemaPath: string, value: unknown): boolean {
 const plant = '~1plants~1{id}/get/responses/200'
 
 describe('static bodies beside Prism 5.14 (#13)', () => {
-  it.each(['/plants/1', '/plants', '/nodes', '/pets', '/codes'])(
+  it.each(['/plants/1', '/plants', '/nodes', '/pets', '/codes', '/tasks'])(
     '%s: each answers the same body every time',
     async (path) => {
       for (const base of [servers.prismUrl, servers.mock.url]) {
@@ -63,6 +63,18 @@ describe('static bodies beside Prism 5.14 (#13)', () => {
   it('GET /pets: the same body, the discriminated oneOf’s first branch', async () => {
     const [theirs, ours] = await Promise.all([ask(servers.prismUrl, '/pets'), ask(servers.mock.url, '/pets')])
     expect(JSON.parse(ours.text)).toEqual(JSON.parse(theirs.text))
+  })
+
+  it('GET /tasks: every declared property, the example first, the same body as Prism (#30)', async () => {
+    const [theirs, ours] = await Promise.all([ask(servers.prismUrl, '/tasks'), ask(servers.mock.url, '/tasks')])
+    expect(JSON.parse(theirs.text)).toEqual({
+      title: 'Work',
+      description: 'string',
+      priority: 0,
+      done: true,
+      labels: ['string'],
+    })
+    expect(ours.text).toBe(theirs.text)
   })
 
   it('GET /nodes: Prism cuts the recursion with {}, which breaks `required`; the mock mends it', async () => {
