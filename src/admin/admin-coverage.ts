@@ -34,7 +34,19 @@ export function coverageOf(engine: Engine, state: RuntimeState, session?: string
   return coverageReport(counts, engine.operations, {
     session,
     nearest: (path) => nearPaths(engine.router, path),
+    rules: ruleLabels(engine, state),
+    webhooks: [...engine.webhooks.keys()],
   })
+}
+
+/** The stubs, oldest first, then the rules of `fixtures/scenarios.yaml` (the built-in scenarios' are the mock's own). */
+function ruleLabels(engine: Engine, state: RuntimeState): string[] {
+  const labels = state.stubs.list().map((stub) => stub.rule.label)
+  for (const scenario of engine.scenarios.values()) {
+    if (scenario.builtIn) continue
+    for (const rules of scenario.rules) for (const rule of rules ?? []) labels.push(rule.label)
+  }
+  return labels
 }
 
 /** The title the reports carry: the description's `info.title` and version. */

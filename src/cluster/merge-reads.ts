@@ -117,6 +117,7 @@ export function mergeCoverage(answers: ReadonlyArray<FromWorker<CoverageReport>>
         for (const key of ['answered', 'forced', 'valid', 'invalid'] as const) row[key] += response[key]
         for (const by of Object.keys(row.chosenBy) as Array<keyof typeof row.chosenBy>)
           row.chosenBy[by] += response.chosenBy[by]
+        response.bodies?.forEach((body, k) => (row.bodies![k]!.answered += body.answered))
       })
       for (const { status, answered } of operation.undeclared) {
         const known = into.undeclared.find((u) => u.status === status)
@@ -137,18 +138,38 @@ export function mergeCoverage(answers: ReadonlyArray<FromWorker<CoverageReport>>
   const sorted = [...unmatched.values()].sort((a, b) => b.count - a.count)
   merged.unmatched = sorted.slice(0, 100)
   merged.unmatchedOther += sorted.slice(100).reduce((sum, miss) => sum + miss.count, 0)
+  // Stubs and rules are the same on every worker, and so are the declared events; an event sent by
+  // another name on one worker only is added to the list.
+  const hits = new Map<string, number>()
+  for (const report of reports) for (const { rule, hits: n } of report.rules) hits.set(rule, (hits.get(rule) ?? 0) + n)
+  merged.rules = merged.rules.map(({ rule }) => ({ rule, hits: hits.get(rule) ?? 0 }))
+  const events = new Map<string, CoverageReport['events'][number]>()
+  for (const report of reports)
+    for (const event of report.events) {
+      const key = `${event.kind} ${event.operation ?? ''} ${event.name}`
+      const known = events.get(key)
+      if (!known) events.set(key, { ...event })
+      else for (const count of ['sent', 'delivered', 'conformed', 'undelivered'] as const) known[count] += event[count]
+    }
+  merged.events = [...events.values()]
   const operations = merged.operations.filter((o) => o.requests > 0).length
   const statuses = new Set<string>()
   let responses = 0
+  let bodies = 0
   merged.operations.forEach((operation, i) => {
-    for (const response of operation.responses)
+    for (const response of operation.responses) {
+      bodies += response.bodies?.filter((body) => body.answered > 0).length ?? 0
       if (response.answered > 0) {
         responses++
         statuses.add(`${i} ${response.status}`)
       }
+    }
   })
   merged.summary.operations.exercised = operations
   merged.summary.statuses.exercised = statuses.size
   merged.summary.responses.exercised = responses
+  merged.summary.bodies.exercised = bodies
+  merged.summary.rules.exercised = merged.rules.filter((rule) => rule.hits > 0).length
+  merged.summary.events.exercised = merged.events.filter((event) => !event.undeclared && event.sent > 0).length
   return merged
 }

@@ -30,6 +30,8 @@ export type Gather =
   | { what: 'count'; filter: Record<string, unknown> }
   /** Its journal's entries (of the session), how many it dropped, and its stubs' hits (`POST /__mock/verify`). */
   | { what: 'verify'; session?: string }
+  /** Its coverage report, every session's (`--coverage-report` and `--coverage-min` at exit). */
+  | { what: 'coverage' }
   | { what: 'get'; request: WireRequest }
 
 /** What a worker asks of the primary. */
@@ -47,6 +49,8 @@ export type Run =
   | { kind: 'gather'; gather: Gather }
   /** Start answering requests: every earlier admin write has been applied. */
   | { kind: 'serve' }
+  /** At shutdown, before the stop: write the coverage of every worker and check `--coverage-min`; the exit code. */
+  | { kind: 'finish-coverage' }
 
 export type ToPrimary =
   | { t: 'listening'; url: string; title: string; operations: string[] }

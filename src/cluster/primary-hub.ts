@@ -143,6 +143,15 @@ export function createHub(logger: Logger, records: ((payload: string) => string 
         else reply(member, message.id, gather(member, message))
       }
     },
+    /**
+     * At shutdown, while every worker still serves: one of them (the first started, which prints)
+     * writes the coverage of all and checks `--coverage-min`; the exit code it answers.
+     */
+    finishCoverage: async (): Promise<number> => {
+      const [first] = serving().sort((a, b) => a.slot - b.slot)
+      if (first === undefined) throw new Error('no worker is serving')
+      return (await runOn(first, { kind: 'finish-coverage' })) as number
+    },
     /** A worker ended: what it was asked fails at once. */
     forget(member: Member) {
       members.delete(member.worker.id)

@@ -120,14 +120,26 @@ export async function runPrimary(
     process.exit(exitCode)
   }
 
+  /** `--coverage-report` and `--coverage-min` (#29): the workers' counts, written and checked before they stop. */
+  async function finishCoverage(): Promise<number> {
+    if (!started || (options.coverageReport === undefined && options.coverageMin === undefined)) return 0
+    try {
+      return await hub.finishCoverage()
+    } catch (error) {
+      logger.error(`could not finish the coverage of the workers: ${(error as Error).message}`)
+      return 1
+    }
+  }
+
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
     process.on(signal, () => {
       if (stopping) {
         for (const { worker } of hub.members.values()) worker.kill('SIGKILL')
         process.exit(130) // a second signal: the user wants out now
       }
+      stopping = true
       logger.info(`${signal}: finishing in-flight requests, then stopping`)
-      stopAll(0)
+      void finishCoverage().then(stopAll)
     })
   for (let slot = 0; slot < count; slot++) fork(slot, slot === 0)
 }

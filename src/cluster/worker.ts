@@ -10,6 +10,10 @@ import { createPrimaryLink } from './primary-link.js'
 import type { FetchHandler } from '../node/server-hooks.js'
 import type { LiveMock } from '../admin/mock-handle.js'
 import { verifyInputOf } from '../admin/admin-verify.js'
+import { coverageOf, writeCoverageReport } from '../admin/admin-coverage.js'
+import type { CoverageReport } from '../coverage/coverage-report.js'
+import { finishCoverage } from '../command-line/coverage-at-exit.js'
+import { type FromWorker, mergeCoverage } from './merge-reads.js'
 
 /** Where the primary tells a worker its slot and whether it prints the start-up lines: `PLANT_STORE_MOCK_WORKER=<slot>:<1|0>`. */
 export const WORKER_VARIABLE = 'PLANT_STORE_MOCK_WORKER'
@@ -34,8 +38,23 @@ export async function runWorker(options: MockOptions, logger: ConsoleLogger): Pr
   const relay = relayAdmin(link, slot)
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => {})
 
+  /** Every worker's coverage, merged, written and checked by this one (the primary holds no counts). */
+  const finishAllCoverage = async (): Promise<number> => {
+    const { engine, state } = live!()
+    const others = (await link.call({ kind: 'gather', gather: { what: 'coverage' } }, 'the coverage at exit')) as Array<
+      FromWorker<CoverageReport>
+    >
+    const report = mergeCoverage([{ slot, value: coverageOf(engine, state) }, ...others])
+    const covered = {
+      coverage: () => report,
+      writeCoverageReport: async () => (await writeCoverageReport(engine, state, report)) ?? [],
+    }
+    return finishCoverage(covered, options, logger)
+  }
+
   link.onRun(async (run: Run) => {
     if (run.kind === 'serve') return void ((gate = undefined), openGate())
+    if (run.kind === 'finish-coverage') return finishAllCoverage()
     if (run.kind === 'apply')
       return applyingEcho.run(run.echo, async () =>
         toWireResponse(await inner!(fromWireRequest(run.request), undefined)),
@@ -45,6 +64,7 @@ export async function runWorker(options: MockOptions, logger: ConsoleLogger): Pr
     if (gather.what === 'entries') return journal.listRequests(gather.filter)
     if (gather.what === 'count') return journal.countRequests(gather.filter)
     if (gather.what === 'verify') return verifyInputOf(live!().state, gather.session)
+    if (gather.what === 'coverage') return coverageOf(live!().engine, live!().state)
     return toWireResponse(await inner!(fromWireRequest(gather.request), undefined))
   })
 

@@ -116,7 +116,8 @@ Coverage:
   --coverage-report <dir>  write coverage.json, coverage.md, junit.xml and
                        coverage.html there at exit            [default: none]
   --coverage-min <k=%,..>  exit non-zero at shutdown when less is exercised:
-                       operations=100,statuses=80,responses=50 [default: none]
+                       operations=100,statuses=80,responses=50; also
+                       bodies=, rules=, events=               [default: none]
 
 Logs:
   --log-format <f>     text, or json (one object per line)

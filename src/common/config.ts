@@ -196,4 +196,10 @@ export interface CoverageMinimum {
   operations?: number
   statuses?: number
   responses?: number
+  /** Fixtures and declared examples served. */
+  bodies?: number
+  /** Stubs and scenario rules that answered. */
+  rules?: number
+  /** Declared callbacks and webhooks sent. */
+  events?: number
 }

@@ -1,11 +1,14 @@
 import { type DeclaredResponse, mediaOf } from '../responses/declared-responses.js'
+import type { NamedBody } from '../journal/journal.js'
 import {
   CHOSEN_BY,
   type ChosenBy,
   type CoverageCounts,
   type CoveredOperation,
+  EventTally,
   type OperationTally,
   Tally,
+  eventKey,
 } from './coverage.js'
 
 /** `GET /__mock/coverage`, `mock.coverage()` and `coverage.json` (#29); described in admin-openapi.yaml. */
@@ -21,11 +24,21 @@ export interface CoverageReport {
     statuses: Ratio
     /** Operation × declared status × declared media type answered at least once. */
     responses: Ratio
+    /** Fixtures and declared examples served as a body at least once. */
+    bodies: Ratio
+    /** Stubs and scenario rules (of `fixtures/scenarios.yaml`) that answered at least once. */
+    rules: Ratio
+    /** Callbacks and webhooks the description declares that were sent at least once. */
+    events: Ratio
     requests: number
     unmatched: number
     invalid: number
   }
   operations: OperationCoverage[]
+  /** Every stub and scenario rule, with the requests it answered (those of the session asked for, if one was). */
+  rules: Array<{ rule: string; hits: number }>
+  /** Every declared callback and webhook, and any other sent (a webhook sent by name over the admin API). */
+  events: EventCoverage[]
   /** Requests that matched no operation, by `METHOD path` (at most 100 kept), with the nearest paths served. */
   unmatched: Array<{ method: string; path: string; count: number; nearest?: string[] }>
   /** Unmatched requests past the 100 paths kept. */
@@ -58,6 +71,35 @@ export interface ResponseCoverage {
   valid: number
   invalid: number
   chosenBy: Record<ChosenBy, number>
+  /** The fixtures and declared examples of this media type, each with how often it was the body; absent when it has none. */
+  bodies?: Array<{ name: string; origin: 'fixture' | 'example'; answered: number }>
+}
+
+export interface EventCoverage {
+  kind: 'callback' | 'webhook'
+  name: string
+  /** A callback's operation. */
+  operation?: string
+  /** Deliveries settled... */
+  sent: number
+  /** ...answered by the receiver (below 500)... */
+  delivered: number
+  /** ...as the callback or webhook declares... */
+  conformed: number
+  /** ...or refused, dropped, cancelled, failed. */
+  undelivered: number
+  /** Not in the description (a webhook sent by a name it does not declare). */
+  undeclared?: true
+}
+
+/** What the report lists beside the operations: the rules and stubs, and the webhooks declared. */
+export interface CoverageListing {
+  session?: string
+  nearest?: (path: string) => string[]
+  /** The labels of the stubs and of the rules of `fixtures/scenarios.yaml`, in the order to list them. */
+  rules?: readonly string[]
+  /** The names of the webhooks the description declares (callbacks come with their operations). */
+  webhooks?: readonly string[]
 }
 
 const NONE = new Tally()
@@ -70,10 +112,11 @@ const NONE = new Tally()
 export function coverageReport(
   counts: CoverageCounts,
   operations: readonly CoveredOperation[],
-  { session, nearest }: { session?: string; nearest?: (path: string) => string[] } = {},
+  { session, nearest, rules = [], webhooks = [] }: CoverageListing = {},
 ): CoverageReport {
   const statuses: Ratio = { exercised: 0, total: 0 }
   const responses: Ratio = { exercised: 0, total: 0 }
+  const bodies: Ratio = { exercised: 0, total: 0 }
   let exercisedOperations = 0
   const listed = operations.map((operation): OperationCoverage => {
     const tally = counts.operations.get(operation.id)
@@ -81,11 +124,15 @@ export function coverageReport(
     const { byResponse, undeclared } = gathered(tally)
     const rows: ResponseCoverage[] = []
     for (const declared of operation.responses.declared) {
-      const media = declared.mediaType === undefined ? [undefined] : mediaOf(declared).map((m) => m.mediaType)
+      const media = declared.mediaType === undefined ? [undefined] : mediaOf(declared)
       let statusExercised = false
-      for (const mediaType of media) {
+      for (const described of media) {
+        const mediaType = described?.mediaType
         const counted = byResponse.get(declared)?.get(mediaType) ?? NONE
-        rows.push(rowOf(declared.code, mediaType ?? null, counted))
+        const row = rowOf(declared.code, mediaType ?? null, counted)
+        const served = described ? servedBodies(described.bodies.values(), counted, bodies) : []
+        if (served.length) row.bodies = served
+        rows.push(row)
         responses.total++
         if (counted.answered > 0) {
           responses.exercised++
@@ -104,12 +151,20 @@ export function coverageReport(
       undeclared,
     }
   })
+  const ruleRows = rules.map((rule) => ({ rule, hits: counts.rules.get(rule) ?? 0 }))
+  const events = eventRows(counts, operations, webhooks)
   const report: CoverageReport = {
     since: new Date(counts.since).toISOString(),
     summary: {
       operations: { exercised: exercisedOperations, total: operations.length },
       statuses,
       responses,
+      bodies,
+      rules: { exercised: ruleRows.filter((row) => row.hits > 0).length, total: ruleRows.length },
+      events: {
+        exercised: events.filter((event) => !event.undeclared && event.sent > 0).length,
+        total: events.filter((event) => !event.undeclared).length,
+      },
       requests: counts.requests,
       unmatched: counts.unmatched,
       invalid: counts.invalid,
@@ -122,9 +177,55 @@ export function coverageReport(
         return near?.length ? { method, path, count, nearest: near } : { method, path, count }
       }),
     unmatchedOther: counts.unmatchedOther,
+    rules: ruleRows,
+    events,
   }
   if (session !== undefined) report.session = session
   return report
+}
+
+/** A media type's fixtures and examples, in the order declared, with how often each was served; tallied into `ratio`. */
+function servedBodies(
+  declared: Iterable<NamedBody>,
+  counted: Tally,
+  ratio: Ratio,
+): NonNullable<ResponseCoverage['bodies']> {
+  const rows: NonNullable<ResponseCoverage['bodies']> = []
+  for (const body of declared) {
+    if (body.origin === 'inline') continue
+    const answered = counted.bodies?.get(body) ?? 0
+    rows.push({ name: body.name, origin: body.origin, answered })
+    ratio.total++
+    if (answered > 0) ratio.exercised++
+  }
+  return rows
+}
+
+/** Each declared callback (by operation) and webhook, then whatever else was sent, with their deliveries. */
+function eventRows(
+  counts: CoverageCounts,
+  operations: readonly CoveredOperation[],
+  webhooks: readonly string[],
+): EventCoverage[] {
+  const declared: EventTally[] = []
+  for (const operation of operations)
+    for (const callback of operation.callbacks ?? [])
+      declared.push(new EventTally('callback', callback.name, operation.id))
+  for (const name of webhooks) declared.push(new EventTally('webhook', name, undefined))
+  const listed = new Set<string>()
+  const rows = declared.map((empty) => {
+    const key = eventKey(empty.kind, empty.name, empty.operation)
+    listed.add(key)
+    return eventRow(counts.events.get(key) ?? empty)
+  })
+  for (const [key, tally] of counts.events) if (!listed.has(key)) rows.push({ ...eventRow(tally), undeclared: true })
+  return rows
+}
+
+function eventRow({ kind, name, operation, sent, delivered, conformed, undelivered }: EventTally): EventCoverage {
+  const row: EventCoverage = { kind, name, sent, delivered, conformed, undelivered }
+  if (operation !== undefined) row.operation = operation
+  return row
 }
 
 /** An operation's counts by declared response and media type (several statuses may share a range), and its undeclared statuses. */
@@ -141,6 +242,7 @@ function gathered(tally: OperationTally | undefined) {
     for (const [media, counted] of slot.byMedia) {
       const sum = byMedia.get(media) ?? new Tally()
       for (const key of TALLIED) sum[key] += counted[key]
+      addBodies(sum, counted)
       byMedia.set(media, sum)
     }
   }
@@ -148,6 +250,13 @@ function gathered(tally: OperationTally | undefined) {
 }
 
 const TALLIED = ['answered', 'valid', 'invalid', 'forced', ...CHOSEN_BY] as const
+
+/** Several statuses answered under one declared response (a range, `default`) add up their bodies too. */
+function addBodies(sum: Tally, counted: Tally): void {
+  if (counted.bodies === undefined) return
+  const bodies = (sum.bodies ??= new Map())
+  for (const [body, n] of counted.bodies) bodies.set(body, (bodies.get(body) ?? 0) + n)
+}
 
 function rowOf(status: string, mediaType: string | null, counted: Tally): ResponseCoverage {
   const chosenBy = {} as Record<ChosenBy, number>

@@ -2,7 +2,7 @@ import type { CoverageReport } from './coverage-report.js'
 
 import type { CoverageMinimum } from '../common/config.js'
 
-const KINDS = ['operations', 'statuses', 'responses'] as const
+const KINDS = ['operations', 'statuses', 'responses', 'bodies', 'rules', 'events'] as const
 
 /** Reads `operations=100,statuses=80`; throws a plain `Error` naming what is wrong (the option reader words it). */
 export function parseCoverageMinimum(text: string): CoverageMinimum {
@@ -11,7 +11,7 @@ export function parseCoverageMinimum(text: string): CoverageMinimum {
     .split(',')
     .map((p) => p.trim())
     .filter(Boolean)) {
-    const match = /^(operations|statuses|responses)=(\d{1,3}(?:\.\d+)?)$/.exec(part)
+    const match = /^(operations|statuses|responses|bodies|rules|events)=(\d{1,3}(?:\.\d+)?)$/.exec(part)
     const value = match ? Number(match[2]) : NaN
     if (!match || !(value >= 0 && value <= 100))
       throw new Error(
@@ -41,7 +41,23 @@ export function missedThresholds(report: CoverageReport, minimum: CoverageMinimu
 
 function neverExercised(report: CoverageReport, kind: (typeof KINDS)[number]): string[] {
   const names: string[] = []
+  if (kind === 'rules')
+    return report.rules
+      .filter((row) => row.hits === 0)
+      .map((row) => row.rule)
+      .slice(0, 50)
+  if (kind === 'events')
+    return report.events
+      .filter((event) => !event.undeclared && event.sent === 0)
+      .map((event) => (event.operation ? `${event.operation} callback ${event.name}` : `webhook ${event.name}`))
+      .slice(0, 50)
   for (const operation of report.operations) {
+    if (kind === 'bodies') {
+      for (const response of operation.responses)
+        for (const body of response.bodies ?? [])
+          if (body.answered === 0) names.push(`${operation.operation} ${response.status} ${body.origin} ${body.name}`)
+      continue
+    }
     if (kind === 'operations') {
       if (operation.requests === 0) names.push(operation.operation)
       continue

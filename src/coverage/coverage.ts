@@ -1,4 +1,5 @@
-import type { RequestRecord } from '../journal/journal.js'
+import type { DeliveryRecord } from '../events/delivery.js'
+import type { NamedBody, RequestRecord } from '../journal/journal.js'
 import { type DeclaredResponse, type ResponseSet, findResponse, mediaOf } from '../responses/declared-responses.js'
 
 /**
@@ -6,7 +7,8 @@ import { type DeclaredResponse, type ResponseSet, findResponse, mediaOf } from '
  * start (or the last `POST /__mock/coverage/reset`), whatever the journal has let go of since. One
  * count a request, at step 8 (`recordExchange`): a few map lookups and increments, nothing kept of
  * the request itself, so memory stays bounded by the description's size, the sessions kept
- * (`MAX_COVERAGE_SESSIONS`) and the unmatched paths kept (`MAX_UNMATCHED_PATHS`).
+ * (`MAX_COVERAGE_SESSIONS`), the unmatched paths kept (`MAX_UNMATCHED_PATHS`) and the rules and
+ * events counted (`MAX_COUNTED_NAMES` each).
  */
 
 /** What chose the answer, as coverage tells it apart. */
@@ -19,6 +21,8 @@ export interface CoveredOperation {
   method: string
   path: string
   responses: ResponseSet
+  /** The callbacks it declares. */
+  callbacks?: ReadonlyArray<{ name: string }>
 }
 
 /** The journal's record with the request line's `forcedBy` (what `recordExchange` builds). */
@@ -28,6 +32,8 @@ export type CountedRequest = RequestRecord & { forcedBy?: string }
 export const MAX_COVERAGE_SESSIONS = 1_000
 /** Distinct `METHOD path` of requests that matched no operation kept at most; the others are counted as `other`. */
 export const MAX_UNMATCHED_PATHS = 100
+/** Rules (stubs come and go) and events (a webhook sent over the admin API may be any name) counted apart at most. */
+export const MAX_COUNTED_NAMES = 10_000
 
 /** The counts of one declared response (status × media type). */
 export class Tally {
@@ -41,6 +47,8 @@ export class Tally {
   stub = 0
   stateful = 0
   proxy = 0
+  /** The fixtures and examples served as the body, each by the object the response declares (no key built); made on first use. */
+  bodies: Map<NamedBody, number> | undefined = undefined
 }
 
 export interface OperationTally {
@@ -77,11 +85,38 @@ export class CoverageCounts {
   unmatchedPaths = new Map<string, UnmatchedTally>()
   /** Unmatched requests whose `METHOD path` was past `MAX_UNMATCHED_PATHS`. */
   unmatchedOther = 0
+  /** Requests each rule or stub answered, by its label (`stub 3`, `scenario flaky, addPlant rule 2`). */
+  rules = new Map<string, number>()
+  /** Callbacks and webhooks sent, by `eventKey`. */
+  events = new Map<string, EventTally>()
+}
+
+/** The deliveries of one callback or webhook, by how they ended. */
+export class EventTally {
+  constructor(
+    readonly kind: DeliveryRecord['kind'],
+    readonly name: string,
+    readonly operation: string | undefined,
+  ) {}
+  sent = 0
+  /** The receiver answered (any status below 500)... */
+  delivered = 0
+  /** ...as the callback or webhook declares. */
+  conformed = 0
+  /** Refused, dropped, cancelled, or failed after the retries. */
+  undelivered = 0
+}
+
+/** A callback is its operation's (two operations may declare one of the same name); a webhook is the description's. */
+export function eventKey(kind: DeliveryRecord['kind'], name: string, operation: string | undefined): string {
+  return kind === 'callback' ? `callback ${operation ?? ''} ${name}` : `webhook ${name}`
 }
 
 export interface Coverage {
   /** Counts one answered request of the described API (admin calls are never counted). */
   count(record: CountedRequest, operation: CoveredOperation | undefined): void
+  /** Counts a callback or webhook once its delivery has settled (delivered, failed, refused...). */
+  countDelivery(record: DeliveryRecord): void
   /** Every session's counts together, or one session's; `undefined` for a session that sent nothing. */
   counts(session?: string): CoverageCounts | undefined
   /** Starts counting again: everything, or one session's (the all-sessions view keeps its requests). */
@@ -91,18 +126,24 @@ export interface Coverage {
 export function createCoverage(): Coverage {
   let all = new CoverageCounts()
   const sessions = new Map<string, CoverageCounts>()
+  const countsOf = (session: string) => {
+    let counts = sessions.get(session)
+    if (counts === undefined) {
+      counts = new CoverageCounts()
+      sessions.set(session, counts)
+      if (sessions.size > MAX_COVERAGE_SESSIONS) sessions.delete(sessions.keys().next().value!)
+    }
+    return counts
+  }
   return {
     count(record, operation) {
       countInto(all, record, operation)
       const { session } = record
-      if (session === undefined) return
-      let counts = sessions.get(session)
-      if (counts === undefined) {
-        counts = new CoverageCounts()
-        sessions.set(session, counts)
-        if (sessions.size > MAX_COVERAGE_SESSIONS) sessions.delete(sessions.keys().next().value!)
-      }
-      countInto(counts, record, operation)
+      if (session !== undefined) countInto(countsOf(session), record, operation)
+    },
+    countDelivery(record) {
+      countDeliveryInto(all, record)
+      if (record.session !== undefined) countDeliveryInto(countsOf(record.session), record)
     },
     counts: (session) => (session === undefined ? all : sessions.get(session)),
     reset(session) {
@@ -123,6 +164,8 @@ function countInto(counts: CoverageCounts, record: CountedRequest, operation: Co
     counts.operations.set(operation.id, tally)
   }
   tally.requests++
+  const rule = record.answeredBy
+  if (rule !== undefined) countName(counts.rules, rule)
   const { status } = record
   // A fault that sent nothing (status 0) exercised no response.
   if (status === 0) return
@@ -144,6 +187,33 @@ function countInto(counts: CoverageCounts, record: CountedRequest, operation: Co
   else counted.invalid++
   if (record.forcedBy !== undefined) counted.forced++
   counted[chosenBy(record)]++
+  // A rule's or stub's own body is counted with its rule; fixtures and examples are the description's.
+  const body = record.response?.staticBody
+  if (body !== undefined && body.origin !== 'inline') {
+    const bodies = (counted.bodies ??= new Map())
+    bodies.set(body, (bodies.get(body) ?? 0) + 1)
+  }
+}
+
+function countName(names: Map<string, number>, name: string): void {
+  const known = names.get(name)
+  if (known !== undefined) names.set(name, known + 1)
+  else if (names.size < MAX_COUNTED_NAMES) names.set(name, 1)
+}
+
+function countDeliveryInto(counts: CoverageCounts, record: DeliveryRecord): void {
+  const key = eventKey(record.kind, record.name, record.operation)
+  let tally = counts.events.get(key)
+  if (tally === undefined) {
+    if (counts.events.size >= MAX_COUNTED_NAMES) return
+    tally = new EventTally(record.kind, record.name, record.operation)
+    counts.events.set(key, tally)
+  }
+  tally.sent++
+  if (record.outcome === 'delivered') {
+    tally.delivered++
+    if (record.conformed) tally.conformed++
+  } else tally.undelivered++
 }
 
 function countUnmatched(counts: CoverageCounts, record: CountedRequest): void {

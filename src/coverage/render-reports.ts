@@ -1,4 +1,4 @@
-import type { CoverageReport, OperationCoverage, ResponseCoverage } from './coverage-report.js'
+import type { CoverageReport, EventCoverage, OperationCoverage, ResponseCoverage } from './coverage-report.js'
 
 /**
  * The files `--coverage-report DIR` writes (#29), made from the report alone: `coverage.json`,
@@ -58,6 +58,7 @@ export function renderMarkdown(report: CoverageReport, title: string): string {
       `statuses ${summary.statuses.exercised}/${summary.statuses.total} (${percent(summary.statuses)}), ` +
       `responses ${summary.responses.exercised}/${summary.responses.total} (${percent(summary.responses)}); ` +
       `${summary.requests} requests, ${summary.invalid} invalid, ${summary.unmatched} unmatched, since ${report.since}.`,
+    ...(summary.bodies.total + summary.rules.total + summary.events.total === 0 ? [] : ['', otherRatios(summary)]),
     '',
     '| operation | status | answered | forced | invalid |',
     '|---|---|---|---|---|',
@@ -67,12 +68,53 @@ export function renderMarkdown(report: CoverageReport, title: string): string {
         `${row.answered === 0 ? '**never**' : row.answered} | ${row.forced} | ${row.invalid} |`,
     ),
   ]
+  const unusedBodies = neverServed(report)
+  if (unusedBodies.length) {
+    lines.push('', '| fixture or example never served | operation | status |', '|---|---|---|')
+    for (const { operation, status, body } of unusedBodies)
+      lines.push(`| ${body.origin} \`${cell(body.name)}\` | \`${cell(operation)}\` | ${cell(status)} |`)
+  }
+  if (report.rules.length) {
+    lines.push('', '| stub or rule | answered |', '|---|---|')
+    for (const { rule, hits } of report.rules) lines.push(`| ${cell(rule)} | ${hits === 0 ? '**never**' : hits} |`)
+  }
+  if (report.events.length) {
+    lines.push('', '| callback or webhook | sent | delivered | conformed | undelivered |', '|---|---|---|---|---|')
+    for (const event of report.events)
+      lines.push(
+        `| ${cell(eventName(event))} | ${event.sent === 0 ? '**never**' : event.sent} | ${event.delivered} | ${event.conformed} | ${event.undelivered} |`,
+      )
+  }
   if (report.unmatched.length) {
     lines.push('', '| unmatched request | count | nearest |', '|---|---|---|')
     for (const miss of report.unmatched)
       lines.push(`| ${cell(`${miss.method} ${miss.path}`)} | ${miss.count} | ${cell(miss.nearest?.join(', ') ?? '')} |`)
   }
   return `${lines.join('\n')}\n`
+}
+
+/** The ratios past the operations', where the description or the mock has any to count. */
+function otherRatios({ bodies, rules, events }: CoverageReport['summary']): string {
+  const parts: string[] = []
+  if (bodies.total) parts.push(`fixtures and examples served ${bodies.exercised}/${bodies.total} (${percent(bodies)})`)
+  if (rules.total) parts.push(`stubs and rules that answered ${rules.exercised}/${rules.total} (${percent(rules)})`)
+  if (events.total) parts.push(`callbacks and webhooks sent ${events.exercised}/${events.total} (${percent(events)})`)
+  return `${parts.join(', ')}.`.replace(/^./, (first) => first.toUpperCase())
+}
+
+/** The fixtures and examples no answer served, with where they are declared. */
+function neverServed(report: CoverageReport) {
+  const unused: Array<{ operation: string; status: string; body: NonNullable<ResponseCoverage['bodies']>[number] }> = []
+  for (const operation of report.operations)
+    for (const response of operation.responses)
+      for (const body of response.bodies ?? [])
+        if (body.answered === 0) unused.push({ operation: operation.operation, status: response.status, body })
+  return unused
+}
+
+function eventName(event: EventCoverage): string {
+  const name = event.kind === 'callback' ? `${event.operation} callback ${event.name}` : `webhook ${event.name}`
+  return event.undeclared ? `${name} (not declared)` : name
 }
 
 function xml(text: string): string {
@@ -85,23 +127,56 @@ function xml(text: string): string {
     .replace(/[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd]/gu, '\ufffd')
 }
 
+/**
+ * One suite of operation × declared status, and where the description declares callbacks or webhooks,
+ * a second with one case each, failed when it was never sent.
+ */
 export function renderJunit(report: CoverageReport, title: string): string {
   const rows = statusRows(report)
-  const failures = rows.filter((row) => row.answered === 0).length
-  const cases = rows.map((row) => {
-    const name = xml(`${row.operation.method} ${row.operation.path} ${row.status}`)
-    const head = `    <testcase classname="${xml(row.operation.operation)}" name="${name}" time="0"`
-    if (row.answered > 0) return `${head}/>`
-    return `${head}>\n      <failure message="never exercised">${name} (${xml(row.operation.operation)}) was never answered</failure>\n    </testcase>`
-  })
+  const operationCases = rows.map((row) =>
+    testCase(
+      row.operation.operation,
+      `${row.operation.method} ${row.operation.path} ${row.status}`,
+      row.answered > 0 ? undefined : 'was never answered',
+    ),
+  )
+  const declaredEvents = report.events.filter((event) => !event.undeclared)
+  const eventCases = declaredEvents.map((event) =>
+    testCase(event.operation ?? 'webhooks', eventName(event), event.sent > 0 ? undefined : 'was never sent'),
+  )
+  const suites = [suite(title, report.since, operationCases)]
+  if (eventCases.length) suites.push(suite(`${title}: callbacks and webhooks`, report.since, eventCases))
+  const tests = operationCases.length + eventCases.length
+  const failures = [...operationCases, ...eventCases].filter((c) => c.failed).length
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="API coverage" tests="${rows.length}" failures="${failures}">`,
-    `  <testsuite name="${xml(title)}" tests="${rows.length}" failures="${failures}" errors="0" skipped="0" timestamp="${xml(report.since)}">`,
-    ...cases,
-    '  </testsuite>',
+    `<testsuites name="API coverage" tests="${tests}" failures="${failures}">`,
+    ...suites,
     '</testsuites>',
     '',
+  ].join('\n')
+}
+
+interface TestCase {
+  xml: string
+  failed: boolean
+}
+
+function testCase(classname: string, name: string, failure: string | undefined): TestCase {
+  const head = `    <testcase classname="${xml(classname)}" name="${xml(name)}" time="0"`
+  if (failure === undefined) return { xml: `${head}/>`, failed: false }
+  return {
+    xml: `${head}>\n      <failure message="never exercised">${xml(name)} (${xml(classname)}) ${failure}</failure>\n    </testcase>`,
+    failed: true,
+  }
+}
+
+function suite(name: string, since: string, cases: TestCase[]): string {
+  const failures = cases.filter((c) => c.failed).length
+  return [
+    `  <testsuite name="${xml(name)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="0" timestamp="${xml(since)}">`,
+    ...cases.map((c) => c.xml),
+    '  </testsuite>',
   ].join('\n')
 }
 
@@ -123,6 +198,11 @@ function responseCell(response: ResponseCoverage): string {
   const state = response.answered === 0 ? 'never' : 'hit'
   const forced = response.forced ? `, ${response.forced} forced` : ''
   return `<td class="${statusClass(response.status)} ${state}">${html(label)}: ${response.answered === 0 ? 'never' : html(response.answered)}${html(forced)}</td>`
+}
+
+function listSection(heading: string, items: string[]): string {
+  if (items.length === 0) return ''
+  return `<h2>${html(heading)}</h2>\n<ul>\n${items.map((item) => `<li>${html(item)}</li>`).join('\n')}\n</ul>`
 }
 
 export function renderHtml(report: CoverageReport, title: string): string {
@@ -159,6 +239,22 @@ table { border-collapse: collapse; } th, td { border: 1px solid #ccc; padding: .
 ${rows.join('\n')}
 </tbody>
 </table>
+${summary.bodies.total + summary.rules.total + summary.events.total ? `<p>${html(otherRatios(summary))}</p>` : ''}
+${listSection(
+  'Fixtures and examples never served',
+  neverServed(report).map(({ operation, status, body }) => `${body.origin} ${body.name} (${operation} ${status})`),
+)}
+${listSection(
+  'Stubs and rules',
+  report.rules.map(({ rule, hits }) => `${rule}: ${hits === 0 ? 'never' : hits}`),
+)}
+${listSection(
+  'Callbacks and webhooks',
+  report.events.map(
+    (event) =>
+      `${eventName(event)}: ${event.sent === 0 ? 'never sent' : `${event.sent} sent, ${event.delivered} delivered, ${event.conformed} as declared`}`,
+  ),
+)}
 ${
   report.unmatched.length
     ? `<h2>Requests that matched no operation</h2>\n<ul>\n${report.unmatched

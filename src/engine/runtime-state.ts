@@ -74,6 +74,8 @@ export function createRuntimeState(
   }
   const journal = previous?.journal ?? createJournal(journalSize, redaction, journalBytes)
   const coverage = previous?.coverage ?? createCoverage()
+  // Callbacks and webhooks count for coverage as they settle (the same counts across a reload).
+  if (deliveries) deliveries.onSettled = (record) => coverage.countDelivery(record)
   const counters = new RuleCounters()
   const stubs = new StubStore(counters)
   const webhookTargets = new WebhookTargets()

@@ -82,6 +82,8 @@ export class Deliverer {
   private queue: Delivery[] = []
   private closing: Promise<void> | undefined
   private onIdle: (() => void) | undefined
+  /** Told of each record as it settles (coverage counts it); one listener, the latest set. */
+  onSettled: ((record: DeliveryRecord) => void) | undefined = undefined
   private droppedCount = 0
 
   constructor(options: Partial<DeliveryOptions> & Pick<DeliveryOptions, 'logger'>) {
@@ -205,6 +207,7 @@ export class Deliverer {
     const { line, warn } = describeSettled(record)
     if (warn) this.options.logger.warn(line)
     else this.options.logger.info(line)
+    this.onSettled?.(record)
     this.journal.settled()
   }
 

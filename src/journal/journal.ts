@@ -22,6 +22,14 @@ export interface AnswerSource {
   /** Content-Type, where the answer keeps it apart from `headers` (a rendered response). */
   contentType?: string
   body: string | Uint8Array | null
+  /** The fixture, example or rule body the answer served, when it served one: coverage counts it. */
+  staticBody?: NamedBody
+}
+
+/** A body served as written, named: a fixture, a declared example, or a rule's or stub's own (`inline`). */
+export interface NamedBody {
+  readonly name: string
+  readonly origin: 'fixture' | 'example' | 'inline'
 }
 
 /** What the request path hands over; redaction and decoding wait until someone reads the journal. */

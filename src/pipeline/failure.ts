@@ -18,7 +18,7 @@ import type { Exchange, PipelineDeps } from './exchange.js'
 export function renderFailure(error: unknown, exchange: Exchange | undefined, deps: PipelineDeps): Response {
   const { engine } = deps
   const mockError = isMockError(error) ? error : reportUnexpected(deps, error)
-  const { status, headers, body, violations, declared } = renderError(
+  const { status, headers, body, violations, declared, staticBody } = renderError(
     mockError,
     exchange?.operation?.responses,
     engine.errorContext,
@@ -41,7 +41,7 @@ export function renderFailure(error: unknown, exchange: Exchange | undefined, de
       exchange?.responseViolations,
     )
   if (exchange) {
-    exchange.answer = { status, headers, body }
+    exchange.answer = { status, headers, body, staticBody }
     exchange.reason = mockError.message
   }
   return new Response(body, { status, headers })
@@ -70,6 +70,6 @@ export function answerWithViolations(
     [VIOLATIONS_HEADER]: renderViolationsHeader(exchange.violations, exchange.responseViolations),
   }
   if (rendered.contentType) headers['content-type'] = rendered.contentType
-  exchange.answer = { status: rendered.status, headers, body: rendered.body }
+  exchange.answer = { status: rendered.status, headers, body: rendered.body, staticBody: rendered.staticBody }
   return new Response(rendered.body, { status: rendered.status, headers })
 }

@@ -18,6 +18,8 @@ export interface RenderedError {
   violations?: readonly Violation[]
   /** The description's answer (an example, a body of its schema, or none) was served, not the mock's message: it is in `X-Mock-Error`. */
   declared?: true
+  /** The declared example served, when one was. */
+  staticBody?: StaticBody
 }
 
 export interface ErrorContext extends RenderContext {
@@ -79,6 +81,7 @@ export function renderError(
     body: rendered.body,
     violations: rendered.violations,
     declared: true,
+    staticBody: rendered.staticBody,
   }
 }
 

@@ -24,6 +24,8 @@ export interface RenderedResponse {
    * header) or from the checks rendering makes anyway (a generated body no mending could fix).
    */
   violations?: readonly Violation[]
+  /** The fixture, example or rule body served, when the body is one (rendered from it, if a template): coverage counts it. */
+  staticBody?: StaticBody
 }
 
 export interface RenderContext {
@@ -100,13 +102,14 @@ export function renderDeclared(
         contentType: media.contentType,
         headers: served,
         body: source.body.json,
+        staticBody: source.body,
       }
       // An example that breaks its schema, kept under --errors: answered 500 with how it breaks it.
       if (source.body.violations) rendered.violations = source.body.violations
       return rendered
     }
     return renderTemplate(
-      { status, contentType: media.contentType, headers: served, body: null },
+      { status, contentType: media.contentType, headers: served, body: null, staticBody: source.body },
       response.code,
       media,
       source.body,
@@ -176,6 +179,7 @@ function renderTemplate(
     `the fixture "${body.name}" (${code}) rendered a body that breaks its schema (${problems.join('; ')}); a generated body is served instead`,
   )
   const made = madeBodyOf(code, media, context, !context.dynamic)
+  rendered.staticBody = undefined
   rendered.body = made.body ?? null
   if (made.violations) rendered.violations = made.violations
   return rendered

@@ -13,6 +13,7 @@ import { type CoverageReport, type MockApp, createApp } from '../../src/index.js
 import { silentLogger } from '../../src/common/log.js'
 import { renderCoverageFiles } from '../../src/coverage/render-reports.js'
 import { type AdminOracle, createAdminOracle } from '../support/admin-oracle.js'
+import { answerWith, createReceivers } from '../support/receivers.js'
 
 const AUTH = { authorization: 'Bearer t', 'content-type': 'application/json' }
 const FERN = '{"id":1,"name":"Fern"}'
@@ -126,6 +127,104 @@ describe('coverage of the Plant Store (#29)', () => {
     expect(response.status).toBe(409)
     expect(((await response.json()) as { message: string }).message).toContain('--coverage-report')
     await expect(app.mock.writeCoverageReport()).rejects.toThrow(/--coverage-report/)
+  })
+})
+
+describe('what else the tests exercised: fixtures and examples, stubs and rules, callbacks and webhooks (#29)', () => {
+  const bodiesOf = (report: CoverageReport, status: string) =>
+    row(report, status).bodies!.map((body) => [body.origin, body.name, body.answered])
+
+  it('counts each fixture served, by name, and lists those never served', async () => {
+    const app = await plantStore()
+    expect(bodiesOf(app.mock.coverage(), '200')).toEqual([
+      ['fixture', 'default', 0],
+      ['fixture', 'monstera', 0],
+    ])
+    await post(app, AUTH)
+    await post(app, AUTH)
+    await post(app, { ...AUTH, prefer: 'example=monstera' })
+    // An invalid request answered 400 with the mock's own message serves no fixture.
+    await post(app, AUTH, '{"name":1}')
+    const report = await coverageOver(app)
+    expect(bodiesOf(report, '200')).toEqual([
+      ['fixture', 'default', 2],
+      ['fixture', 'monstera', 1],
+    ])
+    // In file order: 400.duplicate-id.json before 400.json.
+    expect(bodiesOf(report, '400')).toEqual([
+      ['fixture', 'duplicate-id', 0],
+      ['fixture', 'default', 0],
+    ])
+    expect(report.summary.bodies).toEqual({ exercised: 2, total: 4 })
+  })
+
+  it('counts the requests each stub and scenario rule answered, and lists those that never answered', async () => {
+    const app = await plantStore()
+    const before = app.mock.coverage()
+    const scenarioRules = before.rules.map((r) => r.rule)
+    expect(scenarioRules.length).toBeGreaterThan(0)
+    expect(before.rules.every((r) => r.hits === 0)).toBe(true)
+    app.mock.stub({ operation: 'addPlant', when: { body: { '$.name': 'Poison Ivy' } }, status: 400 })
+    app.mock.stub({ operation: 'addPlant', when: { body: { '$.name': 'Never Sent' } }, status: 400 })
+    await post(app, AUTH, '{"id":2,"name":"Poison Ivy"}')
+    await post(app, AUTH, '{"id":3,"name":"Poison Ivy"}')
+    await post(app, { ...AUTH, 'x-mock-scenario': 'duplicate-plant' })
+    const report = await coverageOver(app)
+    const hits = Object.fromEntries(report.rules.map((r) => [r.rule, r.hits]))
+    expect(hits['stub 1']).toBe(2)
+    expect(hits['stub 2']).toBe(0)
+    const duplicate = scenarioRules.filter((label) => label.includes('duplicate-plant'))
+    expect(duplicate).toHaveLength(1)
+    expect(hits[duplicate[0]!]).toBe(1)
+    // The scenario's rule served the fixture it names, and the stubs (a status, no body of their own)
+    // the 400's default fixture: counted as those fixtures too.
+    expect(bodiesOf(report, '400')).toEqual([
+      ['fixture', 'duplicate-id', 1],
+      ['fixture', 'default', 2],
+    ])
+    expect(report.summary.rules).toEqual({ exercised: 2, total: scenarioRules.length + 2 })
+  })
+
+  it('counts callbacks as they settle, by operation and name, delivered or not, and the files say which were never sent', async () => {
+    const receivers = createReceivers()
+    try {
+      const receiver = await receivers.start(answerWith(200))
+      const app = await createApp({
+        spec: fileURLToPath(new URL('../descriptions/events/callbacks.yaml', import.meta.url)),
+        logger: silentLogger,
+      })
+      const subscribe = (callbackUrl: string) =>
+        app.request('/subscriptions', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ callbackUrl }),
+        })
+      const none = app.mock.coverage()
+      expect(none.events.map((e) => [e.kind, e.operation, e.name, e.sent])).toEqual([
+        ['callback', 'subscribe', 'onPlantAdded', 0],
+        ['callback', 'subscribe', 'onTopic', 0],
+      ])
+      // Without ?topic= the onTopic URL has nothing to read; onPlantAdded goes to the receiver.
+      expect((await subscribe(receiver.url)).status).toBe(201)
+      await app.mock.waitForDeliveries({ name: 'onPlantAdded', count: 1 })
+      const report = await coverageOver(app)
+      const onPlantAdded = report.events.find((e) => e.name === 'onPlantAdded')!
+      expect(onPlantAdded).toMatchObject({ sent: 1, delivered: 1, conformed: 1, undelivered: 0 })
+      expect(report.summary.events.total).toBe(2)
+      expect(report.summary.events.exercised).toBe(report.events.filter((e) => e.sent > 0).length)
+      const files = renderCoverageFiles(report, 'Subscriptions')
+      const junit = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(files['junit.xml']!)
+      const [, events] = junit.testsuites.testsuite as Array<{
+        name: string
+        testcase: Array<{ name: string; failure?: unknown }>
+      }>
+      expect(events!.name).toBe('Subscriptions: callbacks and webhooks')
+      const sent = new Map(report.events.map((e) => [`${e.operation} callback ${e.name}`, e.sent > 0]))
+      expect(events!.testcase.map((c) => [c.name, c.failure === undefined])).toEqual([...sent])
+      expect(files['coverage.md']).toContain('| subscribe callback onPlantAdded | 1 | 1 | 1 | 0 |')
+    } finally {
+      await receivers.closeAll()
+    }
   })
 })
 

@@ -46,11 +46,43 @@ describe('coverage at exit (#29)', () => {
     expect(cli.stdout()).toContain('coverage meets --coverage-min')
   })
 
+  it('with --workers 2, writes the counts of every worker at exit and checks --coverage-min over them', async () => {
+    const dir = join(await tempDir('coverage-workers-'), 'reports')
+    const cli = startCli(['--port', '0', '--workers', '2', '--coverage-report', dir, '--coverage-min', 'statuses=100'])
+    const url = await startedUrl(cli)
+    // Each on a connection of its own (fetch's pool may keep one): the kernel spreads them over the workers.
+    const sent = 20
+    const statuses = await Promise.all(
+      Array.from({ length: sent }, async () => {
+        const response = await fetch(`${url}/plants`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer t', 'content-type': 'application/json', connection: 'close' },
+          body: '{"id":1,"name":"Fern"}',
+          signal: AbortSignal.timeout(5000),
+        })
+        await response.text()
+        return response.status
+      }),
+    )
+    expect(statuses.every((status) => status === 200)).toBe(true)
+    // Which worker answered each is the kernel's choice: the live report, merged, counts them all.
+    const live = (await (await fetch(`${url}/__mock/coverage`, { signal: AbortSignal.timeout(5000) })).json()) as {
+      summary: { requests: number }
+    }
+    expect(live.summary.requests).toBe(sent)
+    cli.child.kill('SIGTERM')
+    expect(await within(15_000, 'the mock to exit', cli.exited)).toBe(1)
+    expect(cli.stderr()).toContain('never exercised: addPlant 400')
+    const report = JSON.parse(await readFile(join(dir, 'coverage.json'), 'utf8'))
+    expect(report.summary.requests).toBe(sent)
+    expect(report.operations[0].responses.find((r: { status: string }) => r.status === '200').answered).toBe(sent)
+  })
+
   it('refuses a threshold it cannot read, naming the kinds', async () => {
     const cli = startCli(['--port', '0', '--coverage-min', 'paths=90'])
     expect(await within(10_000, 'the CLI to exit', cli.exited)).toBe(1)
     expect(cli.stderr()).toContain(
-      '--coverage-min "paths=90" is not <kind>=<percent>: kinds are operations, statuses, responses',
+      '--coverage-min "paths=90" is not <kind>=<percent>: kinds are operations, statuses, responses, bodies, rules, events',
     )
   })
 })
