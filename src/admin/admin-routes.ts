@@ -64,6 +64,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   { method: 'POST', path: `${ADMIN_PREFIX}/reset` },
   { method: 'GET', path: `${ADMIN_PREFIX}/state` },
   { method: 'PUT', path: `${ADMIN_PREFIX}/state/{resource}` },
+  { method: 'POST', path: `${ADMIN_PREFIX}/state/{resource}/reset` },
   { method: 'GET', path: `${ADMIN_PREFIX}/stubs` },
   { method: 'POST', path: `${ADMIN_PREFIX}/stubs` },
   { method: 'DELETE', path: `${ADMIN_PREFIX}/stubs` },
@@ -224,7 +225,10 @@ function missedAdminRoute(method: string, path: string): MockError {
 /** The admin route template a path is one of: `/__mock/state/plants` is `/__mock/state/{resource}`. */
 function templateOf(path: string): string {
   if (/^\/__mock\/state\/[^/]+$/.test(path)) return `${ADMIN_PREFIX}/state/{resource}`
+  if (/^\/__mock\/state\/[^/]+\/reset$/.test(path)) return `${ADMIN_PREFIX}/state/{resource}/reset`
   if (/^\/__mock\/stubs\/[^/]+$/.test(path)) return `${ADMIN_PREFIX}/stubs/{id}`
+  // The journal's own paths (count, stream) are listed as they are; an id is any other segment.
+  if (/^\/__mock\/requests\/[0-9]+$/.test(path)) return `${ADMIN_PREFIX}/requests/{id}`
   return path
 }
 

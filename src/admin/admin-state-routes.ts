@@ -10,9 +10,11 @@ import { transportOf } from '../pipeline/request-data.js'
 import { readBody } from '../pipeline/read-body.js'
 
 /**
- * `GET /__mock/state` and `PUT /__mock/state/{resource}`: the data of stateful mode, of the data
- * without a session or of one (`X-Mock-Session`, `?session=` wins). Records are shown as stored,
- * key included (`$scope` names a nested record's parents); integers beyond 2^53 as written.
+ * `GET /__mock/state`, `PUT /__mock/state/{resource}` and `POST /__mock/state/{resource}/reset`
+ * (back to its seed, `fixtures/data/<resource>.json`, the others left as they are): the data of
+ * stateful mode, of the data without a session or of one (`X-Mock-Session`, `?session=` wins).
+ * Records are shown as stored, key included (`$scope` names a nested record's parents); integers
+ * beyond 2^53 as written.
  */
 export function addStateRoutes(
   admin: Hono,
@@ -41,6 +43,16 @@ export function addStateRoutes(
       throw errors.badRecords(caller, ['the body is not JSON: send an array of records'])
     }
     await store.set(session, resource, checkedRecords(stateful, resource, caller, value, text))
+    return stateAnswer(session, await store.get(session, resource))
+  })
+
+  admin.post('/state/:resource/reset', async (c) => {
+    const resource = c.req.param('resource')
+    const session = askedSession(c)
+    const store = storeOf(state.records)
+    checkResource(stateful, resource)
+    // The seed was checked at start-up; a resource without a seed file starts empty.
+    await store.set(session, resource, stateful!.seed[resource] ?? [])
     return stateAnswer(session, await store.get(session, resource))
   })
 }

@@ -855,6 +855,7 @@ loaders.state = async () => {
         el('div', { class: 'row' },
           el('button', { type: 'button', onclick: () => putRecords(name, byId(id).value) }, 'Replace ' + name),
           el('button', { type: 'button', onclick: () => putRecords(name, '[]') }, 'Empty ' + name),
+          el('button', { type: 'button', onclick: () => resetRecords(name) }, 'Reset ' + name + ' to its seed'),
         ),
       )
     }),
@@ -863,6 +864,14 @@ loaders.state = async () => {
 
 async function putRecords(resource, text) {
   await attempt(() => api('PUT', '/state/' + encodeURIComponent(resource), { body: text }), 'Records of ' + resource + ' replaced.')
+  await attempt(loaders.state)
+}
+
+async function resetRecords(resource) {
+  await attempt(
+    () => api('POST', '/state/' + encodeURIComponent(resource) + '/reset'),
+    'Records of ' + resource + ' back to the seed.',
+  )
   await attempt(loaders.state)
 }
 

@@ -25,7 +25,7 @@ import { sessionOf } from '../admin/read-admin-input.js'
 import type { VerifyInput } from '../verify/verify-check.js'
 
 /** Admin writes one worker answers alone: a webhook is sent once, and the data is already shared. */
-const ALONE = [/^\/__mock\/webhooks$/, /^\/__mock\/state\/[^/]+$/]
+const ALONE = [/^\/__mock\/webhooks$/, /^\/__mock\/state\/[^/]+(\/reset)?$/]
 
 /** Admin reads answered by every worker and merged, by path. */
 function mergerOf(path: string): ((answers: Array<FromWorker<any>>) => unknown) | undefined {

@@ -793,6 +793,23 @@ describe('stateful mode on the Garden description: steering the data', () => {
     expect(await client.records('plants')).toEqual([{ id: 1, name: 'Kept' }])
   })
 
+  it('POST /__mock/state/plants/reset puts that resource back to its seed, of the session asked, and leaves the others', async () => {
+    const fixtures = await seedFolder({ 'plants.json': [{ id: 1, name: 'Seeded' }] })
+    const { client } = await garden({ fixtures })
+    await client.call('POST', '/plants', { name: 'Added' })
+    await client.call('POST', '/gardens', { name: 'Kept garden' })
+    await client.call('POST', '/plants', { name: 'In a' }, { 'x-mock-session': 'a' })
+    const answer = await client.admin('POST', '/state/plants/reset')
+    expect(answer.status).toBe(200)
+    expect(answer.json).toEqual({ resources: { plants: [{ id: 1, name: 'Seeded' }] } })
+    expect(names(await client.call('GET', '/plants'))).toEqual(['Seeded'])
+    expect((await client.records('gardens')).map((g) => g.name)).toEqual(['Kept garden'])
+    expect(names(await client.call('GET', '/plants', undefined, { 'x-mock-session': 'a' }))).toEqual(['Seeded', 'In a'])
+    await client.admin('POST', '/state/plants/reset?session=a')
+    expect(names(await client.call('GET', '/plants', undefined, { 'x-mock-session': 'a' }))).toEqual(['Seeded'])
+    expectError(await client.admin('POST', '/state/trees/reset'), 404, '"trees"')
+  })
+
   it('an unknown resource answers 404 naming the resources, on GET and on PUT', async () => {
     const { client } = await garden()
     expectError(await client.admin('GET', '/state?resource=trees'), 404, 'plants, gardens, beds, packets')

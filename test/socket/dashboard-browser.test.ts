@@ -289,6 +289,13 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Empty plants' }).click()
     await page.locator('h3', { hasText: 'plants (0)' }).waitFor()
     expect((await admin(server, '/state')).resources.plants).toEqual([])
+    // The Plant Store has no seed file: back to its seed is back to none, after a record is added again.
+    expect((await addPlant(server, 'Ivy')).status).toBe(200)
+    await page.click('#state-refresh')
+    await page.locator('h3', { hasText: 'plants (1)' }).waitFor()
+    await page.getByRole('button', { name: 'Reset plants to its seed' }).click()
+    await page.locator('h3', { hasText: 'plants (0)' }).waitFor()
+    expect((await admin(server, '/state')).resources.plants).toEqual([])
     expect(page.problems).toEqual([])
   })
 
