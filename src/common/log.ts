@@ -1,3 +1,4 @@
+import { isoTime } from '../internal/iso-time.js'
 import type { Violation } from '../errors/index.js'
 
 /** The one place that owns the `[mock]` prefix of everything the mock prints. */
@@ -87,7 +88,7 @@ function describe(violations: readonly Violation[]): string {
 /** One JSON object and a newline; the fields of the text line, every violation, why (`reason`), never headers or bodies. */
 export function formatRequestJson(line: RequestLine): string {
   return `${JSON.stringify({
-    time: new Date(line.time).toISOString(),
+    time: isoTime(line.time),
     level: 'info',
     type: 'request',
     method: line.method,
