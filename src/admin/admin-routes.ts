@@ -57,6 +57,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   { method: 'GET', path: `${ADMIN_PREFIX}/requests` },
   { method: 'DELETE', path: `${ADMIN_PREFIX}/requests` },
   { method: 'GET', path: `${ADMIN_PREFIX}/requests/count` },
+  { method: 'GET', path: `${ADMIN_PREFIX}/requests/{id}` },
   { method: 'GET', path: `${ADMIN_PREFIX}/coverage` },
   { method: 'POST', path: `${ADMIN_PREFIX}/coverage/reset` },
   { method: 'POST', path: `${ADMIN_PREFIX}/coverage/report` },
@@ -173,6 +174,14 @@ export function createAdminRoutes({
   admin.get('/requests/count', (c) => {
     const filter = journalFilterOf(c.req.query(), c.req.header('x-mock-session'), JOURNAL_FILTERS)
     return c.json({ count: state.journal.countRequests(filter) })
+  })
+
+  // One entry whole, as listed: what the dashboard's summary row opens to.
+  admin.get('/requests/:id{[0-9]{1,15}}', (c) => {
+    const id = c.req.param('id')
+    const entry = state.journal.getRequest(Number(id))
+    if (entry === undefined) throw errors.journalEntryNotFound(id)
+    return c.json(entry)
   })
 
   addVerifyRoute(admin, engine, state, maxBodyBytes)

@@ -340,7 +340,8 @@ td {
 .matrix td.sdefault {
   background: var(--s3);
 }
-.matrix td.never {
+.matrix td.never,
+tr.never td {
   background: var(--never);
 }
 .matrix td.undeclared {
@@ -495,6 +496,8 @@ const opened = new Set()
 const operations = new Set()
 let lastId = 0
 let missed = 0
+/** Requests the stream left out of a busy batch (it sends the newest 100 each 0.1 s): in the journal, not in the page. */
+let skipped = 0
 let streamAbort
 
 function setStreamState(text) {
@@ -509,7 +512,8 @@ async function openStream() {
   const headers = { 'last-event-id': String(lastId) }
   if (token()) headers.authorization = 'Bearer ' + token()
   try {
-    const response = await fetch(API + '/requests/stream', { headers, signal: abort.signal })
+    // The summary view: a row's fields a request, batched; a row opened fetches its entry whole.
+    const response = await fetch(API + '/requests/stream?view=summary', { headers, signal: abort.signal })
     if (response.status === 401) {
       setStreamState('Journal: needs the admin token')
       askToken()
@@ -560,12 +564,15 @@ function parseEvent(block) {
 function onEvent(event) {
   if (event.type === 'dropped') {
     missed += JSON.parse(event.data).dropped
-  } else if (event.type === 'request') {
-    const entry = JSON.parse(event.data)
-    lastId = Math.max(lastId, entry.id)
-    entries.push(entry)
+  } else if (event.type === 'skipped') {
+    skipped += JSON.parse(event.data).skipped
+  } else if (event.type === 'summaries') {
+    for (const entry of JSON.parse(event.data)) {
+      lastId = Math.max(lastId, entry.id)
+      entries.push(entry)
+      if (entry.operation && !operations.has(entry.operation)) addOperation(entry.operation)
+    }
     if (entries.length > MAX_ENTRIES) entries.splice(0, entries.length - MAX_ENTRIES)
-    if (entry.operation && !operations.has(entry.operation)) addOperation(entry.operation)
     refreshSoon()
   } else return
   renderSoon()
@@ -611,7 +618,8 @@ function renderJournal() {
   const past = matching > shown.length ? 'the newest ' + shown.length + ' of ' : ''
   byId('journal-count').textContent =
     'Showing ' + past + matching + ' matching of ' + entries.length + ' received' +
-    (missed ? '; ' + missed + ' missed while the page fell behind' : '') + '.'
+    (missed ? '; ' + missed + ' missed while the page fell behind' : '') +
+    (skipped ? '; ' + skipped + ' not shown live under load (the journal has them)' : '') + '.'
 }
 
 function journalRow(entry) {
@@ -637,14 +645,35 @@ function journalRow(entry) {
   details.addEventListener('toggle', () => {
     if (details.open) {
       opened.add(entry.id)
-      if (details.children.length === 1) details.append(entryDetails(entry))
+      if (details.children.length === 1) showDetails(details, entry.id)
     } else opened.delete(entry.id)
   })
   if (opened.has(entry.id)) {
     details.open = true
-    details.append(entryDetails(entry))
+    showDetails(details, entry.id)
   }
   return el('li', {}, details)
+}
+
+/** Entries opened, fetched whole once (the stream sends summaries); the newest 200 are kept. */
+const fetchedEntries = new Map()
+
+async function showDetails(details, id) {
+  let entry = fetchedEntries.get(id)
+  if (entry === undefined) {
+    const loading = el('p', { class: 'muted', role: 'status' }, 'Loading the entry…')
+    details.append(loading)
+    try {
+      entry = await api('GET', '/requests/' + id)
+    } catch (error) {
+      loading.replaceWith(el('p', { class: 'muted' }, 'This entry is no longer in the journal (' + error.message + ').'))
+      return
+    }
+    fetchedEntries.set(id, entry)
+    if (fetchedEntries.size > 200) fetchedEntries.delete(fetchedEntries.keys().next().value)
+    loading.remove()
+  }
+  if (details.children.length === 1) details.append(entryDetails(entry))
 }
 
 function block(title, value) {
@@ -679,6 +708,7 @@ async function clearJournal() {
   entries.length = 0
   opened.clear()
   missed = 0
+  skipped = 0
   renderJournal()
 }
 
@@ -699,7 +729,7 @@ loaders.coverage = async () => {
 function coverageSummary(coverage) {
   const summary = coverage.summary || {}
   const parts = []
-  for (const name of ['operations', 'statuses', 'responses']) {
+  for (const name of ['operations', 'statuses', 'responses', 'bodies', 'rules', 'events']) {
     const part = summary[name]
     if (part && part.total !== undefined)
       parts.push(name + ': ' + part.exercised + ' of ' + part.total + ' (' + percent(part.exercised, part.total) + ')')
@@ -736,7 +766,50 @@ function coverageTable(coverage) {
   })
   const caption = 'Answers per operation and declared status; * marks a status forced (Prefer, __code or a scenario); grey: never answered; striped: not declared'
   const table = el('table', { class: 'matrix' }, el('caption', {}, caption), el('thead', {}, head), el('tbody', {}, rows))
-  return el('div', { class: 'scroll' }, table, unmatchedTable(coverage.unmatched || []))
+  return el(
+    'div',
+    { class: 'scroll' },
+    table,
+    unmatchedTable(coverage.unmatched || []),
+    usageTable(
+      'Fixtures and examples',
+      ['Operation', 'Status', 'Body', 'Served'],
+      3,
+      operations.flatMap((op) =>
+        (op.responses || []).flatMap((r) =>
+          (r.bodies || []).map((b) => [op.operation, r.status, b.origin + ' ' + b.name, b.answered]),
+        ),
+      ),
+    ),
+    usageTable('Stubs and scenario rules', ['Rule', 'Answered'], 1, (coverage.rules || []).map((r) => [r.rule, r.hits])),
+    usageTable(
+      'Callbacks and webhooks',
+      ['Callback or webhook', 'Sent', 'Delivered', 'As declared'],
+      1,
+      (coverage.events || []).map((e) => [
+        e.kind === 'callback' ? e.operation + ' callback ' + e.name : 'webhook ' + e.name,
+        e.sent,
+        e.delivered,
+        e.conformed,
+      ]),
+    ),
+  )
+}
+
+/** A table of things used or not; a row whose count (at countAt) is 0 is marked as a cell never answered. */
+function usageTable(caption, headings, countAt, rows) {
+  if (rows.length === 0) return ''
+  return el(
+    'table',
+    {},
+    el('caption', {}, caption),
+    el('thead', {}, el('tr', {}, headings.map((h) => el('th', { scope: 'col' }, h)))),
+    el(
+      'tbody',
+      {},
+      rows.map((row) => el('tr', { class: row[countAt] === 0 ? 'never' : '' }, row.map((value) => el('td', {}, String(value))))),
+    ),
+  )
 }
 
 function coverageCell(op, status) {

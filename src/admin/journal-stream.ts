@@ -1,7 +1,7 @@
 import type { Hono } from 'hono'
 import { errors } from '../errors/index.js'
 import { concatBytes } from '../internal/bytes.js'
-import type { Journal } from '../journal/journal.js'
+import type { Journal, SummaryBatch } from '../journal/journal.js'
 import type { JournalEntry } from '../journal/journal-entry.js'
 import type { JournalFilter } from '../journal/journal-filter.js'
 import { JOURNAL_FILTERS, journalFilterOf } from './read-admin-input.js'
@@ -34,9 +34,12 @@ const DEFAULT_LIMITS: JournalStreamLimits = {
 /**
  * `GET /__mock/requests/stream`: each new journal entry, as `GET /__mock/requests` lists it (redacted),
  * as a Server-Sent Event (`id` the entry's, `event: request`), with the listing's filters. With
- * `Last-Event-ID` (or `?after=`, for a reader that cannot set headers) the entries after that id are
- * sent first (the newest 1,000 of them). A reader that falls behind gets an `event: dropped` with how
- * many entries it missed, never an unbounded queue.
+ * `?view=summary` (the dashboard's), one `event: summaries` a batch instead, `data` an array of
+ * `JournalSummary` and `id` the last one's: a row's fields without headers, bodies or violations,
+ * which `GET /__mock/requests/{id}` gives; at most the newest 100 of a batch, after an
+ * `event: skipped` saying how many older ones were left out. With `Last-Event-ID` (or `?after=`, for a reader that
+ * cannot set headers) the entries after that id are sent first (the newest 1,000 of them). A reader
+ * that falls behind gets an `event: dropped` with how many entries it missed, never an unbounded queue.
  */
 export function addJournalStreamRoute(
   admin: Hono,
@@ -51,10 +54,11 @@ export function addJournalStreamRoute(
     const query = c.req.query()
     const filter = journalFilterOf(query, c.req.header('x-mock-session'), STREAM_PARAMETERS)
     const after = readAfter(c.req.header('last-event-id') ?? query.after)
+    const summary = readView(query.view)
     // HEAD gets the head alone: Hono would drop the body unread, and the stream with its place.
     if (c.req.method === 'HEAD') return c.body(null, 200, STREAM_HEADERS)
     if (ends.size >= limits.maxStreams) throw errors.adminTooManyStreams(limits.maxStreams)
-    const body = createJournalStream(journal, { filter, after, limits, ends })
+    const body = createJournalStream(journal, { filter, after, limits, ends, summary })
     return c.body(body, 200, STREAM_HEADERS)
   })
 }
@@ -67,8 +71,15 @@ const STREAM_HEADERS = {
   connection: 'close',
 }
 
-/** The stream's parameters: the journal's filters and the replay cursor. */
-const STREAM_PARAMETERS: readonly string[] = [...JOURNAL_FILTERS, 'after']
+/** The stream's parameters: the journal's filters, the replay cursor and the view. */
+const STREAM_PARAMETERS: readonly string[] = [...JOURNAL_FILTERS, 'after', 'view']
+
+/** `?view=summary` or `?view=entries` (the default); 400 for anything else. */
+function readView(view: string | undefined): boolean {
+  if (view === undefined || view === 'entries') return false
+  if (view === 'summary') return true
+  throw errors.adminBadStreamView(view)
+}
 
 /** An entry id (`Last-Event-ID`, `?after=`); 400 for anything else. */
 function readAfter(text: string | undefined): number | undefined {
@@ -84,12 +95,14 @@ interface StreamSetup {
   limits: JournalStreamLimits
   /** The open streams' ends, which the server's closing calls: it would otherwise wait for their readers. */
   ends: Set<() => void>
+  /** `?view=summary`: a batch's summaries a event. */
+  summary: boolean
 }
 
 /** One reader's stream: subscribed first, then the replay, so that no entry falls between the two. */
 function createJournalStream(
   journal: Journal,
-  { filter, after, limits, ends }: StreamSetup,
+  { filter, after, limits, ends, summary }: StreamSetup,
 ): ReadableStream<Uint8Array> {
   const queue = createEventQueue(limits)
   ends.add(queue.end)
@@ -97,11 +110,20 @@ function createJournalStream(
   const send = (entry: JournalEntry) => {
     if (entry.id <= lastId) return
     lastId = entry.id
-    queue.add(eventOf(entry))
+    queue.add(eventOf(entry), 1)
+  }
+  // A batch may hold summaries the replay sent already: those after `lastId` alone are sent.
+  const sendSummaries = (batch: SummaryBatch) => {
+    const newest = batch.ids[batch.ids.length - 1]!
+    if (newest <= lastId) return
+    const event = summariesEventOf(batch, lastId)
+    lastId = newest
+    queue.add(event.bytes, event.count)
   }
   let replay: JournalEntry[] = []
   let replayed = 0
-  const unsubscribe = journal.subscribe(filter, send)
+  let summaryReplay: Uint8Array | undefined
+  const unsubscribe = summary ? journal.subscribeSummaries(filter, sendSummaries) : journal.subscribe(filter, send)
   let heartbeat: ReturnType<typeof setInterval> | undefined
   let closed = false
   const close = () => {
@@ -115,14 +137,25 @@ function createJournalStream(
     {
       start(controller) {
         controller.enqueue(ENCODER.encode(`retry: ${RETRY_MS}\n: plant-store-mock journal\n\n`))
-        if (after !== undefined) {
+        if (after !== undefined && summary) {
+          const batch = journal.summariesAfter(filter, after, STREAM_REPLAY_LIMIT)
+          if (batch) {
+            summaryReplay = summariesEventOf(batch, after).bytes
+            lastId = batch.ids[batch.ids.length - 1]!
+          }
+        } else if (after !== undefined) {
           replay = newestAfter(journal, filter, after)
           if (replay.length) lastId = replay[replay.length - 1]!.id
         }
-        heartbeat = setInterval(() => queue.idle() && queue.add(HEARTBEAT), HEARTBEAT_MS)
+        heartbeat = setInterval(() => queue.idle() && queue.add(HEARTBEAT, 0), HEARTBEAT_MS)
       },
       async pull(controller) {
         // The replay first, a few entries a pull, outside the queue's bounds (it is bounded itself).
+        if (summaryReplay !== undefined) {
+          controller.enqueue(summaryReplay)
+          summaryReplay = undefined
+          return
+        }
         if (replayed < replay.length) {
           const part = replay.slice(replayed, (replayed += REPLAY_CHUNK)).map(eventOf)
           return controller.enqueue(
@@ -180,6 +213,34 @@ function eventOf(entry: JournalEntry): Uint8Array {
 }
 
 /**
+ * A batch's summaries as one event, made once for every stream of the same filter (they share the
+ * batch); a stream whose replay reached into the batch gets those after its last id, made for it alone.
+ */
+const encodedSummaries = new WeakMap<SummaryBatch, QueuedEvent>()
+function summariesEventOf(batch: SummaryBatch, after: number): QueuedEvent {
+  const whole = batch.ids[0]! > after
+  let event = whole ? encodedSummaries.get(batch) : undefined
+  if (event === undefined) {
+    const texts = whole ? batch.texts : batch.texts.filter((_, i) => batch.ids[i]! > after)
+    const lastId = batch.ids[batch.ids.length - 1]!
+    // Those the batch left out are told first, so that a reader knows the rows it shows are not all.
+    const skipped = batch.skipped ? `event: skipped\ndata: {"skipped":${batch.skipped}}\n\n` : ''
+    event = {
+      bytes: ENCODER.encode(`${skipped}id: ${lastId}\nevent: summaries\ndata: [${texts.join(',')}]\n\n`),
+      count: texts.length,
+    }
+    if (whole) encodedSummaries.set(batch, event)
+  }
+  return event
+}
+
+interface QueuedEvent {
+  bytes: Uint8Array
+  /** The entries it carries. */
+  count: number
+}
+
+/**
  * The events waiting for one reader, bounded by count and bytes. Past either bound the next entries
  * are dropped and counted; the reader learns how many in an `event: dropped` before the next entry.
  */
@@ -195,9 +256,10 @@ function createEventQueue(limits: JournalStreamLimits) {
       ended = true
       wake?.()
     },
-    add(event: Uint8Array) {
+    /** An event of `entries` entries (a summary event holds a batch's). */
+    add(event: Uint8Array, entries: number) {
       if (events.length >= limits.queueEntries || bytes + event.byteLength > limits.queueBytes) {
-        dropped++
+        dropped += entries
         return
       }
       if (dropped !== 0) {

@@ -55,6 +55,12 @@ export const adminErrors = {
       'invalid_admin_request',
       `There is no stub ${JSON.stringify(id)}; GET /__mock/stubs lists them.`,
     ),
+  journalEntryNotFound: (id: string) =>
+    new MockError(
+      404,
+      'invalid_admin_request',
+      `The journal holds no entry ${JSON.stringify(id)}: it never had it, or has let it go (--journal-size, --journal-bytes).`,
+    ),
   adminSessionTooLong: (maxBytes: number, bytes: number) =>
     invalid(`A session name is at most ${maxBytes} bytes long (this one has ${bytes}).`),
   unknownJournalFilter: (name: string, known: readonly string[]) =>
@@ -69,6 +75,7 @@ export const adminErrors = {
   badPageLimit: (max: number, text: string | undefined) =>
     invalid(`"limit" must be a whole number from 1 to ${max}, got "${text}".`),
   badPageCursor: (text: string) => invalid(`"cursor" must be the "next" of a previous page, got "${text}".`),
+  adminBadStreamView: (view: string) => invalid(`"view" must be "entries" (the default) or "summary", got "${view}".`),
   adminBadEventId: (text: string) =>
     invalid(`"Last-Event-ID" (or "after") must be the id of a journal entry, a whole number, got "${text}".`),
   adminHostNotLoopback: (host: string, hostName: string) =>

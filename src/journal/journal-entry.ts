@@ -1,4 +1,5 @@
 import type { Violation } from '../errors/index.js'
+import { isoTime } from '../internal/iso-time.js'
 import { joinHeader } from '../internal/join-header.js'
 import type { HeaderSource } from '../common/request.js'
 import type { AnswerSource, Stored } from './journal.js'
@@ -85,6 +86,41 @@ export interface JournalResponse {
   bodyTruncated?: boolean
 }
 
+/**
+ * One request as the journal's summary view lists it (`GET /__mock/requests/stream?view=summary`, the
+ * dashboard's rows): what a row shows and its filters read, without headers, bodies or violations,
+ * which `GET /__mock/requests/{id}` gives when the row is opened.
+ */
+export interface JournalSummary {
+  id: number
+  time: string
+  method: string
+  path: string
+  /** Redacted as in the entry. */
+  query: string
+  operation: string | null
+  status: number
+  valid: boolean
+  session: string | null
+  answeredBy: string | null
+  durationMs: number
+}
+
+/**
+ * A record's summary as JSON text, written straight from the record: no entry is built, nothing of
+ * the headers or bodies is read. Made once a record for every stream that sends it.
+ */
+export function summaryOf(record: Stored, redaction: Redaction): string {
+  const { operation, session, answeredBy, query } = record
+  return (
+    `{"id":${record.id},"time":"${isoTime(record.time)}","method":${JSON.stringify(record.method)},` +
+    `"path":${JSON.stringify(record.path)},"query":${query === '' ? '""' : JSON.stringify(redactQuery(query, redaction))},` +
+    `"operation":${operation === undefined ? 'null' : JSON.stringify(operation)},"status":${record.status},` +
+    `"valid":${record.valid},"session":${session === undefined ? 'null' : JSON.stringify(session)},` +
+    `"answeredBy":${answeredBy === undefined ? 'null' : JSON.stringify(answeredBy)},"durationMs":${record.durationMs}}`
+  )
+}
+
 export const BODY_LIMIT = 64 * 1024
 /** Credentials by their name alone, in a request (`Cookie`) or an answer (`Set-Cookie`). */
 const REDACTED = new Set(CREDENTIAL_HEADERS)
@@ -118,7 +154,7 @@ const LINE_ONLY = new Set(['error', 'forcedBy'])
 
 export function entryOf(record: Stored, redaction: Redaction): JournalEntry {
   const { body, id, time, violations, responseViolations, query, response, nearMiss, ...rest } = record
-  const entry = { id, time: new Date(time).toISOString() } as JournalEntry
+  const entry = { id, time: isoTime(time) } as JournalEntry
   // The record holds every field, undefined where the request has none (one shape for all records,
   // `recordExchange`), and the request line's own `error` and `forcedBy`: the entry lists what is set.
   for (const [key, value] of Object.entries(rest))

@@ -8,6 +8,7 @@ import {
   type StoredBody,
   entryOf,
   firstBytesOf,
+  summaryOf,
 } from './journal-entry.js'
 import { type JournalFilter, matches } from './journal-filter.js'
 
@@ -74,7 +75,35 @@ export interface Journal {
    * one length check.
    */
   subscribe(filter: JournalFilter, listener: (entry: JournalEntry) => void): () => void
+  /**
+   * The summary view of `subscribe` (the dashboard's): each batch's summaries matching `filter`, as
+   * JSON texts (`summaryOf`), oldest first, at most the newest `SUMMARY_BATCH_LIMIT` with the count
+   * of those left out. Every listener with the same filter gets the same batch, made once.
+   */
+  subscribeSummaries(filter: JournalFilter, listener: SummaryListener): () => void
+  /** The summaries after `after`, oldest first, at most the newest `limit` of them (a stream's replay). */
+  summariesAfter(filter: JournalFilter, after: number, limit: number): SummaryBatch | undefined
+  /** One entry by its id, built as listed; `undefined` once the journal has let go of it (or never had it). */
+  getRequest(id: number): JournalEntry | undefined
 }
+
+/** Summaries of a batch (JSON texts, oldest first), their ids, and how many older ones were left out. */
+export interface SummaryBatch {
+  texts: readonly string[]
+  ids: readonly number[]
+  /** Requests of the batch that matched but were not summarised: all but the newest `SUMMARY_BATCH_LIMIT`. */
+  skipped: number
+}
+
+/**
+ * Summaries a batch holds at most (1,000 a second): a page shows no more than that, and under a load
+ * test of thousands of requests a second, summarising and writing each to every dashboard cost the
+ * valid path a third more CPU (20 dashboards, `npm run bench -- --dashboards 20`), mostly in socket
+ * writes. The newest are sent, with how many were left out; the journal keeps them all.
+ */
+export const SUMMARY_BATCH_LIMIT = 100
+
+export type SummaryListener = (batch: SummaryBatch) => void
 
 /** Bytes the journal keeps at most, by default (`--journal-bytes`): the oldest entries go first. */
 export const DEFAULT_JOURNAL_BYTES = 64 * 1024 * 1024
@@ -92,6 +121,7 @@ export function createJournal(
   maxBytes = DEFAULT_JOURNAL_BYTES,
 ): Journal {
   const toEntry = (record: Stored) => entryOf(record, redaction)
+  const toSummary = (record: Stored) => summaryOf(record, redaction)
   // Oldest first; records before `first` are dropped (and unset), the array is compacted now and then.
   let records: Array<Stored | undefined> = []
   // Each record's size, beside it rather than in it: one more field on the record, whose spread
@@ -119,7 +149,7 @@ export function createJournal(
     sizes = sizes.slice(first)
     first = 0
   }
-  const feed = createJournalFeed(toEntry)
+  const feed = createJournalFeed(toEntry, toSummary)
   const listeners = feed.listeners
   return {
     recordRequest(record) {
@@ -174,6 +204,33 @@ export function createJournal(
       return letGo + Math.max(0, records.length - first - capacity)
     },
     subscribe: feed.subscribe,
+    subscribeSummaries: feed.subscribeSummaries,
+    summariesAfter(filter, after, limit) {
+      const texts: string[] = []
+      const ids: number[] = []
+      // Newest first, back to `after` or `limit` of them, then put in order.
+      for (let i = records.length - 1; i >= oldest() && texts.length < limit; i--) {
+        const record = records[i]!
+        if (record.id <= after) break
+        if (!matches(record, filter)) continue
+        texts.push(toSummary(record))
+        ids.push(record.id)
+      }
+      return texts.length ? { texts: texts.reverse(), ids: ids.reverse(), skipped: 0 } : undefined
+    },
+    getRequest(id) {
+      // Ids rise with the index: a binary search over the records kept.
+      let low = oldest()
+      let high = records.length - 1
+      while (low <= high) {
+        const middle = (low + high) >> 1
+        const record = records[middle]!
+        if (record.id === id) return toEntry(record)
+        if (record.id < id) low = middle + 1
+        else high = middle - 1
+      }
+      return undefined
+    },
   }
 }
 
@@ -186,15 +243,20 @@ export const FEED_BATCH_MS = 100
 
 interface Listener {
   filter: JournalFilter
-  listener: (entry: JournalEntry) => void
+  /** Entries one by one (`subscribe`)... */
+  entry?: (entry: JournalEntry) => void
+  /** ...or a batch's summaries (`subscribeSummaries`), shared by every listener of the same `key`. */
+  summaries?: SummaryListener
+  key?: string
 }
 
 /**
  * The journal's live feed (`GET /__mock/requests/stream`): records pushed while someone listens are
  * handed on in batches, off the request path, each entry built once for every listener (the same
- * object, so that a listener may keep what it makes of it for the others).
+ * object, so that a listener may keep what it makes of it for the others), and each summary once
+ * for every summary listener, whose listeners of one filter share the batch's array.
  */
-function createJournalFeed(build: (record: Stored) => JournalEntry) {
+function createJournalFeed(build: (record: Stored) => JournalEntry, summarise: (record: Stored) => string) {
   const listeners: Listener[] = []
   let pending: Stored[] = []
   const flush = () => {
@@ -202,11 +264,46 @@ function createJournalFeed(build: (record: Stored) => JournalEntry) {
     pending = []
     // Those listening when the batch began; one that leaves meanwhile may hear the rest of it.
     const now = listeners.slice()
-    for (const record of batch) {
-      let entry: JournalEntry | undefined
-      for (const { filter, listener } of now) {
-        if (matches(record, filter)) listener((entry ??= build(record)))
+    const entryListeners = now.filter((l) => l.entry !== undefined)
+    if (entryListeners.length)
+      for (const record of batch) {
+        let entry: JournalEntry | undefined
+        for (const { filter, entry: listener } of entryListeners) {
+          if (matches(record, filter)) listener!((entry ??= build(record)))
+        }
       }
+    const summaryListeners = now.filter((l) => l.summaries !== undefined)
+    if (summaryListeners.length === 0) return
+    const texts: Array<string | undefined> = []
+    const byKey = new Map<string, SummaryBatch | null>()
+    for (const { filter, summaries: listener, key } of summaryListeners) {
+      let shared = byKey.get(key!)
+      if (shared === undefined) {
+        const matching: string[] = []
+        const ids: number[] = []
+        let skipped = 0
+        // Newest first, the older ones past the limit only counted.
+        for (let i = batch.length - 1; i >= 0; i--) {
+          const record = batch[i]!
+          if (!matches(record, filter)) continue
+          if (matching.length === SUMMARY_BATCH_LIMIT) {
+            skipped++
+            continue
+          }
+          matching.push((texts[i] ??= summarise(record)))
+          ids.push(record.id)
+        }
+        shared = matching.length ? { texts: matching.reverse(), ids: ids.reverse(), skipped } : null
+        byKey.set(key!, shared)
+      }
+      if (shared) listener!(shared)
+    }
+  }
+  const add = (listener: Listener) => {
+    listeners.push(listener)
+    return () => {
+      const index = listeners.indexOf(listener)
+      if (index !== -1) listeners.splice(index, 1)
     }
   }
   return {
@@ -214,14 +311,9 @@ function createJournalFeed(build: (record: Stored) => JournalEntry) {
     push(record: Stored) {
       if (pending.push(record) === 1) setTimeout(flush, FEED_BATCH_MS)
     },
-    subscribe(filter: JournalFilter, listener: (entry: JournalEntry) => void) {
-      const entry = { filter, listener }
-      listeners.push(entry)
-      return () => {
-        const index = listeners.indexOf(entry)
-        if (index !== -1) listeners.splice(index, 1)
-      }
-    },
+    subscribe: (filter: JournalFilter, entry: (entry: JournalEntry) => void) => add({ filter, entry }),
+    subscribeSummaries: (filter: JournalFilter, summaries: SummaryListener) =>
+      add({ filter, summaries, key: JSON.stringify(filter) }),
   }
 }
 

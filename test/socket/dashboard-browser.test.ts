@@ -346,6 +346,17 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium', () => {
     await row.waitFor()
     expect(await row.locator('td.s2xx').textContent()).toBe('1')
     expect(await row.locator('td.s4xx').textContent()).toContain('1*')
+    // The fixtures served, and those never served marked as a status never answered is.
+    const bodies = page.locator('table', { has: page.locator('caption', { hasText: 'Fixtures and examples' }) })
+    expect(await bodies.locator('tbody tr').allTextContents()).toEqual([
+      'addPlant200fixture default1',
+      'addPlant200fixture monstera0',
+      'addPlant400fixture duplicate-id0',
+      'addPlant400fixture default1',
+    ])
+    expect(await bodies.locator('tr.never').count()).toBe(2)
+    expect(await page.locator('caption', { hasText: 'Stubs and scenario rules' }).count()).toBe(1)
+    expect(await seriousViolations(page)).toEqual([])
     await shot(page, 'coverage-live')
     expect(page.problems).toEqual([])
   })

@@ -74,6 +74,89 @@ describe('the journal feed', () => {
   })
 })
 
+describe('the summary view (?view=summary, the dashboard’s)', () => {
+  it('sends one event a batch, its rows’ fields only, redacted, and shares the batch among readers of one filter', async () => {
+    const journal = createJournal(100, { headers: new Set(), query: new Set(['apikey']) })
+    const batches: Array<{ texts: readonly string[]; ids: readonly number[] }> = []
+    journal.subscribeSummaries({}, (batch) => batches.push(batch))
+    journal.subscribeSummaries({}, (batch) => batches.push(batch))
+    journal.recordRequest(journaledPost({ query: 'apikey=s3cret&n=1', session: 'a' }))
+    journal.recordRequest(journaledPost({ status: 400, valid: false }))
+    await tick()
+    expect(batches).toHaveLength(2)
+    expect(batches[0]).toBe(batches[1])
+    const [first, second] = batches[0]!.texts.map((text) => JSON.parse(text))
+    const entry = journal.getRequest(1)!
+    expect(first).toEqual({
+      id: 1,
+      time: entry.time,
+      method: 'POST',
+      path: entry.path,
+      query: 'apikey=[redacted]&n=1',
+      operation: entry.operation ?? null,
+      status: entry.status,
+      valid: true,
+      session: 'a',
+      answeredBy: null,
+      durationMs: entry.durationMs,
+    })
+    expect([second.id, second.status, second.valid, second.session]).toEqual([2, 400, false, null])
+    expect(batches[0]!.ids).toEqual([1, 2])
+  })
+
+  it('streams summaries, replays after Last-Event-ID without sending one twice, and refuses a view it does not know', async () => {
+    const { app, journal } = streamApp()
+    for (let n = 1; n <= 3; n++) journal.recordRequest(journaledPost({ query: `n=${n}` }))
+    const response = await app.request('/requests/stream?view=summary', { headers: { 'last-event-id': '1' } })
+    const reader = response.body!.getReader()
+    journal.recordRequest(journaledPost({ query: 'n=4' }))
+    await tick()
+    let text = ''
+    for (let reads = 0; reads < 5 && !text.includes('n=4'); reads++) text += await readReady(reader)
+    const events = eventsOf(text).filter((e) => e.type === 'summaries')
+    expect(events.map((e) => e.id)).toEqual(['3', '4'])
+    expect(events.flatMap((e) => (JSON.parse(e.data) as Array<{ query: string }>).map((s) => s.query))).toEqual([
+      'n=2',
+      'n=3',
+      'n=4',
+    ])
+    await reader.cancel()
+    expect((await app.request('/requests/stream?view=full')).status).toBe(400)
+  })
+
+  it('summarises the newest 100 of a busy batch and counts the others, which the stream tells in an event: skipped', async () => {
+    const { app, journal } = streamApp({ maxStreams: 2, queueEntries: 5, queueBytes: 1024 * 1024 }, 1000)
+    const batches: Array<{ ids: readonly number[]; skipped: number }> = []
+    journal.subscribeSummaries({}, (batch) => batches.push(batch))
+    const response = await app.request('/requests/stream?view=summary')
+    const reader = response.body!.getReader()
+    await readReady(reader)
+    for (let n = 1; n <= 150; n++) journal.recordRequest(journaledPost({ query: `n=${n}` }))
+    await tick()
+    expect(batches).toHaveLength(1)
+    expect(batches[0]!.skipped).toBe(50)
+    expect(batches[0]!.ids).toEqual(Array.from({ length: 100 }, (_, i) => 51 + i))
+    let text = ''
+    for (let reads = 0; reads < 5 && !text.includes('n=150'); reads++) text += await readReady(reader)
+    const events = eventsOf(text)
+    expect(events.map((e) => e.type)).toEqual(['skipped', 'summaries'])
+    expect(JSON.parse(events[0]!.data)).toEqual({ skipped: 50 })
+    expect(events[1]!.id).toBe('150')
+    // The journal keeps them all.
+    expect(journal.getRequest(1)?.query).toBe('n=1')
+    await reader.cancel()
+  })
+
+  it('finds an entry by id while the journal holds it, and not once it has let it go', async () => {
+    const journal = createJournal(3)
+    for (let n = 1; n <= 5; n++) journal.recordRequest(journaledPost({ query: `n=${n}` }))
+    expect(journal.getRequest(5)?.query).toBe('n=5')
+    expect(journal.getRequest(3)?.query).toBe('n=3')
+    expect(journal.getRequest(2)).toBeUndefined()
+    expect(journal.getRequest(99)).toBeUndefined()
+  })
+})
+
 describe('GET /__mock/requests/stream, with small limits', () => {
   it('holds at most its queue for a reader that does not read, then tells it how many it missed', async () => {
     const { app, journal } = streamApp()
