@@ -149,7 +149,7 @@ async function countServer(spec, paths, { warm, count, dir, root }) {
 }
 
 /**
- * `n` journal streams (`GET /__mock/requests/stream`), as `n` open dashboards hold them, each read and
+ * `n` journal streams (`GET /__mock/requests/stream?view=summary`), as `n` open dashboards hold them, each read and
  * its bytes counted; their cost is counted with the requests' (the events are built a tick after each).
  */
 async function openStreams(url, n) {
@@ -157,7 +157,7 @@ async function openStreams(url, n) {
   for (let i = 0; i < n; i++)
     streams.push(
       await new Promise((resolve, reject) => {
-        const req = request(`${url}/__mock/requests/stream`, { timeout: 60_000 }, (res) => {
+        const req = request(`${url}/__mock/requests/stream?view=summary`, { timeout: 60_000 }, (res) => {
           if (res.statusCode !== 200) reject(new Error(`journal stream answered ${res.statusCode}`))
           res.on('data', () => {})
           resolve(req)

@@ -35,7 +35,8 @@
 //   npm run bench -- --soak            mixed valid and invalid traffic, 100 connections × 60 s: errors,
 //                                      status classes, RSS every 5 s, pass/fail (exit 1 on fail)
 // Options: --rounds N  --seconds S  --connections C  --no-prism  --no-build  --json FILE
-//          --dashboards N (with --instructions: the mock again with N journal streams open, #29)
+//          --dashboards N (with --instructions: the mock again with N journal streams open, #29;
+//          alone: CPU per valid request under load with N streams open against none, bench/dashboards.mjs)
 //          --top N (profile rows)  --profile-path valid|invalid|noauth|prefer|create|read
 //          (create, read: the stateful paths of bench/stateful.mjs)
 //
@@ -66,6 +67,7 @@ import { summariseProfile } from './profile-summary.mjs'
 import { hotPathTargets } from './hot-path-targets.mjs'
 import { proxyCompare } from './proxy.mjs'
 import { instructionCounts } from './instructions.mjs'
+import { dashboardsUnderLoad } from './dashboards.mjs'
 import { peersCompare } from './peers.mjs'
 import { rulesCompare } from './rules.mjs'
 import { STATEFUL_PROFILE_PATHS, statefulCompare, statefulInProcess, statefulMemory } from './stateful.mjs'
@@ -581,7 +583,8 @@ async function main() {
     args.rules ||
     args.proxy ||
     args.peers ||
-    args.instructions
+    args.instructions ||
+    Number(args.dashboards) > 0
   if (args.soak) report.soak = await soak()
   if (args.profile) report.profile = await profile()
   if (args.all || !otherMode) report.compare = await compare()
@@ -592,6 +595,15 @@ async function main() {
   if (args.all || args.rules) report.rules = await rulesCompare(helpers)
   if (args.all || args.proxy) report.proxy = await proxyCompare(helpers)
   if (args.peers) report.peers = await peersCompare(helpers)
+  if (Number(args.dashboards) > 0 && !args.instructions)
+    report.dashboards = await dashboardsUnderLoad({
+      root,
+      target: PATHS[0],
+      rounds: Number(args.rounds ?? 5),
+      seconds: Number(args.seconds ?? 5),
+      dashboards: Number(args.dashboards),
+      fmt,
+    })
   if (args.all || args.instructions)
     report.instructions = await instructionCounts({
       servers: [
