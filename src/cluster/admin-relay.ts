@@ -12,6 +12,7 @@ import { type Gather, type WireResponse, fromWireResponse, toWireRequest } from 
 import type { PrimaryLink } from './primary-link.js'
 import {
   type FromWorker,
+  slotOf,
   mergeByTime,
   mergeCoverage,
   mergeDeliveries,
@@ -63,11 +64,28 @@ export function relayAdmin(link: PrimaryLink, slot: number) {
         return Response.json({ count: others.reduce((sum, { value }) => sum + value, journal.countRequests(filter)) })
       }
       const mine = { slot, value: journal.listRequests(filter) }
-      const entries = mergeByTime<JournalEntry>([mine, ...(await gather({ what: 'entries', filter: { ...filter } }))])
+      const entries = mergeByTime<JournalEntry>(
+        [mine, ...(await gather({ what: 'entries', filter: { ...filter } }))],
+        'global',
+      )
       return Response.json(pageOf(entries, readPage(query)))
     }
 
+    /**
+     * `GET /__mock/requests/{id}`: the entry is the worker's whose slot the id names (`id % 64`), asked
+     * after this worker has checked the call; any other worker answers 404 for it.
+     */
+    const readEntry = async (id: number, request: Request, env: unknown): Promise<Response> => {
+      const local = await handle(request, env)
+      if (slotOf(id) === slot || local.status !== 404) return local
+      const others = (await gather({ what: 'get', request: toWireRequest(request) })) as Array<FromWorker<WireResponse>>
+      const owner = others.find((answer) => answer.slot === slotOf(id))
+      return owner ? fromWireResponse(owner.value) : local
+    }
+
     const relayRead = async (path: string, request: Request, env: unknown): Promise<Response> => {
+      const entry = /^\/__mock\/requests\/([0-9]{1,15})$/.exec(path)
+      if (entry) return readEntry(Number(entry[1]), request, env)
       const merge = mergerOf(path)
       const journal = path === `${ADMIN_PREFIX}/requests` || path === `${ADMIN_PREFIX}/requests/count`
       if (!merge && !journal) return handle(request, env)

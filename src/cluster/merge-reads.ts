@@ -13,19 +13,37 @@ export interface FromWorker<T> {
 const SLOTS = MAX_WORKERS
 
 /**
- * An entry's id across workers: each worker numbers its journal (and its deliveries) from 1, so the
- * listing names an entry by `id × 64 + slot`, unique over the workers, and a cursor of the merged
- * listing is one of these.
+ * An id across workers, `id × 64 + slot`, unique over the workers: a worker's journal numbers its
+ * entries so (`Journal.numberEntries`), and the merged deliveries are named so (each worker numbers
+ * its deliveries from 1). A cursor of a merged listing is one of these.
  */
 export function globalId(id: number, slot: number): number {
   return id * SLOTS + slot
 }
 
+/** The worker that gave a global id, and its own number for it. */
+export function slotOf(id: number): number {
+  return id % SLOTS
+}
+
+/** A worker's journal numbering: its first id and the step (`Journal.numberEntries`). */
+export function journalNumbering(slot: number): { first: number; step: number } {
+  return { first: globalId(1, slot), step: SLOTS }
+}
+
 type Timed = { id: number; time: string }
 
-/** Every worker's items, ids made global, oldest first (the same millisecond: by id). */
-export function mergeByTime<T extends Timed>(answers: ReadonlyArray<FromWorker<readonly T[]>>): T[] {
-  const all = answers.flatMap(({ slot, value }) => value.map((item) => ({ ...item, id: globalId(item.id, slot) })))
+/**
+ * Every worker's items, oldest first (the same millisecond: by id); `local` ids (deliveries) made
+ * global, journal entries' ids being global already.
+ */
+export function mergeByTime<T extends Timed>(
+  answers: ReadonlyArray<FromWorker<readonly T[]>>,
+  ids: 'local' | 'global' = 'local',
+): T[] {
+  const all = answers.flatMap(({ slot, value }) =>
+    ids === 'global' ? value : value.map((item) => ({ ...item, id: globalId(item.id, slot) })),
+  )
   return all.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : a.id - b.id))
 }
 
@@ -42,8 +60,8 @@ export function pageOf(
     const at = entries.findIndex((entry) => entry.id === after)
     if (at !== -1) start = at + 1
     else {
-      const slot = after % SLOTS
-      const later = entries.find((entry) => entry.id % SLOTS === slot && entry.id > after)
+      const slot = slotOf(after)
+      const later = entries.find((entry) => slotOf(entry.id) === slot && entry.id > after)
       start = later ? entries.findIndex((entry) => entry.time >= later.time) : entries.length
     }
   }
@@ -81,11 +99,14 @@ export function mergeDeliveries(answers: ReadonlyArray<FromWorker<{ deliveries: 
 
 /**
  * `POST /__mock/verify`: what every worker's journal and stubs give, as one: the entries merged by
- * time (ids made global, as the listing names them), the drops summed, each stub's hits summed (the
+ * time, the drops summed, each stub's hits summed (the
  * stubs are the same on every worker).
  */
 export function mergeVerifyInputs(answers: ReadonlyArray<FromWorker<VerifyInput>>): VerifyInput {
-  const entries = mergeByTime(answers.map(({ slot, value }) => ({ slot, value: value.entries })))
+  const entries = mergeByTime(
+    answers.map(({ slot, value }) => ({ slot, value: value.entries })),
+    'global',
+  )
   const stubs = new Map<number, StubUse>()
   for (const { value } of answers)
     for (const stub of value.stubs) {

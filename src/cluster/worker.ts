@@ -13,7 +13,7 @@ import { verifyInputOf } from '../admin/admin-verify.js'
 import { coverageOf, writeCoverageReport } from '../admin/admin-coverage.js'
 import type { CoverageReport } from '../coverage/coverage-report.js'
 import { finishCoverage } from '../command-line/coverage-at-exit.js'
-import { type FromWorker, mergeCoverage } from './merge-reads.js'
+import { type FromWorker, journalNumbering, mergeCoverage } from './merge-reads.js'
 
 /** Where the primary tells a worker its slot and whether it prints the start-up lines: `PLANT_STORE_MOCK_WORKER=<slot>:<1|0>`. */
 export const WORKER_VARIABLE = 'PLANT_STORE_MOCK_WORKER'
@@ -98,5 +98,8 @@ export async function runWorker(options: MockOptions, logger: ConsoleLogger): Pr
   process.on('message', (message: unknown) => isMessage<ToWorker>(message) && message.t === 'stop' && stop())
   process.on('disconnect', stop)
   if (!process.connected) return stop()
+  // Before any request (the gate holds them until the primary says serve): ids unique over the workers.
+  const { first, step } = journalNumbering(slot)
+  live!().state.journal.numberEntries(first, step)
   link.send({ t: 'listening', url: server.url, title: server.title, operations: server.operations })
 }

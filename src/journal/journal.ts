@@ -85,6 +85,12 @@ export interface Journal {
   summariesAfter(filter: JournalFilter, after: number, limit: number): SummaryBatch | undefined
   /** One entry by its id, built as listed; `undefined` once the journal has let go of it (or never had it). */
   getRequest(id: number): JournalEntry | undefined
+  /**
+   * Numbers the entries `first`, `first + step`, ... instead of 1, 2, ...: each worker of `--workers`
+   * gives ids of its own (`id × 64 + slot`), so that an id names one entry whichever worker is asked.
+   * Only before the first entry.
+   */
+  numberEntries(first: number, step: number): void
 }
 
 /** Summaries of a batch (JSON texts, oldest first), their ids, and how many older ones were left out. */
@@ -130,6 +136,7 @@ export function createJournal(
   let first = 0
   let bytes = 0
   let nextId = 1
+  let idStep = 1
   // Counted where records are let go of, in bulk: the request path pays nothing for it.
   let letGo = 0
   // Up to twice the capacity is held and the oldest dropped in one go, so that dropping costs a
@@ -156,7 +163,8 @@ export function createJournal(
       // The record is the journal's from here, kept as it came: a copy of its fifteen-odd fields (a
       // spread) cost 2.2 µs a request, a few percent of the valid path (#19).
       const stored = record as Stored
-      stored.id = nextId++
+      stored.id = nextId
+      nextId += idStep
       // The live feed (`GET /__mock/requests/stream`): with no listener, this check is all it costs.
       if (listeners.length !== 0) feed.push(stored)
       if (capacity === 0) return void letGo++
@@ -217,6 +225,11 @@ export function createJournal(
         ids.push(record.id)
       }
       return texts.length ? { texts: texts.reverse(), ids: ids.reverse(), skipped: 0 } : undefined
+    },
+    numberEntries(first, step) {
+      if (nextId !== 1 || records.length !== 0) throw new Error('the journal numbers its entries before the first')
+      nextId = first
+      idStep = step
     },
     getRequest(id) {
       // Ids rise with the index: a binary search over the records kept.

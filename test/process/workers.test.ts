@@ -73,6 +73,41 @@ describe('--workers 2', () => {
     expect([...times].sort()).toEqual(times)
   })
 
+  it('GET /__mock/requests/{id} gives each listed entry, whichever worker is asked, and the summary stream names them so (#29)', async () => {
+    const cli = await started(['--workers', '2'])
+    await sendMany(6, cli.url, '/plants', NEW_PLANT)
+    const { json } = await send(cli.url, '/__mock/requests?limit=1000')
+    expect(new Set(json.requests.map(slotOf))).toEqual(new Set([0, 1]))
+    for (const listed of json.requests as Array<{ id: number; time: string }>)
+      // Two asks each: connections alternate between the workers, so each entry is asked of both.
+      for (const answer of await sendMany(2, cli.url, `/__mock/requests/${listed.id}`)) {
+        expect(answer.status).toBe(200)
+        expect(answer.json).toMatchObject({ id: listed.id, time: listed.time, operation: 'addPlant' })
+      }
+    expect((await send(cli.url, '/__mock/requests/999999')).status).toBe(404)
+    // A worker's summary stream replays its own entries, with the ids the listing gives them.
+    const text = await within(
+      5000,
+      'the summary stream',
+      new Promise<string>((resolve, reject) => {
+        const request = http.request(`${cli.url}/__mock/requests/stream?view=summary&after=0`, { agent: false })
+        request.on('error', reject)
+        request.on('response', (response) => {
+          let read = ''
+          response.setEncoding('utf8').on('data', (chunk: string) => {
+            read += chunk
+            if (read.includes('event: summaries')) (request.destroy(), resolve(read))
+          })
+        })
+        request.end()
+      }),
+    )
+    const summaries = JSON.parse(/^data: (.*)$/m.exec(text.slice(text.indexOf('event: summaries')))![1]!)
+    const listed = new Set(json.requests.map((entry: { id: number }) => entry.id))
+    expect(summaries.length).toBeGreaterThan(0)
+    for (const summary of summaries) expect(listed.has(summary.id)).toBe(true)
+  })
+
   it('pages the merged journal with limit and cursor, whichever worker is asked', async () => {
     const cli = await started(['--workers', '2'])
     await sendMany(7, cli.url, '/plants', NEW_PLANT)
