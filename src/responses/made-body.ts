@@ -6,6 +6,7 @@ import type { RenderContext } from './render-response.js'
 import { seededRandom } from '../generation/seeded-random.js'
 import { serializeBody } from './serialize-body.js'
 import { utf8ByteLength } from '../internal/bytes.js'
+import { endlessPath } from '../generation/endless-schema.js'
 
 /** A body made from a schema, serialised: `body` is undefined when the media type cannot carry the value. */
 export interface MadeBody {
@@ -15,6 +16,7 @@ export interface MadeBody {
 
 /** A body made from the schema: the static one (`sampled`), or one generated for this request. */
 export function madeBodyOf(code: string, media: DeclaredMedia, context: RenderContext, sampled: boolean): MadeBody {
+  refuseEndless(code, media, context)
   return sampled
     ? sampledBodyOf(code, media, context)
     : serializeMade(code, media, context, generateValid(code, media, context, dynamicDraw))
@@ -52,6 +54,28 @@ function sampledBodyOf(code: string, media: DeclaredMedia, context: RenderContex
 
 /** Per declared media type (compiled per app, so each app has its own). */
 const sampledBodies = new WeakMap<DeclaredMedia, MadeBody | MockError>()
+
+/**
+ * A schema no finite body meets (every instance requires itself again) is answered 500 naming it,
+ * whether or not `--errors` is on: any body would be cut at a depth and break it (#30). Looked at
+ * once a media type.
+ */
+function refuseEndless(code: string, media: DeclaredMedia, context: RenderContext): void {
+  let endless = endlessBodies.get(media)
+  if (endless === undefined) {
+    endless = media.schemaPointer === undefined ? null : (endlessPath(context.document, media.schemaPointer) ?? null)
+    endlessBodies.set(media, endless)
+  }
+  if (endless !== null)
+    throw errors.generationFailed(
+      code,
+      media.schemaPointer!,
+      `every instance requires itself again at ${endless} (a required property, a required item or an allOf member leads back), so no body of it ends; make that property optional or nullable`,
+    )
+}
+
+/** Per declared media type: the way round of an endless schema, or null. */
+const endlessBodies = new WeakMap<DeclaredMedia, string | null>()
 
 /**
  * A generated body larger than the byte budget is refused whole, naming its schema: lists nested in

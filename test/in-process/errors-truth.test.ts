@@ -42,6 +42,34 @@ describe('--errors tells the truth about the description (#30)', () => {
     expect(await res.text()).toBe('')
   })
 
+  it('answers 500 naming the minContains and prefixItems an example breaks, under --errors; a valid body without', async () => {
+    const strict = await createApp({ spec, logger: silentLogger, errors: true })
+    const lax = await createApp({ spec, logger: silentLogger })
+    for (const [path, broken] of [
+      ['/tally', 'must contain at least 2 valid item(s)'],
+      ['/pair', 'body[1] must be an integer'],
+    ] as const) {
+      const refused = await strict.request(path)
+      expect(refused.status).toBe(500)
+      expect(((await refused.json()) as { message: string }).message).toContain(broken)
+      const served = await lax.request(path)
+      expect(served.status).toBe(200)
+      expect(served.headers.get('x-mock-violations')).toBeNull()
+    }
+    expect((await (await lax.request('/tally')).json()) as number[]).toEqual(expect.arrayContaining([3, 3]))
+  })
+
+  it('answers 500 naming the way round a schema no body ends, with or without --errors, never a body cut short', async () => {
+    for (const errors of [false, true]) {
+      const app = await createApp({ spec, logger: silentLogger, errors })
+      const res = await app.request('/chain')
+      expect(res.status).toBe(500)
+      const { message } = (await res.json()) as { message: string }
+      expect(message).toContain('#/paths/~1chain/get/responses/200/content/application~1json/schema')
+      expect(message).toContain('requires itself again at next')
+    }
+  })
+
   it('writes a string under text/plain bare, example or sample', async () => {
     const app = await createApp({ spec, logger: silentLogger, errors: true })
     for (const [path, text] of [

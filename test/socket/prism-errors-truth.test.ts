@@ -29,11 +29,40 @@ describe('--errors beside Prism 5.14 (#30)', () => {
     expect(ours.text).toContain('cannot be written as text/html')
   })
 
+  it('an example that breaks minContains or prefixItems: 500 here, served by Prism, which does not read them', async () => {
+    for (const [path, example] of [
+      ['/tally', [1, 2, 3]],
+      ['/pair', ['a', 'b']],
+    ] as const) {
+      const [theirs, ours] = await Promise.all([ask(servers.prismUrl, path), ask(servers.mock.url, path)])
+      expect(ours.status).toBe(500)
+      expect([theirs.status, JSON.parse(theirs.text)]).toEqual([200, example])
+    }
+  })
+
+  it('a schema no body ends: 500 in both, ours naming the way round', async () => {
+    const [theirs, ours] = await Promise.all([ask(servers.prismUrl, '/chain'), ask(servers.mock.url, '/chain')])
+    expect([theirs.status, ours.status]).toEqual([500, 500])
+    expect(ours.text).toContain('requires itself again at next')
+  })
+
   it('a string under text/plain: the same bare text in both', async () => {
     for (const path of ['/greeting', '/word']) {
       const [theirs, ours] = await Promise.all([ask(servers.prismUrl, path), ask(servers.mock.url, path)])
       expect([ours.status, ours.text]).toEqual([theirs.status, theirs.text])
       expect(ours.text).not.toContain('"')
     }
+  })
+})
+
+describe('without --errors beside Prism 5.14 (#30)', () => {
+  const lax = prismBesideMock(spec)
+
+  it('a schema no body ends: Prism serves a body cut short, 200; the mock answers 500 naming the schema', async () => {
+    const [theirs, ours] = await Promise.all([ask(lax.prismUrl, '/chain'), ask(lax.mock.url, '/chain')])
+    expect(theirs.status).toBe(200)
+    expect(JSON.parse(theirs.text)).toEqual({ next: { next: {} } })
+    expect(ours.status).toBe(500)
+    expect(ours.text).toContain('#/paths/~1chain/get/responses/200/content/application~1json/schema')
   })
 })
