@@ -1,4 +1,5 @@
 import { derefSchema, nodeAt } from '../openapi/resolve-ref.js'
+import { FORM_DATA_EMPTY_VALUES } from '../openapi/convert-swagger2.js'
 import { essenceOf, isJsonType } from '../internal/media-type.js'
 
 /**
@@ -18,6 +19,14 @@ export interface FormPlan {
   json: ReadonlySet<string>
   /** Array properties among `json`: one JSON object sent alone is the array's one item. */
   jsonArrays: ReadonlySet<string>
+  /**
+   * Form fields (`application/x-www-form-urlencoded`) whose encoding object does not set
+   * `allowReserved: true`: a reserved character sent as it is, not percent-encoded, is refused.
+   * Fields without an encoding object are not judged, as Prism judges them.
+   */
+  reservedRefused: ReadonlySet<string>
+  /** Swagger 2.0 `formData` parameters without `allowEmptyValue: true`: an empty value is refused (`FORM_DATA_EMPTY_VALUES`). */
+  emptyRefused: ReadonlySet<string>
 }
 
 /** Possible JSON types of a schema's instances, as far as the schema says. */
@@ -32,7 +41,8 @@ const MAX_SCHEMAS_VISITED = 200
  */
 export function planForm(document: unknown, schemaPointer: string, multipart: boolean): FormPlan | undefined {
   const schema = derefSchema(document, nodeAt(document, schemaPointer))
-  const encoding = nodeAt(document, `${schemaPointer.slice(0, -'/schema'.length)}/encoding`)
+  const mediaObject = nodeAt(document, schemaPointer.slice(0, -'/schema'.length))
+  const encoding = mediaObject?.encoding
   const properties = propertiesOf(document, schema)
   if (properties.size === 0) return undefined
   const plan = {
@@ -41,10 +51,18 @@ export function planForm(document: unknown, schemaPointer: string, multipart: bo
     objects: new Set<string>(),
     json: new Set<string>(),
     jsonArrays: new Set<string>(),
+    reservedRefused: new Set<string>(),
+    emptyRefused: new Set<string>(),
   }
+  const emptyValues = mediaObject?.[FORM_DATA_EMPTY_VALUES]
   for (const [name, property] of properties) {
     const shape = shapeOf(document, property)
     const style = encodingOf(encoding, name)
+    // OpenAPI reads allowReserved for application/x-www-form-urlencoded alone.
+    if (!multipart && style !== undefined && (style as { allowReserved?: unknown }).allowReserved !== true)
+      plan.reservedRefused.add(name)
+    if (typeof emptyValues === 'object' && emptyValues !== null && emptyValues[name] === false)
+      plan.emptyRefused.add(name)
     if (shape.has('object') || shape.has('array') || style?.style === 'deepObject') plan.nested.add(name)
     if (shape.has('object') && !shape.has('array')) plan.objects.add(name)
     if (isJsonPart(document, property, shape, style?.contentType, multipart)) {

@@ -47,3 +47,21 @@ function decodeComponent(raw: string): string {
     return new URLSearchParams(`a=${raw}`).get('a') ?? text
   }
 }
+
+/**
+ * RFC 3986's reserved characters that a form value may not carry as they are where its encoding
+ * object leaves `allowReserved` false: all but `&` (which ends the pair) and `+` (a space, in a form).
+ */
+const RESERVED = /[:/?#[\]@!$'()*,;=]/
+
+/** The fields among `names` whose value, as sent, holds a reserved character not percent-encoded. */
+export function fieldsWithReservedCharacters(text: string, names: ReadonlySet<string>): string[] {
+  const found: string[] = []
+  for (const pair of text.split('&')) {
+    const equals = pair.indexOf('=')
+    if (equals === -1) continue
+    const name = decodeComponent(pair.slice(0, equals))
+    if (names.has(name) && RESERVED.test(pair.slice(equals + 1)) && !found.includes(name)) found.push(name)
+  }
+  return found
+}

@@ -6,7 +6,7 @@ import { toViolations } from './violations.js'
 import { jsonLiterals } from './exact-integers.js'
 import { MAX_FORM_FIELDS, fieldsOf, parseJsonField, withoutFieldsReported, wrapLoneItems } from './form-fields.js'
 import { type FormPlan, planForm } from './form-plan.js'
-import { formEntries } from './read-form.js'
+import { fieldsWithReservedCharacters, formEntries } from './read-form.js'
 import { essenceOf, isJsonType } from '../internal/media-type.js'
 import type { Network, Part } from '../common/network.js'
 import { latin1Text, utf8Text } from '../internal/bytes.js'
@@ -190,11 +190,33 @@ function validateForm(media: AcceptedMediaType, bytes: Uint8Array): BodyOutcome 
   const entries: Array<[string, unknown]> | undefined = formEntries(text, MAX_FORM_FIELDS)
   if (!entries) return { violations: [{ path: 'body', message: `has more than ${MAX_FORM_FIELDS} fields` }] }
   const unparsable: Violation[] = []
-  if (media.plan?.json.size) {
+  const { plan } = media
+  if (plan?.json.size) {
     for (const entry of entries)
-      if (media.plan.json.has(entry[0])) entry[1] = parsedField(entry[0], entry[1] as string, unparsable)
+      if (plan.json.has(entry[0])) entry[1] = parsedField(entry[0], entry[1] as string, unparsable)
   }
+  if (plan?.reservedRefused.size)
+    for (const name of fieldsWithReservedCharacters(text, plan.reservedRefused))
+      unparsable.push({
+        path: `body.${name}`,
+        message: `holds a reserved character that is not percent-encoded (its encoding does not set allowReserved)`,
+      })
+  if (plan?.emptyRefused.size) refuseEmpty(plan.emptyRefused, entries, unparsable)
   return validateFields(media, entries, unparsable)
+}
+
+/** Swagger 2.0 `formData` sent empty where the parameter does not set `allowEmptyValue`, as the query's are refused. */
+function refuseEmpty(
+  names: ReadonlySet<string>,
+  entries: ReadonlyArray<[string, unknown]>,
+  refused: Violation[],
+): void {
+  for (const [name, value] of entries)
+    if (value === '' && names.has(name) && !refused.some((v) => v.path === `body.${name}`))
+      refused.push({
+        path: `body.${name}`,
+        message: 'must not be empty (the formData parameter does not set allowEmptyValue)',
+      })
 }
 
 async function validateMultipart(
@@ -212,6 +234,7 @@ async function validateMultipart(
     const text = part.text ?? fileText(part.bytes!, json)
     return [part.name, json ? parsedField(part.name, text, unparsable) : text]
   })
+  if (media.plan?.emptyRefused.size) refuseEmpty(media.plan.emptyRefused, entries, unparsable)
   return validateFields(media, entries, unparsable)
 }
 

@@ -9,6 +9,8 @@ const plan: FormPlan = {
   objects: new Set(['scope', 'meta']),
   json: new Set(),
   jsonArrays: new Set(),
+  reservedRefused: new Set(),
+  emptyRefused: new Set(),
 }
 
 /** The fields of a urlencoded body, read as the mock reads it. */
