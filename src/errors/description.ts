@@ -16,12 +16,12 @@ export const descriptionErrors = {
   descriptionUnsupportedSwagger: (path: string, swagger: unknown) =>
     fail(
       'description_unsupported_swagger',
-      `The description ${path} is Swagger ${JSON.stringify(swagger)}; the mock reads Swagger "2.0", OpenAPI 3.0.x and 3.1.x.`,
+      `The description ${path} is Swagger ${JSON.stringify(swagger)}; the mock reads Swagger "2.0", OpenAPI 3.0.x, 3.1.x and 3.2.x.`,
     ),
   descriptionUnsupportedVersion: (path: string, openapi: unknown) =>
     fail(
       'description_unsupported_version',
-      `The description ${path} has no supported "openapi" version (found ${JSON.stringify(openapi)}); use 3.0.x or 3.1.x.`,
+      `The description ${path} has no supported "openapi" version (found ${JSON.stringify(openapi)}); use 3.0.x, 3.1.x or 3.2.x.`,
     ),
   descriptionBadPaths: (path: string) =>
     fail('description_bad_paths', `The description ${path} has a "paths" that is not an object.`),
@@ -50,7 +50,7 @@ export const descriptionErrors = {
   parameterWithoutNameOrIn: (pointer: string) =>
     fail(
       'description_bad_parameter',
-      `The parameter at ${pointer} needs a "name" and an "in" of path, query, header or cookie.`,
+      `The parameter at ${pointer} needs a "name" and an "in" of path, query, header or cookie (or querystring, in OpenAPI 3.2).`,
     ),
   pathParameterWithoutName: (pointer: string) =>
     fail('description_bad_parameter', `The path parameter at ${pointer} needs a "name".`),

@@ -1,3 +1,4 @@
+import { essenceOf, isJsonType } from '../internal/media-type.js'
 import type { MediaTypeDescription } from './operations.js'
 import { type Located, pointerOf, resolveRef } from './resolve-ref.js'
 
@@ -17,18 +18,39 @@ export function describeContent(
       // An empty key (spoonacular.com's request bodies) names no type: read as any.
       mediaType: mediaType.trim() === '' ? '*/*' : mediaType,
       schemaPointer: media?.schema ? `${at}/schema` : undefined,
-      examples: describeExamples(document, media ?? {}, at),
+      examples: describeExamples(document, media ?? {}, at, mediaType),
     }
   })
 }
 
-function describeExamples(document: any, media: Record<string, any>, pointer: string) {
+function describeExamples(document: any, media: Record<string, any>, pointer: string, mediaType: string) {
   const examples: Array<{ name: string; value: unknown }> = []
   if (media.example !== undefined) examples.push({ name: 'default', value: media.example })
   for (const [name, raw] of Object.entries(media.examples ?? {})) {
     const { node } = resolveRef(document, { node: raw, pointer: `${pointer}${pointerOf('examples', name)}` })
     // externalValue would mean a download; only inline values are served.
-    if (node && 'value' in node) examples.push({ name, value: node.value })
+    const value = exampleValue(node, mediaType)
+    if (value !== NO_VALUE) examples.push({ name, value })
   }
   return examples
+}
+
+const NO_VALUE = Symbol('no value')
+
+/**
+ * An Example Object's value: `value`, or OpenAPI 3.2's `dataValue` (the same, named for what it is),
+ * else its `serializedValue` (the text as sent) read back: JSON text for a JSON media type, the text
+ * itself for any other. `NO_VALUE` for one without (an `externalValue`, JSON that does not parse).
+ */
+function exampleValue(node: any, mediaType: string): unknown {
+  if (typeof node !== 'object' || node === null) return NO_VALUE
+  if ('value' in node) return node.value
+  if ('dataValue' in node) return node.dataValue
+  if (typeof node.serializedValue !== 'string') return NO_VALUE
+  if (!isJsonType(essenceOf(mediaType))) return node.serializedValue
+  try {
+    return JSON.parse(node.serializedValue)
+  } catch {
+    return NO_VALUE
+  }
 }

@@ -10,6 +10,8 @@ export function describeParameters(document: any, pathItem: Located, operation: 
     const list: unknown[] = owner.node.parameters ?? []
     list.forEach((raw, index) => {
       const { node, pointer } = resolveRef(document, { node: raw, pointer: `${owner.pointer}/parameters/${index}` })
+      // OpenAPI 3.2's whole query string as one value: accepted, named at start-up, not validated (#31).
+      if (node?.in === 'querystring') return
       if (!['path', 'query', 'header', 'cookie'].includes(node?.in)) {
         throw startupErrors.parameterWithoutNameOrIn(pointer)
       }

@@ -51,5 +51,10 @@ function exampleOfHeader(document: any, node: any, pointer: string): unknown {
     node?.examples && typeof node.examples === 'object' ? (Object.entries(node.examples)[0] ?? []) : []
   return named === undefined
     ? undefined
-    : resolveRef(document, { node: named, pointer: `${pointer}${pointerOf('examples', name!)}` }).node?.value
+    : exampleOf(resolveRef(document, { node: named, pointer: `${pointer}${pointerOf('examples', name!)}` }).node)
+}
+
+/** An Example Object's `value`, or OpenAPI 3.2's `dataValue`. */
+function exampleOf(node: any): unknown {
+  return node?.value !== undefined ? node.value : node?.dataValue
 }

@@ -6,7 +6,8 @@ import { checkRegularFile, checkShape } from './check-shape.js'
 import { convertSwagger2 } from './convert-swagger2.js'
 import { describeNotes, normalizeSchemas } from './normalize-schemas.js'
 
-export type OpenApiVersion = '3.0' | '3.1'
+/** 3.2 schemas are JSON Schema 2020-12 as 3.1's are, and read the same way. */
+export type OpenApiVersion = '3.0' | '3.1' | '3.2'
 
 /** A parsed description whose `$ref`s all point inside it (external files are bundled in). */
 export interface SpecDocument {
@@ -34,11 +35,12 @@ export async function loadSpec(
   if (version === '2.0') document = await convertSwagger2(path, document)
   const notes = normalizeSchemas(document)
   const warnings = describeNotes(notes, version)
+  if (version === '3.2') warnings.push(...unreadFeatures(document))
   if (!document.paths && !document.webhooks)
     warnings.push('the description declares no paths: the mock serves only its admin API.')
   else if (!document.paths)
     warnings.push('the description declares only webhooks and no paths: the mock serves only its admin API.')
-  return { path, version: version === '3.1' ? '3.1' : '3.0', document, warnings }
+  return { path, version: version === '2.0' ? '3.0' : version, document, warnings }
 }
 
 async function readText(path: string, files: Files): Promise<string> {
@@ -83,16 +85,39 @@ function detectVersion(path: string, parsed: unknown): OpenApiVersion | '2.0' {
     checkPaths(path, paths)
     return '2.0'
   }
-  const version = typeof openapi === 'string' ? /^3\.(0|1)\.\d+/.exec(openapi)?.[1] : undefined
-  if (!version) {
+  const minor = typeof openapi === 'string' ? /^3\.([012])\.\d+/.exec(openapi)?.[1] : undefined
+  if (!minor) {
     throw startupErrors.descriptionUnsupportedVersion(path, openapi)
   }
   checkPaths(path, paths)
-  return version === '0' ? '3.0' : '3.1'
+  return `3.${minor}` as OpenApiVersion
 }
 
 function checkPaths(path: string, paths: unknown): void {
   if (paths !== undefined && (typeof paths !== 'object' || paths === null)) {
     throw startupErrors.descriptionBadPaths(path)
   }
+}
+
+/**
+ * What OpenAPI 3.2 adds that the mock accepts and does not act on, named once at start-up (#31):
+ * read as 3.1 reads the rest, never refused. `query` operations, `additionalOperations`, and Example
+ * Objects' `dataValue` and `serializedValue` are served and need no warning.
+ */
+function unreadFeatures(document: Record<string, any>): string[] {
+  const found = new Set<string>()
+  if (typeof document.$self === 'string') found.add('"$self" (references resolve against the file\'s own location)')
+  const visit = (node: unknown, depth: number): void => {
+    if (depth > 64 || typeof node !== 'object' || node === null) return
+    if (Array.isArray(node)) return node.forEach((item) => visit(item, depth + 1))
+    const object = node as Record<string, unknown>
+    if (object.in === 'querystring') found.add('"in: querystring" parameters (not validated)')
+    if ('itemSchema' in object) found.add('"itemSchema" (sequential media types are answered as one body)')
+    if ('prefixEncoding' in object || 'itemEncoding' in object) found.add('"prefixEncoding" and "itemEncoding"')
+    for (const value of Object.values(object)) visit(value, depth + 1)
+  }
+  visit(document.paths, 0)
+  visit(document.components, 0)
+  if (found.size === 0) return []
+  return [`this OpenAPI 3.2 description uses what the mock accepts but does not act on: ${[...found].join('; ')}.`]
 }

@@ -131,11 +131,11 @@ export function describeNotes(notes: Notes, version: OpenApiVersion | '2.0'): st
       warnings.push(
         `the schema keyword "${what.slice('malformed:'.length)}" has a value of the wrong kind (${where}); it is mended where its meaning is plain, else ignored.`,
       )
-    } else if (version === '3.1') {
+    } else if (version === '3.1' || version === '3.2') {
       const meaning =
         what === 'nullable' ? '"or null"' : `a boolean beside ${what === 'exclusiveMinimum' ? 'minimum' : 'maximum'}`
       warnings.push(
-        `this OpenAPI 3.1 description uses the 3.0 form of "${what}" (${where}); it is read as OpenAPI 3.0 means it: ${meaning}.`,
+        `this OpenAPI ${version} description uses the 3.0 form of "${what}" (${where}); it is read as OpenAPI 3.0 means it: ${meaning}.`,
       )
     }
   }

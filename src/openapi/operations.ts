@@ -6,7 +6,8 @@ import type { SpecDocument } from './load-spec.js'
 import { type Located, pointerOf, resolveRef } from './resolve-ref.js'
 import { type EventDescription, describeCallbacks } from './describe-events.js'
 
-export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const
+/** The Path Item's fixed fields for methods: OpenAPI 3.2 adds `query` (the QUERY method, a safe request with a body). */
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query'] as const
 
 export type SecurityRequirement = Record<string, string[]>
 
@@ -91,10 +92,8 @@ export function describeOperations({ document }: SpecDocument): OperationDescrip
     if (path.startsWith('x-')) continue
     if (!path.startsWith('/')) throw startupErrors.pathWithoutSlash(path)
     const pathItem = resolveRef(document, { node: rawPathItem, pointer: pointerOf('paths', path) })
-    for (const method of HTTP_METHODS) {
-      const operation = pathItem.node?.[method]
-      if (!operation) continue
-      const at = { node: operation, pointer: `${pathItem.pointer}${pointerOf(method)}` }
+    for (const { method, node, pointer } of operationsOf(pathItem)) {
+      const at = { node, pointer }
       const described = describeOperation(document, path, method, at, pathItem, globalSecurity)
       const callbacks = describeCallbacks(document, at)
       if (callbacks.length) described.callbacks = callbacks
@@ -102,6 +101,24 @@ export function describeOperations({ document }: SpecDocument): OperationDescrip
     }
   }
   return operations
+}
+
+/**
+ * A path item's operations: its method fields, then OpenAPI 3.2's `additionalOperations` (any other
+ * method, keyed as it is sent: `LINK`, `PURGE`), in declaration order.
+ */
+export function operationsOf(pathItem: Located): Array<{ method: string; node: any; pointer: string }> {
+  const found: Array<{ method: string; node: any; pointer: string }> = []
+  const item = pathItem.node
+  if (typeof item !== 'object' || item === null) return found
+  for (const method of HTTP_METHODS)
+    if (item[method]) found.push({ method, node: item[method], pointer: `${pathItem.pointer}${pointerOf(method)}` })
+  const additional = item.additionalOperations
+  if (typeof additional === 'object' && additional !== null)
+    for (const [method, node] of Object.entries(additional))
+      if (typeof node === 'object' && node !== null && !(HTTP_METHODS as readonly string[]).includes(method.toLowerCase()))
+        found.push({ method, node, pointer: `${pathItem.pointer}${pointerOf('additionalOperations', method)}` })
+  return found
 }
 
 export function describeOperation(
@@ -115,7 +132,7 @@ export function describeOperation(
   const operationId = typeof operation.operationId === 'string' ? operation.operationId : undefined
   return {
     id: operationId ?? `${method.toUpperCase()} ${path}`,
-    fixtureKey: operationId ?? `${method}${path.replace(/\//g, '_')}`,
+    fixtureKey: operationId ?? `${method.toLowerCase()}${path.replace(/\//g, '_')}`,
     method: method.toUpperCase(),
     path,
     parameters: describeParameters(document, pathItem, { node: operation, pointer }),

@@ -51,6 +51,7 @@ export function walkSchemas(document: Record<string, any>, visit: Visit): void {
       case 'pathItem':
         eachItem(item.parameters, `${pointer}/parameters`, (p, at) => push(p, at, 'parameter'))
         for (const method of HTTP_METHODS) if (item[method]) push(item[method], `${pointer}/${method}`, 'operation')
+        eachEntry(item.additionalOperations, `${pointer}/additionalOperations`, (o, at) => push(o, at, 'operation'))
         break
       case 'operation':
         eachItem(item.parameters, `${pointer}/parameters`, (p, at) => push(p, at, 'parameter'))
