@@ -116,7 +116,11 @@ export function operationsOf(pathItem: Located): Array<{ method: string; node: a
   const additional = item.additionalOperations
   if (typeof additional === 'object' && additional !== null)
     for (const [method, node] of Object.entries(additional))
-      if (typeof node === 'object' && node !== null && !(HTTP_METHODS as readonly string[]).includes(method.toLowerCase()))
+      if (
+        typeof node === 'object' &&
+        node !== null &&
+        !(HTTP_METHODS as readonly string[]).includes(method.toLowerCase())
+      )
         found.push({ method, node, pointer: `${pathItem.pointer}${pointerOf('additionalOperations', method)}` })
   return found
 }
