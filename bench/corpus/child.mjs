@@ -111,6 +111,12 @@ async function runOperation(app, op, oracle, seed, unsatisfiable) {
     }
   }
   out.status = res.status
+  // A response schema no finite value meets (ci-sample.txt's `unsatisfiable=`): the mock answers 500
+  // naming it (#30) rather than a body cut short, which is the right answer and not the mock's fault.
+  if (unsatisfiable.includes(op.operationId) && res.status === 500 && text.includes('no body of it ends')) {
+    out.notJudged = 'the description declares a response schema no finite value meets: answered 500 naming it'
+    return out
+  }
   const code = declaredResponse(op.responses, res.status)
   // An operation without responses (invalid OpenAPI) cannot be judged on its status, nor one that
   // declares only 1xx statuses, which HTTP never lets end an exchange (the mock answers 204, docs/how-an-answer-is-chosen.md, "Status").

@@ -87,7 +87,7 @@ describe('what the log and the admin API tell of them (#13)', () => {
     expect(entry).toMatchObject({
       valid: false,
       violations: [{ path: 'query.limit' }],
-      responseViolations: [{ message: 'is required' }],
+      responseViolations: [{ message: 'must be <= 1.5' }],
     })
   })
 

@@ -37,7 +37,8 @@ export interface ControlCase {
 
 const token = { authorization: 'Bearer t' }
 const json = { ...token, 'content-type': 'application/json' }
-const CHILDREN = `body${'.child'.repeat(20)}`
+/** Where the body no generator can make breaks its schema: no integer from 1 to 1.5 is a multiple of 2. */
+const UNMADE = 'body.count'
 
 export function specOf(testCase: ControlCase): string {
   return specs[testCase.spec]
@@ -316,8 +317,8 @@ export const controlCases: ControlCase[] = [
     request: { method: 'GET', path: '/unsatisfiable' },
     expect: {
       status: 200,
-      reported: [{ location: 'response.body', pointer: `${'/child'.repeat(20)}`, message: 'is required' }],
-      journal: { valid: true, responseViolations: [CHILDREN] },
+      reported: [{ location: 'response.body', pointer: '/count', message: 'must be <= 1.5' }],
+      journal: { valid: true, responseViolations: [UNMADE] },
     },
   },
   {
@@ -328,7 +329,7 @@ export const controlCases: ControlCase[] = [
     expect: {
       status: 200,
       reported: [{ location: 'request.query', pointer: '/limit' }, { location: 'response.body' }],
-      journal: { valid: false, violations: ['query.limit'], responseViolations: [CHILDREN] },
+      journal: { valid: false, violations: ['query.limit'], responseViolations: [UNMADE] },
     },
   },
   {
@@ -338,7 +339,7 @@ export const controlCases: ControlCase[] = [
     expect: {
       status: 400,
       reported: [{ location: 'request.query', pointer: '/n' }, { location: 'response.body' }],
-      journal: { valid: false, violations: ['query.n'], responseViolations: [CHILDREN] },
+      journal: { valid: false, violations: ['query.n'], responseViolations: [UNMADE] },
     },
   },
   {
@@ -381,10 +382,10 @@ export const controlCases: ControlCase[] = [
       status: 500,
       message: [
         'The 200 response of unsatisfiable the mock was about to send does not match the description (1 problem)',
-        `${CHILDREN} is required`,
+        `${UNMADE} must be <= 1.5`,
       ],
       reported: [{ location: 'response.body' }],
-      journal: { valid: true, responseViolations: [CHILDREN] },
+      journal: { valid: true, responseViolations: [UNMADE] },
     },
   },
   {
@@ -396,7 +397,7 @@ export const controlCases: ControlCase[] = [
       status: 500,
       message: ['The 400 response of brokenError'],
       reported: [{ location: 'response.body' }],
-      journal: { valid: false, violations: ['query.n'], responseViolations: [CHILDREN] },
+      journal: { valid: false, violations: ['query.n'], responseViolations: [UNMADE] },
     },
   },
   {

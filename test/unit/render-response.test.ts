@@ -15,7 +15,12 @@ import { selectResponse } from '../../src/responses/select-response.js'
 import { compileAt, createAjv, addDescriptionSchema } from '../../src/validation/create-ajv.js'
 import { documentWithResponses, jsonResponse, responsesOf } from '../support/builders.js'
 
-const recursive = { type: 'object', required: ['child'], properties: { child: { $ref: '#/components/schemas/Node' } } }
+/** No integer from 1 to 1.5 is a multiple of 2: no generated body meets it, and mending cannot either. */
+const unmakeable = {
+  type: 'object',
+  required: ['count'],
+  properties: { count: { type: 'integer', minimum: 1, maximum: 1.5, multipleOf: 2 } },
+}
 
 function contextFor(document: Record<string, any>): RenderContext {
   return {
@@ -50,7 +55,14 @@ describe('renderResponse: violations', () => {
   it('serves a body checked at start-up with no violations at all', () => {
     const document = documentWithResponses({ '200': jsonResponse({ type: 'object' }, { example: { ok: true } }) })
     const rendered = renderResponse(planFor(document), contextFor(document))
-    expect(rendered).toEqual({ status: 200, contentType: 'application/json', headers: undefined, body: '{"ok":true}' })
+    expect(rendered).toEqual({
+      status: 200,
+      contentType: 'application/json',
+      headers: undefined,
+      body: '{"ok":true}',
+      // The example served, which coverage counts (#29).
+      staticBody: expect.objectContaining({ name: 'default', origin: 'example' }),
+    })
   })
 
   it('serves a generated body that meets its schema with no violations', () => {
@@ -64,27 +76,25 @@ describe('renderResponse: violations', () => {
   it('tells how a generated body that no mending could fix breaks its schema, every time it is served', () => {
     const document = documentWithResponses(
       { '200': jsonResponse({ $ref: '#/components/schemas/Node' }) },
-      { Node: recursive },
+      { Node: unmakeable },
     )
     const context = contextFor(document)
     for (let i = 0; i < 2; i++) {
       const rendered = renderResponse(planFor(document, { dynamic: true }), context)
-      expect(rendered.violations, `answer ${i + 1}`).toEqual([
-        { path: `body${'.child'.repeat(20)}`, message: 'is required' },
-      ])
+      expect(rendered.violations, `answer ${i + 1}`).toEqual([{ path: 'body.count', message: 'must be <= 1.5' }])
     }
   })
 
   it('serves the same static body, and tells the same violations, every time (sampled once)', () => {
     const document = documentWithResponses(
       { '200': jsonResponse({ $ref: '#/components/schemas/Node' }) },
-      { Node: recursive },
+      { Node: unmakeable },
     )
     const context = contextFor(document)
     const plan = planFor(document)
     expect(plan.source).toEqual({ kind: 'sampled' })
     const first = renderResponse(plan, context)
-    expect(first.violations?.[0]?.message).toBe('is required')
+    expect(first.violations?.[0]?.message).toBe('must be <= 1.5')
     expect(renderResponse(plan, context)).toEqual(first)
     // Another app (its own faker sequence, advanced here) makes the same body from the same description.
     const other = contextFor(document)

@@ -106,15 +106,17 @@ describe('verifyChecks', () => {
 })
 
 describe('mergeVerifyInputs', () => {
-  it('merges entries by time with global ids, sums drops and each stub hits', () => {
+  it('merges entries by time, keeping the ids each worker gave (n × 64 + slot), sums drops and each stub hits', () => {
+    // Each worker's journal numbers its entries n × 64 + slot (#29): the time orders them here.
+    const at = (second: number, id: number) => ({ ...entry(second), id })
     const merged = mergeVerifyInputs([
       {
         slot: 0,
-        value: input([entry(1), entry(3)], { dropped: 1, stubs: [{ id: 1, operation: 'addPlant', hits: 1 }] }),
+        value: input([at(1, 64), at(3, 128)], { dropped: 1, stubs: [{ id: 1, operation: 'addPlant', hits: 1 }] }),
       },
-      { slot: 1, value: input([entry(2)], { dropped: 2, stubs: [{ id: 1, operation: 'addPlant', hits: 2 }] }) },
+      { slot: 1, value: input([at(2, 65)], { dropped: 2, stubs: [{ id: 1, operation: 'addPlant', hits: 2 }] }) },
     ])
-    expect(merged.entries.map((e) => e.id)).toEqual([1 * 64, 2 * 64 + 1, 3 * 64])
+    expect(merged.entries.map((e) => e.id)).toEqual([64, 65, 128])
     expect(merged.dropped).toBe(3)
     expect(merged.stubs).toEqual([{ id: 1, operation: 'addPlant', hits: 3 }])
   })
