@@ -11,6 +11,11 @@ export const preferenceErrors = {
     refuse(status, 'Prefer: validate= must be strict, report or off (or true, false).'),
   badPreferDelay: (status: number) =>
     refuse(status, 'Prefer: delay= must be a whole number of milliseconds, at most 600000.'),
+  badPreferStream: (status: number) =>
+    refuse(
+      status,
+      'Prefer: stream-items= must be a whole number from 1 to 1000, and stream-interval= of milliseconds from 0 to 10000.',
+    ),
   badPreferCode: (status: number, written: string) => refuse(status, `${written} must be an HTTP status such as 400.`),
   /** 404, as Prism answers it: the status asked for is not in the description (#30). */
   undeclaredPreferredCode: (written: string, code: number, operationId: string, declared: string) =>

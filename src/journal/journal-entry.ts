@@ -84,6 +84,15 @@ export interface JournalResponse {
   /** The body as text (first 64 KiB); absent when the answer had none. */
   body?: string
   bodyTruncated?: boolean
+  /** A streamed answer (`text/event-stream`, JSON Lines): what was sent and how it ended, as it goes. */
+  stream?: StreamRecord
+}
+
+/** A streamed answer as the journal tells it; `ended` is `streaming` until it ends. */
+export interface StreamRecord {
+  items: number
+  bytes: number
+  ended: 'streaming' | 'complete' | 'client closed' | 'server closed' | 'failed'
 }
 
 /**
@@ -182,6 +191,7 @@ function responseOf(answer: AnswerSource, redaction: Redaction): JournalResponse
   if (answer.contentType !== undefined) headers['content-type'] = answer.contentType
   const response: JournalResponse = { status: answer.status, headers }
   if (answer.body !== null) writeBody(response, answer.body)
+  if (answer.stream) response.stream = { ...answer.stream }
   return response
 }
 

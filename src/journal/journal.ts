@@ -5,6 +5,7 @@ import {
   BODY_LIMIT,
   type JournalEntry,
   type Redaction,
+  type StreamRecord,
   type StoredBody,
   entryOf,
   firstBytesOf,
@@ -25,6 +26,8 @@ export interface AnswerSource {
   body: string | Uint8Array | null
   /** The fixture, example or rule body the answer served, when it served one: coverage counts it. */
   staticBody?: NamedBody
+  /** A streamed answer's progress, updated as its items go. */
+  stream?: StreamRecord
 }
 
 /** A body served as written, named: a fixture, a declared example, or a rule's or stub's own (`inline`). */

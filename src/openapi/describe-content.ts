@@ -18,6 +18,7 @@ export function describeContent(
       // An empty key (spoonacular.com's request bodies) names no type: read as any.
       mediaType: mediaType.trim() === '' ? '*/*' : mediaType,
       schemaPointer: media?.schema ? `${at}/schema` : undefined,
+      itemSchemaPointer: media?.itemSchema ? `${at}/itemSchema` : undefined,
       examples: describeExamples(document, media ?? {}, at, mediaType),
     }
   })

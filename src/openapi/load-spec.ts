@@ -102,7 +102,8 @@ function checkPaths(path: string, paths: unknown): void {
 /**
  * What OpenAPI 3.2 adds that the mock accepts and does not act on, named once at start-up (#31):
  * read as 3.1 reads the rest, never refused. `query` operations, `additionalOperations`, and Example
- * Objects' `dataValue` and `serializedValue` are served and need no warning.
+ * Objects' `dataValue` and `serializedValue`, and `itemSchema` (the items of a stream) are served
+ * and need no warning.
  */
 function unreadFeatures(document: Record<string, any>): string[] {
   const found = new Set<string>()
@@ -112,7 +113,6 @@ function unreadFeatures(document: Record<string, any>): string[] {
     if (Array.isArray(node)) return node.forEach((item) => visit(item, depth + 1))
     const object = node as Record<string, unknown>
     if (object.in === 'querystring') found.add('"in: querystring" parameters (not validated)')
-    if ('itemSchema' in object) found.add('"itemSchema" (sequential media types are answered as one body)')
     if ('prefixEncoding' in object || 'itemEncoding' in object) found.add('"prefixEncoding" and "itemEncoding"')
     for (const value of Object.values(object)) visit(value, depth + 1)
   }

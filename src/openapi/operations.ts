@@ -38,6 +38,8 @@ export interface ParameterDescription {
 export interface MediaTypeDescription {
   mediaType: string
   schemaPointer?: string
+  /** OpenAPI 3.2's `itemSchema`: each item of a sequential media type (`text/event-stream`, JSON Lines). */
+  itemSchemaPointer?: string
   /** Named examples in declaration order; a lone `example` is named `default`. */
   examples: Array<{ name: string; value: unknown }>
 }

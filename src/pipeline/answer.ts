@@ -17,6 +17,7 @@ import { proxyStep } from './proxy.js'
 import { dataStep } from './data.js'
 import { deliverStep } from './deliver.js'
 import { answerWithViolations, renderFailure } from './failure.js'
+import { streamAnswer } from './stream-answer.js'
 import { type BodyReading, readRequestBodyUnchecked, reportRequestBody, validateRequestBody } from './request-body.js'
 
 /**
@@ -239,11 +240,12 @@ interface TemplateSource {
  */
 function renderStep(
   exchange: Exchange,
-  { engine }: PipelineDeps,
+  deps: PipelineDeps,
   plan: ResponsePlan,
   operation: CompiledOperation,
   template: TemplateSource,
 ): Response {
+  const { engine } = deps
   // Only a templated fixture reads the request back; other bodies need no view of it.
   const templated = plan.source.kind === 'static' && plan.source.body.template !== undefined
   let rendered = renderResponse(
@@ -251,6 +253,7 @@ function renderStep(
     engine.errorContext,
     templated ? templateRequestOf(template.described, template.params, template.value) : undefined,
   )
+  if (rendered.streamPlan) return streamAnswer(rendered, rendered.streamPlan, exchange, deps, operation)
   const { headers: added, violations: forced } = exchange.decision!
   if (added) rendered = { ...rendered, headers: { ...rendered.headers, ...added } }
   if (forced) rendered = { ...rendered, violations: [...(rendered.violations ?? []), ...forced] }

@@ -18,6 +18,7 @@ import {
 import { compileHeaders } from './compile-headers.js'
 import { fixtureHeaderProblems } from './fixture-header-problems.js'
 import { type XmlNames, contentTypeFor, kindOf } from './serialize-body.js'
+import { closingEventOf, framingOf } from './sequence-media.js'
 
 export interface ResponseCompileContext {
   document: unknown
@@ -100,6 +101,26 @@ function compileMedia(
     generatable: schema !== undefined && (kind !== 'text' || isScalarSchema(schema)),
     xml: kind === 'xml' && content.schemaPointer ? xmlNamesOf(document, content.schemaPointer) : undefined,
     bodies: new Map(),
+  }
+  const framing = framingOf(content.mediaType)
+  const itemPointer = content.itemSchemaPointer ?? content.schemaPointer
+  if (framing && itemPointer) {
+    // The stream is made of its items: the examples of the whole stream are read for its closing event only.
+    media.sequence = {
+      framing,
+      item: {
+        mediaType: 'application/json',
+        contentType: 'application/json',
+        kind: 'json',
+        schemaPointer: itemPointer,
+        validate: compileOnFirstUse(() => compileAt(ajv, itemPointer)),
+        generatable: true,
+        bodies: new Map(),
+      },
+      closing: closingEventOf(framing, content.examples),
+    }
+    media.generatable = true
+    return media
   }
   if (kind === 'text' && isStructuredSchema(schema)) media.unwritable = unwritableAs(content.mediaType)
   if (context.ignoreExamples || (content.examples.length === 0 && !schema)) return media

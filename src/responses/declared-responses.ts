@@ -3,6 +3,7 @@ import type { Violation } from '../errors/index.js'
 import type { BodySchema } from '../validation/check-response-body.js'
 import type { BodyTemplate } from './templates.js'
 import { type MediaKind, type XmlNames, kindOf } from './serialize-body.js'
+import type { SequenceFraming } from './sequence-media.js'
 
 /** A body known at start-up, already serialised: the request path only writes it. */
 export interface StaticBody {
@@ -34,11 +35,26 @@ export interface DeclaredMedia extends BodySchema {
   xml?: XmlNames
   /** Fixtures first (in file order), then the description's examples. */
   bodies: Map<string, StaticBody>
+  /** A sequential media type (`text/event-stream`, JSON Lines): its answers are streams of items. */
+  sequence?: SequenceMedia
   /**
    * Set when no body can be written for its schema (an object under `text/html`): the empty body the
    * mock then sends is told as a violation, `X-Mock-Violations`, or 500 under `--errors` (#30).
    */
   unwritable?: readonly Violation[]
+}
+
+/**
+ * How a sequential media type's answers are made (#31 §2): each item from the item schema (3.2's
+ * `itemSchema`, else the `schema`, which 3.0 and 3.1 descriptions such as OpenAI's write for one
+ * event) as a JSON body is, framed as the media type frames items.
+ */
+export interface SequenceMedia {
+  framing: SequenceFraming
+  /** The item, as a JSON media type of its own: made and checked as any body. */
+  item: DeclaredMedia
+  /** The closing event the examples show (`data: [DONE]`), if any. */
+  closing?: string
 }
 
 /** One declared response of an operation, ready to serve. */

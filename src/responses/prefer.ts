@@ -14,7 +14,16 @@ export interface Preferences {
   from?: PreferenceSource
   /** Why a query control cannot be followed (`?__dynamic=maybe`); answered as a bad preference. */
   problem?: string
+  /** Items a streamed answer sends (`stream-items=`, 1 to `MAX_STREAM_ITEMS`); NaN when out of range. */
+  streamItems?: number
+  /** Milliseconds between them (`stream-interval=`, 0 to `MAX_STREAM_INTERVAL_MS`); NaN when out of range. */
+  streamInterval?: number
 }
+
+/** Items a stream sends at most, whatever a Prefer asks. */
+export const MAX_STREAM_ITEMS = 1000
+/** The longest pause between two items a Prefer may ask for. */
+export const MAX_STREAM_INTERVAL_MS = 10_000
 
 /** Where code, example and dynamic came from, when not from `Prefer`: Prism's query controls. */
 export type PreferenceSource = 'query'
@@ -49,8 +58,16 @@ export function parsePrefer(header: string | undefined): Preferences {
     else if (key === 'delay')
       preferences.delay = /^\d{1,9}$/.test(value) && Number(value) <= MAX_DELAY_MS ? Number(value) : Number.NaN
     else if (key === 'validate') preferences.validate = VALIDATION_WORDS[value.toLowerCase()] ?? null
+    else if (key === 'stream-items') preferences.streamItems = wholeIn(value, 1, MAX_STREAM_ITEMS)
+    else if (key === 'stream-interval') preferences.streamInterval = wholeIn(value, 0, MAX_STREAM_INTERVAL_MS)
   }
   return preferences
+}
+
+/** A whole number from `min` to `max`, else NaN. */
+function wholeIn(text: string, min: number, max: number): number {
+  const n = /^\d{1,6}$/.test(text) ? Number(text) : Number.NaN
+  return n >= min && n <= max ? n : Number.NaN
 }
 
 /** `Prefer: validate=` words: the modes of `--validate`, and `true` / `false` for strict / off. */

@@ -1,7 +1,7 @@
 import type { ValidateFunction } from 'ajv'
 import type { Violation } from '../errors/index.js'
 import type { Logger } from '../common/log.js'
-import type { DeclaredMedia, DeclaredResponse, StaticBody } from './declared-responses.js'
+import type { DeclaredMedia, DeclaredResponse, SequenceMedia, StaticBody } from './declared-responses.js'
 import { bodyProblems, bodyViolations, schemaProblems, schemaViolations } from '../validation/check-response-body.js'
 import { serializeRecord } from '../internal/exact-values.js'
 import type { Faker } from '../generation/fake.js'
@@ -26,6 +26,17 @@ export interface RenderedResponse {
   violations?: readonly Violation[]
   /** The fixture, example or rule body served, when the body is one (rendered from it, if a template): coverage counts it. */
   staticBody?: StaticBody
+  /** A sequential media type's answer: the pipeline streams its items (`body` is null). */
+  streamPlan?: StreamPlan
+}
+
+/** What a streamed answer is made of: the sequence's items, made as a body of the response's status is. */
+export interface StreamPlan {
+  sequence: SequenceMedia
+  /** The declared status (`200`), for the messages of a body that cannot be made. */
+  code: string
+  /** The same item each time, made once (static mode), or each generated (`--dynamic`). */
+  sampled: boolean
 }
 
 export interface RenderContext {
@@ -82,6 +93,10 @@ export function renderDeclared(
   const { status, media, source } = plan
   const headers = response.headers
   if (!media) return { status, headers, body: null }
+  if (media.sequence && (source.kind === 'sampled' || source.kind === 'generated')) {
+    const streamPlan = { sequence: media.sequence, code: response.code, sampled: source.kind === 'sampled' }
+    return { status, contentType: media.contentType, headers, body: null, streamPlan }
+  }
   // Declared content that nothing can fill (no schema, no example) still comes as what was declared.
   if (source.kind === 'empty') {
     const rendered: RenderedResponse = {

@@ -266,6 +266,11 @@ async function runTsBlock(block: Block, page: string, receivers: Receiver[]): Pr
   }
   if (!code.includes("from 'plant-store-mock'"))
     code = `import { createApp, startMockServer, NetworkFault } from 'plant-store-mock'\n${code}`
+  // A package the repository installs (the openai client of the Streams section) is imported from
+  // its node_modules, as the reader's project would: the block runs from a folder of its own.
+  code = code.replace(/from '([^'./][^']*)'/g, (found, name: string) =>
+    name === 'plant-store-mock' || name.startsWith('node:') ? found : `from '${import.meta.resolve(name)}'`,
+  )
   const claims: string[] = []
   code = code
     .replaceAll("from 'plant-store-mock'", `from '${index}'`)

@@ -1,0 +1,87 @@
+import { errors } from '../errors/index.js'
+import type { CompiledOperation } from '../engine/compile-operation.js'
+import type { StreamRecord } from '../journal/journal-entry.js'
+import { madeBodyOf } from '../responses/made-body.js'
+import type { RenderedResponse, StreamPlan } from '../responses/render-response.js'
+import { frameItem } from '../responses/sequence-media.js'
+import type { Exchange, PipelineDeps } from './exchange.js'
+
+/** Items a stream sends and the pause between them when no Prefer asks: a few, as a chat answer streams. */
+export const DEFAULT_STREAM_ITEMS = 3
+export const DEFAULT_STREAM_INTERVAL_MS = 100
+
+const ENCODER = new TextEncoder()
+
+/**
+ * Step 6 for a sequential media type (#31 §2): the answer's body is a stream of items, each made as
+ * a body of the item schema is (the static item, or one generated per item with `--dynamic`),
+ * framed as the media type frames items, `Prefer: stream-items=N, stream-interval=MS` of them (3,
+ * 100 ms apart, by default), then the closing event the description shows (`data: [DONE]`). The
+ * first item is made before the head is sent, so that an item no schema can give is a 500, not a
+ * broken stream. The client leaving ends it at once: its timer is cleared, nothing goes on. The
+ * journal's entry tells, as it goes, the items and bytes sent and how the stream ended.
+ */
+export function streamAnswer(
+  rendered: RenderedResponse,
+  plan: StreamPlan,
+  exchange: Exchange,
+  { engine }: PipelineDeps,
+  operation: CompiledOperation,
+): Response {
+  const prefer = exchange.prefer
+  const count = prefer?.streamItems ?? DEFAULT_STREAM_ITEMS
+  const interval = prefer?.streamInterval ?? DEFAULT_STREAM_INTERVAL_MS
+  if (Number.isNaN(count) || Number.isNaN(interval)) throw errors.badPreferStream(operation.responses.violationStatus)
+  const { sequence, code, sampled } = plan
+  const makeItem = () => madeBodyOf(code, sequence.item, engine.errorContext, sampled).body ?? 'null'
+  let next: string | undefined = makeItem()
+  const record: StreamRecord = { items: 0, bytes: 0, ended: 'streaming' }
+  const headers: Record<string, string> = { ...rendered.headers, 'content-type': rendered.contentType! }
+  // An event stream is read as it comes: no cache, no proxy buffering.
+  if (sequence.framing === 'sse') Object.assign(headers, SSE_HEADERS)
+  exchange.answer = { status: rendered.status, headers, body: null, stream: record }
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let wake: (() => void) | undefined
+  const pause = () =>
+    new Promise<void>((resolve) => {
+      wake = resolve
+      timer = setTimeout(resolve, interval)
+    })
+  const send = (controller: ReadableStreamDefaultController<Uint8Array>, text: string) => {
+    const bytes = ENCODER.encode(text)
+    controller.enqueue(bytes)
+    record.bytes += bytes.byteLength
+  }
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (record.items > 0) await pause()
+        if (record.ended !== 'streaming') return
+        if (record.items === count) {
+          if (sequence.closing) send(controller, sequence.closing)
+          record.ended = 'complete'
+          return controller.close()
+        }
+        try {
+          send(controller, frameItem(sequence.framing, next ?? makeItem(), record.items + 1))
+        } catch (error) {
+          // An item that cannot be made after the head went: the stream ends there, told in the journal.
+          record.ended = 'failed'
+          engine.logger.warn(`a streamed answer of ${operation.id} ended early: ${(error as Error).message}`)
+          return controller.close()
+        }
+        next = undefined
+        record.items++
+      },
+      cancel() {
+        record.ended = 'client closed'
+        clearTimeout(timer)
+        wake?.()
+      },
+    },
+    { highWaterMark: 0 },
+  )
+  return new Response(body, { status: rendered.status, headers })
+}
+
+const SSE_HEADERS = { 'cache-control': 'no-cache', 'x-accel-buffering': 'no' }

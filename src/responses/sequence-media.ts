@@ -1,0 +1,45 @@
+import { essenceOf } from '../internal/media-type.js'
+
+/**
+ * How a sequential media type frames its items (#31 §2): Server-Sent Events, JSON Lines (and its
+ * ndjson names), or RFC 7464 JSON text sequences.
+ */
+export type SequenceFraming = 'sse' | 'jsonl' | 'json-seq'
+
+const FRAMINGS: Record<string, SequenceFraming> = {
+  'text/event-stream': 'sse',
+  'application/jsonl': 'jsonl',
+  'application/x-jsonlines': 'jsonl',
+  'application/x-ndjson': 'jsonl',
+  'application/ndjson': 'jsonl',
+  'application/json-seq': 'json-seq',
+}
+
+/** The framing of a sequential media type; `undefined` for any other. */
+export function framingOf(mediaType: string): SequenceFraming | undefined {
+  return FRAMINGS[essenceOf(mediaType)]
+}
+
+/** One item (JSON text, on one line) as its media type frames it; an SSE event carries its number as `id`. */
+export function frameItem(framing: SequenceFraming, json: string, id: number): string {
+  if (framing === 'sse') return `id: ${id}\ndata: ${json}\n\n`
+  if (framing === 'jsonl') return `${json}\n`
+  return `\x1e${json}\n`
+}
+
+/**
+ * The closing event an SSE stream ends with, where the description's examples show one (`data:
+ * [DONE]`, as OpenAI's streams end); `undefined` where they show none.
+ */
+export function closingEventOf(
+  framing: SequenceFraming,
+  examples: ReadonlyArray<{ value: unknown }>,
+): string | undefined {
+  if (framing !== 'sse') return undefined
+  for (const { value } of examples) {
+    if (typeof value !== 'string') continue
+    const done = /^data: *(\[DONE\])[ \t]*$/m.exec(value)
+    if (done) return `data: ${done[1]}\n\n`
+  }
+  return undefined
+}

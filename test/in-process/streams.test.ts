@@ -1,0 +1,49 @@
+/** Streamed answers (#31 §2) through app.request(): framing, the item schema, pacing controls, dynamic items, the journal. */
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { createApp } from '../../src/index.js'
+import { silentLogger } from '../../src/common/log.js'
+
+const spec = fileURLToPath(new URL('../descriptions/streams.yaml', import.meta.url))
+
+describe('streamed answers in process (#31 §2)', () => {
+  it('frames each item as Server-Sent Events, with an id, and ends with the closing event the example shows', async () => {
+    const app = await createApp({ spec, logger: silentLogger })
+    const response = await app.request('/events', { headers: { prefer: 'stream-interval=0' } })
+    expect(response.headers.get('content-type')).toBe('text/event-stream')
+    expect(response.headers.get('cache-control')).toBe('no-cache')
+    const blocks = (await response.text()).split('\n\n').filter(Boolean)
+    expect(blocks).toHaveLength(4)
+    blocks.slice(0, 3).forEach((block, i) => {
+      const [id, data] = block.split('\n')
+      expect(id).toBe(`id: ${i + 1}`)
+      expect(JSON.parse(data!.slice('data: '.length))).toMatchObject({ token: expect.any(String) })
+    })
+    expect(blocks[3]).toBe('data: [DONE]')
+    const [entry] = app.mock.requests({ operation: 'events' })
+    expect(entry!.response!.stream).toMatchObject({ items: 3, ended: 'complete' })
+  })
+
+  it('makes each item anew with --dynamic, every one meeting the item schema', async () => {
+    const app = await createApp({ spec, logger: silentLogger, dynamic: true, seed: 7 })
+    const text = await (
+      await app.request('/lines', { headers: { prefer: 'stream-items=20, stream-interval=0' } })
+    ).text()
+    const items = text
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { level: string; message: string })
+    expect(items).toHaveLength(20)
+    for (const item of items) expect(['info', 'warn']).toContain(item.level)
+    expect(new Set(items.map((item) => item.message)).size).toBeGreaterThan(1)
+  })
+
+  it('refuses a stream-interval beyond 10 s, and counts a streamed answer in coverage under its media type', async () => {
+    const app = await createApp({ spec, logger: silentLogger })
+    const refused = await app.request('/lines', { headers: { prefer: 'stream-interval=60000' } })
+    expect(refused.status).toBeGreaterThanOrEqual(400)
+    await (await app.request('/sequence', { headers: { prefer: 'stream-interval=0' } })).text()
+    const row = app.mock.coverage().operations.find((o) => o.operation === 'sequence')!.responses[0]!
+    expect([row.mediaType, row.answered]).toEqual(['application/json-seq', 1])
+  })
+})

@@ -1,0 +1,147 @@
+/**
+ * Streamed answers (#31 §2) over a socket, read by the clients people use: the `openai` SDK on
+ * OpenAI's own description (trimmed, test/descriptions/wild/openai/), the `eventsource` package's
+ * EventSource, and fetch with a reader. A client that leaves ends its stream at once.
+ */
+import { EventSource } from 'eventsource'
+import OpenAI from 'openai'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type MockServer, startMockServer } from '../../src/index.js'
+import { silentLogger } from '../../src/common/log.js'
+import { within } from '../support/processes.js'
+
+const OPENAI = fileURLToPath(new URL('../descriptions/wild/openai/openai-chat-speech-images.yaml', import.meta.url))
+const STREAMS = fileURLToPath(new URL('../descriptions/streams.yaml', import.meta.url))
+
+let openai: MockServer
+let streams: MockServer
+beforeAll(async () => {
+  ;[openai, streams] = await Promise.all([
+    startMockServer({ spec: OPENAI, port: 0, logger: silentLogger }),
+    startMockServer({ spec: STREAMS, port: 0, logger: silentLogger }),
+  ])
+})
+afterAll(async () => {
+  await Promise.all([openai?.close(), streams?.close()])
+})
+
+/** The journal's newest entry of an operation, as `GET /__mock/requests` lists it. */
+async function lastEntry(server: MockServer, operation: string) {
+  const listed = (await (await fetch(`${server.url}/__mock/requests?operation=${operation}`)).json()) as {
+    requests: Array<{ response?: { stream?: { items: number; bytes: number; ended: string } } }>
+  }
+  return listed.requests.at(-1)
+}
+
+describe('a chat completion streamed to the openai SDK (#31 §2)', () => {
+  it('assembles the message from the chunks the mock streams from CreateChatCompletionStreamResponse', async () => {
+    const client = new OpenAI({ apiKey: 'sk-test', baseURL: openai.url, maxRetries: 0, timeout: 10_000 })
+    const stream = await client.chat.completions.create(
+      { model: 'gpt-4o', messages: [{ role: 'user', content: 'Say hello' }], stream: true },
+      // The SDK asks for JSON even for a stream; a mock answers what the client accepts.
+      { headers: { accept: 'text/event-stream' } },
+    )
+    const chunks = []
+    for await (const chunk of stream) chunks.push(chunk)
+    expect(chunks).toHaveLength(3)
+    for (const chunk of chunks) expect(chunk.object).toBe('chat.completion.chunk')
+    const message = chunks.map((chunk) => chunk.choices[0]?.delta.content ?? '').join('')
+    expect(message.length).toBeGreaterThan(0)
+    expect(message).toBe(chunks[0]!.choices[0]!.delta.content!.repeat(3))
+    expect((await lastEntry(openai, 'createChatCompletion'))?.response?.stream).toMatchObject({
+      items: 3,
+      ended: 'complete',
+    })
+  })
+
+  it('sends as many chunks as Prefer: stream-items asks', async () => {
+    const client = new OpenAI({ apiKey: 'sk-test', baseURL: openai.url, maxRetries: 0, timeout: 10_000 })
+    const stream = await client.chat.completions.create(
+      { model: 'gpt-4o', messages: [{ role: 'user', content: 'Count' }], stream: true },
+      { headers: { accept: 'text/event-stream', prefer: 'stream-items=7, stream-interval=5' } },
+    )
+    let count = 0
+    for await (const chunk of stream) count += chunk.choices.length > 0 ? 1 : 0
+    expect(count).toBe(7)
+  })
+})
+
+describe('sequential media types read by their clients (#31 §2)', () => {
+  it('an EventSource gets each item as an event with its id, then the closing [DONE] the example shows', async () => {
+    const received = await within(
+      10_000,
+      'the events',
+      new Promise<Array<{ id: string; data: string }>>((resolve, reject) => {
+        const source = new EventSource(`${streams.url}/events`)
+        const events: Array<{ id: string; data: string }> = []
+        source.onmessage = (event) => {
+          events.push({ id: event.lastEventId, data: event.data })
+          if (event.data === '[DONE]') {
+            source.close()
+            resolve(events)
+          }
+        }
+        source.onerror = () => {
+          source.close()
+          reject(new Error(`the stream failed after ${events.length} events`))
+        }
+      }),
+    )
+    expect(received).toHaveLength(4)
+    expect(received.slice(0, 3).map((e) => e.id)).toEqual(['1', '2', '3'])
+    for (const { data } of received.slice(0, 3)) expect(JSON.parse(data)).toMatchObject({ token: expect.any(String) })
+    expect(received.at(-1)!.data).toBe('[DONE]')
+  })
+
+  it('JSON Lines: one item a line, each meeting the schema; JSON text sequences: each item after RS', async () => {
+    const lines = await (await fetch(`${streams.url}/lines`, { headers: { prefer: 'stream-interval=0' } })).text()
+    const items = lines
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+    expect(items).toHaveLength(3)
+    for (const item of items) expect(['info', 'warn']).toContain(item.level)
+    const response = await fetch(`${streams.url}/sequence`, {
+      headers: { prefer: 'stream-items=4, stream-interval=0' },
+    })
+    expect(response.headers.get('content-type')).toBe('application/json-seq')
+    const texts = (await response.text()).split('\x1e').slice(1)
+    expect(texts).toHaveLength(4)
+    for (const text of texts) expect(JSON.parse(text)).toBeGreaterThanOrEqual(1)
+  })
+
+  it('paces the items: stream-interval=150 takes at least 300 ms for 3 items', async () => {
+    const started = performance.now()
+    await (await fetch(`${streams.url}/lines`, { headers: { prefer: 'stream-interval=150' } })).text()
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290)
+  })
+
+  it('a client that leaves ends the stream at once: nothing more is made, the journal says so', async () => {
+    const abort = new AbortController()
+    const response = await fetch(`${streams.url}/lines`, {
+      headers: { prefer: 'stream-items=1000, stream-interval=50' },
+      signal: abort.signal,
+    })
+    const reader = response.body!.getReader()
+    await reader.read()
+    abort.abort()
+    await reader.cancel().catch(() => {})
+    let entry = await lastEntry(streams, 'lines')
+    for (let polls = 0; polls < 50 && entry?.response?.stream?.ended === 'streaming'; polls++) {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      entry = await lastEntry(streams, 'lines')
+    }
+    const ended = entry!.response!.stream!
+    expect(ended.ended).toBe('client closed')
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect((await lastEntry(streams, 'lines'))!.response!.stream!.items).toBe(ended.items)
+    expect(ended.items).toBeLessThan(10)
+  })
+
+  it('refuses a stream-items it cannot send, naming the bounds', async () => {
+    const response = await fetch(`${streams.url}/lines`, { headers: { prefer: 'stream-items=0' } })
+    expect(response.status).toBeGreaterThanOrEqual(400)
+    expect(await response.text()).toContain('stream-items= must be a whole number from 1 to 1000')
+  })
+})
