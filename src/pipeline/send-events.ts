@@ -193,9 +193,12 @@ function send(
 /** The body the event declares, as an answer's is made: an example, else a static body of its schema (or generated, `--dynamic`). */
 function bodyOf(engine: Engine, event: CompiledEvent, request?: TemplateRequest): MadeBody {
   if (!event.body) return {}
-  const plan = selectResponse({ id: event.name, responses: event.body }, {}, engine.options)
+  const selected = selectResponse({ id: event.name, responses: event.body }, {}, engine.options)
+  // Deliveries carry text: a binary media type's body is made as before #31, from its schema as text.
+  const plan = selected.media?.binary ? { ...selected, media: { ...selected.media, binary: undefined } } : selected
   const rendered = renderDeclared(plan, plan.response!, engine.errorContext, request)
-  return { text: rendered.body ?? undefined, contentType: rendered.contentType, violations: rendered.violations }
+  const text = typeof rendered.body === 'string' ? rendered.body : undefined
+  return { text, contentType: rendered.contentType, violations: rendered.violations }
 }
 
 function problemsOf(violations: readonly Violation[]): string {

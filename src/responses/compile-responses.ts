@@ -19,6 +19,7 @@ import { compileHeaders } from './compile-headers.js'
 import { fixtureHeaderProblems } from './fixture-header-problems.js'
 import { type XmlNames, contentTypeFor, kindOf } from './serialize-body.js'
 import { closingEventOf, framingOf } from './sequence-media.js'
+import { isBinaryMedia } from './binary-bodies.js'
 
 export interface ResponseCompileContext {
   document: unknown
@@ -122,7 +123,14 @@ function compileMedia(
     media.generatable = true
     return media
   }
-  if (kind === 'text' && isStructuredSchema(schema)) media.unwritable = unwritableAs(content.mediaType)
+  if (isBinaryMedia(content.mediaType, schema)) {
+    const { minLength, maxLength } = (schema ?? {}) as { minLength?: unknown; maxLength?: unknown }
+    media.binary = {
+      minLength: typeof minLength === 'number' ? minLength : undefined,
+      maxLength: typeof maxLength === 'number' ? maxLength : undefined,
+    }
+    media.generatable = true
+  } else if (kind === 'text' && isStructuredSchema(schema)) media.unwritable = unwritableAs(content.mediaType)
   if (context.ignoreExamples || (content.examples.length === 0 && !schema)) return media
   const check = () => compileExamples(context, label, content, media, schema)
   if (context.deferredExamples) pending.push(check)

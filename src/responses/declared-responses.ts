@@ -4,6 +4,7 @@ import type { BodySchema } from '../validation/check-response-body.js'
 import type { BodyTemplate } from './templates.js'
 import { type MediaKind, type XmlNames, kindOf } from './serialize-body.js'
 import type { SequenceFraming } from './sequence-media.js'
+import type { ByteBounds } from './binary-bodies.js'
 
 /** A body known at start-up, already serialised: the request path only writes it. */
 export interface StaticBody {
@@ -37,6 +38,8 @@ export interface DeclaredMedia extends BodySchema {
   bodies: Map<string, StaticBody>
   /** A sequential media type (`text/event-stream`, JSON Lines): its answers are streams of items. */
   sequence?: SequenceMedia
+  /** A binary media type (an image, audio, a PDF, an octet stream): its bodies are bytes within these bounds (#31 §3). */
+  binary?: ByteBounds
   /**
    * Set when no body can be written for its schema (an object under `text/html`): the empty body the
    * mock then sends is told as a violation, `X-Mock-Violations`, or 500 under `--errors` (#30).

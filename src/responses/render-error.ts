@@ -13,7 +13,7 @@ import { type RenderContext, renderDeclared } from './render-response.js'
 export interface RenderedError {
   status: number
   headers: Record<string, string>
-  body: string | null
+  body: string | Uint8Array | null
   /** How the declared body served in place of `{error, message}` breaks its schema, when the mock knows it does (see `RenderedResponse`). */
   violations?: readonly Violation[]
   /** The description's answer (an example, a body of its schema, or none) was served, not the mock's message: it is in `X-Mock-Error`. */

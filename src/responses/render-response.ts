@@ -9,6 +9,11 @@ import type { Sampler } from '../generation/sample-body.js'
 import type { GenerationBudget } from '../generation/generation-budget.js'
 import type { BodySource, ResponsePlan } from './select-response.js'
 import { madeBodyOf } from './made-body.js'
+import { binaryBody } from './binary-bodies.js'
+import { seededRandom } from '../generation/seeded-random.js'
+
+/** Static binary bodies draw from this seed: the same bytes every run. */
+const BINARY_SEED = 1
 import { serializeBody } from './serialize-body.js'
 import { type TemplateRequest, pullsInStructure } from './templates.js'
 
@@ -17,7 +22,8 @@ export interface RenderedResponse {
   contentType?: string
   /** Declared headers the response carries besides Content-Type. */
   headers?: Record<string, string>
-  body: string | null
+  /** Text, or the bytes of a binary media type (#31 §3). */
+  body: string | Uint8Array | null
   /**
    * How this answer breaks the operation's declared response, when the mock knows it does: set only
    * then. Nothing is validated again to find out: what is known comes from start-up (a made-up
@@ -93,6 +99,11 @@ export function renderDeclared(
   const { status, media, source } = plan
   const headers = response.headers
   if (!media) return { status, headers, body: null }
+  if (media.binary && (source.kind === 'sampled' || source.kind === 'generated' || source.kind === 'empty')) {
+    // The same bytes on every request in static mode; new ones per request with --dynamic.
+    const random = source.kind === 'generated' ? context.faker.random : seededRandom(BINARY_SEED)
+    return { status, contentType: media.contentType, headers, body: binaryBody(media.contentType, media.binary, random) }
+  }
   if (media.sequence && (source.kind === 'sampled' || source.kind === 'generated')) {
     const streamPlan = { sequence: media.sequence, code: response.code, sampled: source.kind === 'sampled' }
     return { status, contentType: media.contentType, headers, body: null, streamPlan }

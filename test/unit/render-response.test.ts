@@ -117,7 +117,7 @@ describe('renderResponse: violations', () => {
     const document = documentWithResponses({ '200': jsonResponse(schema) })
     const rendered = renderResponse(planFor(document), contextFor(document))
     expect(rendered.violations).toBeUndefined()
-    const body = JSON.parse(rendered.body!)
+    const body = JSON.parse(rendered.body as string)
     expect(body).toMatchObject({ id: 7, name: 'Fern', kind: 'herb' })
     expect(body.code).toMatch(/^[A-Z]{3}-\d{2}$/)
     expect(body.born).toMatch(/^\d{4}-\d{2}-\d{2}$/)

@@ -1,0 +1,74 @@
+/**
+ * Binary bodies a browser can use (#31 §3): Debian's Chromium, driven by playwright-core, shows each
+ * image the mock answers in an <img> (decoded, 1×1) and decodes each sound with Web Audio, from a
+ * page of the mock's own origin. Skipped with one line where no Chromium is installed.
+ */
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { type Browser, chromium } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type MockServer, startMockServer } from '../../src/index.js'
+import { silentLogger } from '../../src/common/log.js'
+
+const CHROMIUM = '/usr/bin/chromium'
+const hasBrowser = existsSync(CHROMIUM)
+if (!hasBrowser) console.log(`binary body browser tests skipped: no Chromium at ${CHROMIUM} (.ci/run installs it)`)
+
+const spec = fileURLToPath(new URL('../descriptions/binary-bodies.yaml', import.meta.url))
+let server: MockServer
+let browser: Browser | undefined
+
+beforeAll(async () => {
+  server = await startMockServer({ spec, port: 0, logger: silentLogger })
+  if (hasBrowser)
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+      timeout: 30_000,
+    })
+}, 40_000)
+afterAll(async () => {
+  await browser?.close()
+  await server?.close()
+})
+
+describe.skipIf(!hasBrowser)('binary bodies in a real browser (#31 §3)', () => {
+  it.each(['/png', '/jpeg', '/gif', '/webp', '/svg'])('%s is shown by an <img>, 1×1', async (path) => {
+    const page = await browser!.newPage()
+    try {
+      await page.goto(`${server.url}/__mock/`)
+      const size = await page.evaluate(async (src) => {
+        const image = new Image()
+        image.src = src
+        await image.decode()
+        return [image.naturalWidth, image.naturalHeight]
+      }, `${server.url}${path}`)
+      expect(size).toEqual([1, 1])
+    } finally {
+      await page.close()
+    }
+  })
+
+  it.each(['/wav', '/mp3'])('%s is decoded by Web Audio: a sound of some length', async (path) => {
+    const page = await browser!.newPage()
+    try {
+      await page.goto(`${server.url}/__mock/`)
+      const seconds = await page.evaluate(async (src) => {
+        const bytes = await (await fetch(src)).arrayBuffer()
+        const audio = await new OfflineAudioContext(1, 1, 44_100).decodeAudioData(bytes)
+        return audio.duration
+      }, `${server.url}${path}`)
+      expect(seconds).toBeGreaterThan(0.05)
+    } finally {
+      await page.close()
+    }
+  })
+
+  it('sends each with its Content-Length', async () => {
+    for (const path of ['/png', '/pdf', '/mp3', '/bytes']) {
+      const response = await fetch(`${server.url}${path}`, { signal: AbortSignal.timeout(5000) })
+      const bytes = await response.arrayBuffer()
+      expect(Number(response.headers.get('content-length')), path).toBe(bytes.byteLength)
+    }
+  })
+})
