@@ -18,8 +18,9 @@ const ENCODER = new TextEncoder()
  * framed as the media type frames items, `Prefer: stream-items=N, stream-interval=MS` of them (3,
  * 100 ms apart, by default), then the closing event the description shows (`data: [DONE]`). The
  * first item is made before the head is sent, so that an item no schema can give is a 500, not a
- * broken stream. The client leaving ends it at once: its timer is cleared, nothing goes on. The
- * journal's entry tells, as it goes, the items and bytes sent and how the stream ended.
+ * broken stream. An SSE client's `Last-Event-ID` resumes after that item. The client leaving ends it
+ * at once: its timer is cleared, nothing goes on. The journal's entry tells, as it goes, the items
+ * and bytes sent and how the stream ended.
  */
 export function streamAnswer(
   rendered: RenderedResponse,
@@ -36,6 +37,9 @@ export function streamAnswer(
   const makeItem = () => madeBodyOf(code, sequence.item, engine.errorContext, sampled).body ?? 'null'
   let next: string | undefined = makeItem()
   const record: StreamRecord = { items: 0, bytes: 0, ended: 'streaming' }
+  // An EventSource that reconnects sends the id of the last event it had: the stream goes on after it.
+  const resumed = sequence.framing === 'sse' ? lastEventIdOf(exchange.request.header('last-event-id'), count) : 0
+  let sent = resumed
   const headers: Record<string, string> = { ...rendered.headers, 'content-type': rendered.contentType! }
   // An event stream is read as it comes: no cache, no proxy buffering.
   if (sequence.framing === 'sse') Object.assign(headers, SSE_HEADERS)
@@ -55,15 +59,15 @@ export function streamAnswer(
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        if (record.items > 0) await pause()
+        if (sent > resumed) await pause()
         if (record.ended !== 'streaming') return
-        if (record.items === count) {
+        if (sent === count) {
           if (sequence.closing) send(controller, sequence.closing)
           record.ended = 'complete'
           return controller.close()
         }
         try {
-          send(controller, frameItem(sequence.framing, next ?? makeItem(), record.items + 1))
+          send(controller, frameItem(sequence.framing, next ?? makeItem(), sent + 1))
         } catch (error) {
           // An item that cannot be made after the head went: the stream ends there, told in the journal.
           record.ended = 'failed'
@@ -71,6 +75,7 @@ export function streamAnswer(
           return controller.close()
         }
         next = undefined
+        sent++
         record.items++
       },
       cancel() {
@@ -85,3 +90,10 @@ export function streamAnswer(
 }
 
 const SSE_HEADERS = { 'cache-control': 'no-cache', 'x-accel-buffering': 'no' }
+
+/** The items a `Last-Event-ID` says were had already (the ids are 1 to `count`); 0 for none or one that is no item's id. */
+function lastEventIdOf(header: string | undefined, count: number): number {
+  if (header === undefined || !/^\d{1,6}$/.test(header.trim())) return 0
+  const id = Number(header.trim())
+  return id <= count ? id : 0
+}

@@ -24,6 +24,18 @@ describe('streamed answers in process (#31 §2)', () => {
     expect(entry!.response!.stream).toMatchObject({ items: 3, ended: 'complete' })
   })
 
+  it('resumes after the Last-Event-ID an EventSource sends when it reconnects', async () => {
+    const app = await createApp({ spec, logger: silentLogger })
+    const text = await (
+      await app.request('/events', { headers: { prefer: 'stream-items=5, stream-interval=0', 'last-event-id': '3' } })
+    ).text()
+    const ids = [...text.matchAll(/^id: (\d+)$/gm)].map((m) => m[1])
+    expect(ids).toEqual(['4', '5'])
+    expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true)
+    const [entry] = app.mock.requests({ operation: 'events' })
+    expect(entry!.response!.stream).toMatchObject({ items: 2, ended: 'complete' })
+  })
+
   it('makes each item anew with --dynamic, every one meeting the item schema', async () => {
     const app = await createApp({ spec, logger: silentLogger, dynamic: true, seed: 7 })
     const text = await (

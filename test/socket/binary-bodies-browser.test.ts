@@ -14,6 +14,17 @@ const CHROMIUM = '/usr/bin/chromium'
 const hasBrowser = existsSync(CHROMIUM)
 if (!hasBrowser) console.log(`binary body browser tests skipped: no Chromium at ${CHROMIUM} (.ci/run installs it)`)
 
+/** What the page's <img> and Web Audio give, as far as these tests read them. */
+interface PageImage {
+  src: string
+  decode(): Promise<void>
+  naturalWidth: number
+  naturalHeight: number
+}
+interface PageAudio {
+  decodeAudioData(bytes: ArrayBuffer): Promise<{ duration: number }>
+}
+
 const spec = fileURLToPath(new URL('../descriptions/binary-bodies.yaml', import.meta.url))
 let server: MockServer
 let browser: Browser | undefined
@@ -38,7 +49,9 @@ describe.skipIf(!hasBrowser)('binary bodies in a real browser (#31 §3)', () => 
     try {
       await page.goto(`${server.url}/__mock/`)
       const size = await page.evaluate(async (src) => {
-        const image = new Image()
+        // Run in the page: its DOM, which this file's types (Node's) do not describe.
+        const page = globalThis as unknown as { Image: new () => PageImage }
+        const image = new page.Image()
         image.src = src
         await image.decode()
         return [image.naturalWidth, image.naturalHeight]
@@ -54,8 +67,9 @@ describe.skipIf(!hasBrowser)('binary bodies in a real browser (#31 §3)', () => 
     try {
       await page.goto(`${server.url}/__mock/`)
       const seconds = await page.evaluate(async (src) => {
+        const page = globalThis as unknown as { OfflineAudioContext: new (...args: number[]) => PageAudio }
         const bytes = await (await fetch(src)).arrayBuffer()
-        const audio = await new OfflineAudioContext(1, 1, 44_100).decodeAudioData(bytes)
+        const audio = await new page.OfflineAudioContext(1, 1, 44_100).decodeAudioData(bytes)
         return audio.duration
       }, `${server.url}${path}`)
       expect(seconds).toBeGreaterThan(0.05)
