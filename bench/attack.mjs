@@ -8,10 +8,11 @@
 //   npm run attack -- --quick            smaller sizes (CI runs this through test/process/attack.test.ts)
 //   npm run attack -- --dist DIR         another build of the mock (e.g. an older one, for before/after)
 //   npm run attack -- --only redos --json
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { Agent, fetch as fetchWith } from 'undici'
 import { ensureBuilt, root } from './corpus/corpus.mjs'
 import { killAll, probe, rssMiB, startServer, table } from './harness.mjs'
 
@@ -67,6 +68,52 @@ async function send(url, count, concurrency, requestAt) {
 }
 
 const n = (full, small) => (quick ? small : full)
+
+/** Open file descriptors of the mock's process: sockets and files it holds. */
+function openFds(server) {
+  try {
+    return readdirSync(`/proc/${server.pid}/fd`).length
+  } catch {
+    return Number.NaN
+  }
+}
+
+/**
+ * One SSE stream of 20 items 50 ms apart, read as it comes; `leaveAfter` items, it leaves (aborts).
+ * Resolves 200 for a stream read to its end or left on purpose, else the status or 0; bounded at 15 s.
+ */
+async function readStream(url, leaveAfter, dispatcher) {
+  const abort = new AbortController()
+  const timer = setTimeout(() => abort.abort(), 15_000)
+  try {
+    // undici's own fetch, which takes the attack's Agent as its dispatcher.
+    const response = await fetchWith(`${url}/s`, {
+      headers: { prefer: 'stream-items=20, stream-interval=50' },
+      signal: abort.signal,
+      dispatcher,
+    })
+    if (response.status !== 200) return response.status
+    const reader = response.body.getReader()
+    const decoder = new TextDecoder()
+    let items = 0
+    for (;;) {
+      const { value, done } = await reader.read()
+      if (done) return items === 20 ? 200 : -items
+      items += (decoder.decode(value, { stream: true }).match(/^id: /gm) ?? []).length
+      if (leaveAfter !== undefined && items >= leaveAfter) {
+        abort.abort()
+        return 200
+      }
+    }
+  } catch {
+    return abort.signal.aborted ? 0 : -1
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/** What the streams attack saw of the mock besides the answers: descriptors and streams left running. */
+const streamsSeen = {}
 
 /** Each attack: the mock's arguments, and what to do to it; `expect` says what a sound mock answers. */
 const ATTACKS = [
@@ -206,6 +253,53 @@ const ATTACKS = [
     expect: (statuses) => statuses.every((s) => s === 500),
   },
   {
+    name: 'streams',
+    what: `${n(500, 60)} SSE streams at once, 20 items 50 ms apart, a third of the clients leaving at random; descriptors and streams left after`,
+    args: () => [
+      '--spec',
+      description('streams', {
+        '/s': {
+          get: {
+            responses: {
+              200: {
+                description: 'events',
+                content: {
+                  'text/event-stream': { schema: { type: 'object', properties: { n: { type: 'integer' } } } },
+                },
+              },
+            },
+          },
+        },
+      }),
+    ],
+    run: async (url, server) => {
+      const count = n(500, 60)
+      const before = openFds(server)
+      // The clients' own pool: closed after, so that the connections it keeps alive do not count as the mock's.
+      const clients = new Agent({ connections: count })
+      // Every third client leaves after 1 to 15 items, chosen by its number (the same each run).
+      const statuses = await Promise.all(
+        Array.from({ length: count }, (_, i) => readStream(url, i % 3 === 0 ? 1 + ((i * 7) % 15) : undefined, clients)),
+      )
+      await clients.close()
+      // The mock ends a left stream at once; give the sockets a moment to close, then count what is left.
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+      const listed = await (await fetch(`${url}/__mock/requests?limit=1000`)).json()
+      streamsSeen.running = listed.requests.filter((r) => r.response?.stream?.ended === 'streaming').length
+      streamsSeen.ended = listed.requests.map((r) => r.response?.stream?.ended)
+      streamsSeen.fds = { before, after: openFds(server) }
+      process.stderr.write(
+        `[attack] streams: ${streamsSeen.running} left running, descriptors ${before} before and ${streamsSeen.fds.after} after\n`,
+      )
+      return statuses
+    },
+    expect: (statuses) =>
+      statuses.every((s) => s === 200) &&
+      streamsSeen.running === 0 &&
+      streamsSeen.ended.every((e) => e === 'complete' || e === 'client closed') &&
+      streamsSeen.fds.after <= streamsSeen.fds.before + 5,
+  },
+  {
     name: 'journal-listing',
     what: `${n(3000, 300)} requests of 64 KiB bodies journaled (journal size 100000), then the journal listed`,
     args: () => ['--spec', description('journal', { '/x': post({ type: 'object' }) }), '--journal-size', '100000'],
@@ -229,7 +323,7 @@ try {
     let peak = rssMiB(server)
     const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(server))), 50)
     const started = performance.now()
-    const statuses = await attack.run(server.url)
+    const statuses = await attack.run(server.url, server)
     const seconds = (performance.now() - started) / 1000
     clearInterval(sampler)
     const alive = server.child.exitCode === null && (await probe(`${server.url}/__mock/health`)) === 200
