@@ -23,6 +23,8 @@
 //                                      the mock, bare, Prism, Mockoon CLI, WireMock and Scalar's mock server,
 //                                      installed on demand from bench/peers/ into .cache/peers/ (npm ci); not
 //                                      in the default run nor in --all
+//   npm run bench -- --streams         streamed answers (bench/streams.mjs): CPU per SSE item and time to
+//                                      first byte against a bare node:http SSE writer (#31)
 //   npm run bench -- --instructions    CPU instructions a request, counted by valgrind's callgrind (bench/
 //                                      instructions.mjs): bare, the Hono + Ajv reference (bench/hono-ajv-
 //                                      server.mjs) and the mock on the four paths, then where the mock's go;
@@ -68,6 +70,7 @@ import { hotPathTargets } from './hot-path-targets.mjs'
 import { proxyCompare } from './proxy.mjs'
 import { instructionCounts } from './instructions.mjs'
 import { dashboardsUnderLoad } from './dashboards.mjs'
+import { streamsCompare } from './streams.mjs'
 import { peersCompare } from './peers.mjs'
 import { rulesCompare } from './rules.mjs'
 import { STATEFUL_PROFILE_PATHS, statefulCompare, statefulInProcess, statefulMemory } from './stateful.mjs'
@@ -86,6 +89,7 @@ const { values: args } = parseArgs({
     memory: { type: 'boolean', default: false },
     'in-process': { type: 'boolean', default: false },
     dashboards: { type: 'string', default: '0' },
+    streams: { type: 'boolean', default: false },
     rules: { type: 'boolean', default: false },
     proxy: { type: 'boolean', default: false },
     peers: { type: 'boolean', default: false },
@@ -584,6 +588,7 @@ async function main() {
     args.proxy ||
     args.peers ||
     args.instructions ||
+    args.streams ||
     Number(args.dashboards) > 0
   if (args.soak) report.soak = await soak()
   if (args.profile) report.profile = await profile()
@@ -595,6 +600,7 @@ async function main() {
   if (args.all || args.rules) report.rules = await rulesCompare(helpers)
   if (args.all || args.proxy) report.proxy = await proxyCompare(helpers)
   if (args.peers) report.peers = await peersCompare(helpers)
+  if (args.streams) report.streams = await streamsCompare({ root, rounds: Number(args.rounds ?? 3), fmt })
   if (Number(args.dashboards) > 0 && !args.instructions)
     report.dashboards = await dashboardsUnderLoad({
       root,
