@@ -8,3 +8,23 @@ export function essenceOf(mediaType: string): string {
 export function isJsonType(essence: string): boolean {
   return essence === 'application/json' || essence.endsWith('+json')
 }
+
+/**
+ * How a sequential media type frames its items (#31 §2): Server-Sent Events, JSON Lines (and its
+ * ndjson names), or RFC 7464 JSON text sequences.
+ */
+export type SequenceFraming = 'sse' | 'jsonl' | 'json-seq'
+
+const FRAMINGS: Record<string, SequenceFraming> = {
+  'text/event-stream': 'sse',
+  'application/jsonl': 'jsonl',
+  'application/x-jsonlines': 'jsonl',
+  'application/x-ndjson': 'jsonl',
+  'application/ndjson': 'jsonl',
+  'application/json-seq': 'json-seq',
+}
+
+/** The framing of a sequential media type; `undefined` for any other. */
+export function framingOf(mediaType: string): SequenceFraming | undefined {
+  return FRAMINGS[essenceOf(mediaType)]
+}

@@ -18,7 +18,8 @@ import {
 import { compileHeaders } from './compile-headers.js'
 import { fixtureHeaderProblems } from './fixture-header-problems.js'
 import { type XmlNames, contentTypeFor, kindOf } from './serialize-body.js'
-import { closingEventOf, framingOf } from './sequence-media.js'
+import { closingEventOf } from './sequence-media.js'
+import { framingOf } from '../internal/media-type.js'
 import { isBinaryMedia } from './binary-bodies.js'
 
 export interface ResponseCompileContext {

@@ -3,7 +3,7 @@ import type { Violation } from '../errors/index.js'
 import type { BodySchema } from '../validation/check-response-body.js'
 import type { BodyTemplate } from './templates.js'
 import { type MediaKind, type XmlNames, kindOf } from './serialize-body.js'
-import type { SequenceFraming } from './sequence-media.js'
+import type { SequenceFraming } from '../internal/media-type.js'
 import type { ByteBounds } from './binary-bodies.js'
 
 /** A body known at start-up, already serialised: the request path only writes it. */

@@ -102,7 +102,12 @@ export function renderDeclared(
   if (media.binary && (source.kind === 'sampled' || source.kind === 'generated' || source.kind === 'empty')) {
     // The same bytes on every request in static mode; new ones per request with --dynamic.
     const random = source.kind === 'generated' ? context.faker.random : seededRandom(BINARY_SEED)
-    return { status, contentType: media.contentType, headers, body: binaryBody(media.contentType, media.binary, random) }
+    return {
+      status,
+      contentType: media.contentType,
+      headers,
+      body: binaryBody(media.contentType, media.binary, random),
+    }
   }
   if (media.sequence && (source.kind === 'sampled' || source.kind === 'generated')) {
     const streamPlan = { sequence: media.sequence, code: response.code, sampled: source.kind === 'sampled' }

@@ -1,24 +1,4 @@
-import { essenceOf } from '../internal/media-type.js'
-
-/**
- * How a sequential media type frames its items (#31 §2): Server-Sent Events, JSON Lines (and its
- * ndjson names), or RFC 7464 JSON text sequences.
- */
-export type SequenceFraming = 'sse' | 'jsonl' | 'json-seq'
-
-const FRAMINGS: Record<string, SequenceFraming> = {
-  'text/event-stream': 'sse',
-  'application/jsonl': 'jsonl',
-  'application/x-jsonlines': 'jsonl',
-  'application/x-ndjson': 'jsonl',
-  'application/ndjson': 'jsonl',
-  'application/json-seq': 'json-seq',
-}
-
-/** The framing of a sequential media type; `undefined` for any other. */
-export function framingOf(mediaType: string): SequenceFraming | undefined {
-  return FRAMINGS[essenceOf(mediaType)]
-}
+import type { SequenceFraming } from '../internal/media-type.js'
 
 /** One item (JSON text, on one line) as its media type frames it; an SSE event carries its number as `id`. */
 export function frameItem(framing: SequenceFraming, json: string, id: number): string {

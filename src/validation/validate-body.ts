@@ -7,12 +7,12 @@ import { jsonLiterals } from './exact-integers.js'
 import { MAX_FORM_FIELDS, fieldsOf, parseJsonField, withoutFieldsReported, wrapLoneItems } from './form-fields.js'
 import { type FormPlan, planForm } from './form-plan.js'
 import { fieldsWithReservedCharacters, formEntries } from './read-form.js'
-import { essenceOf, isJsonType } from '../internal/media-type.js'
+import { essenceOf, framingOf, isJsonType } from '../internal/media-type.js'
 import type { Network, Part } from '../common/network.js'
 import { latin1Text, utf8Text } from '../internal/bytes.js'
 
 /** How a body of that media type is parsed before it is validated; `other` bodies are not read. */
-type BodyKind = 'json' | 'form' | 'multipart' | 'other'
+type BodyKind = 'json' | 'form' | 'multipart' | 'sequence' | 'other'
 
 interface AcceptedMediaType {
   /** `application/json`, `application/*`, `*\/*`... lower-cased, parameters dropped. */
@@ -55,11 +55,13 @@ export function compileBody(
     required: body.required,
     readMultipart,
     declared: body.content.map((c) => c.mediaType),
-    accepted: body.content.map(({ mediaType, schemaPointer }) => {
+    accepted: body.content.map(({ mediaType, schemaPointer, itemSchemaPointer }) => {
       const range = essenceOf(mediaType)
       const kind = kindOf(range)
       const fields = kind === 'form' || kind === 'multipart'
-      const validate = schemaPointer ? compileAt(fields ? coercingAjv : ajv, schemaPointer) : undefined
+      // The items of a sequence (JSON Lines, JSON text sequences) are judged each by the item schema.
+      const pointer = kind === 'sequence' ? (itemSchemaPointer ?? schemaPointer) : schemaPointer
+      const validate = pointer ? compileAt(fields ? coercingAjv : ajv, pointer) : undefined
       const plan =
         fields && schemaPointer ? planForm(descriptionOf(coercingAjv), schemaPointer, kind === 'multipart') : undefined
       return { range, kind, validate, plan, maxDepth }
@@ -68,6 +70,8 @@ export function compileBody(
 }
 
 function kindOf(range: string): BodyKind {
+  const framing = framingOf(range)
+  if (framing === 'jsonl' || framing === 'json-seq') return 'sequence'
   if (isJsonType(range)) return 'json'
   if (range === 'application/x-www-form-urlencoded') return 'form'
   if (range === 'multipart/form-data') return 'multipart'
@@ -122,6 +126,7 @@ export function validateBody(
   // x-www-form-urlencoded` and no bytes (truora.com), and it is judged as `{}`. Any other empty body is no body.
   if (bytes.byteLength === 0 && media.kind !== 'form') return validateMissingBody(body)
   if (media.kind === 'json') return validateJson(media, bytes)
+  if (media.kind === 'sequence') return validateSequence(media, bytes)
   if (media.kind === 'multipart') {
     // The boundary is in the Content-Type; without it the parts cannot be told apart.
     return contentType
@@ -148,6 +153,38 @@ function validateJson(media: AcceptedMediaType, bytes: Uint8Array): BodyOutcome 
   }
   if (!media.validate || media.validate.call(jsonLiterals(text), value)) return { violations: [], value }
   return { violations: toViolations('body', media.validate.errors), value }
+}
+
+/** Items a sequential request body may hold; more is refused, the rest unread. */
+export const MAX_SEQUENCE_ITEMS = 10_000
+
+/**
+ * A JSON Lines or JSON text sequence body (#31 §2): each item parsed and judged by the item schema
+ * on its own, its violations named by its index (`body[2].name`), all within the body's size limit.
+ */
+function validateSequence(media: AcceptedMediaType, bytes: Uint8Array): BodyOutcome {
+  const text = decode(bytes)
+  if (typeof text !== 'string') return { violations: [text] }
+  const separator = media.range === 'application/json-seq' ? '\x1e' : '\n'
+  const items = text.split(separator).filter((item) => item.trim() !== '')
+  if (items.length > MAX_SEQUENCE_ITEMS)
+    return { violations: [{ path: 'body', message: `has more than ${MAX_SEQUENCE_ITEMS} items` }] }
+  const violations: Violation[] = []
+  const values: unknown[] = []
+  items.forEach((item, index) => {
+    const at = `body[${index}]`
+    if (item.length > media.maxDepth && nestingExceeds(item, media.maxDepth))
+      return void violations.push({ path: at, message: `is nested more than ${media.maxDepth} levels deep` })
+    let value: unknown
+    try {
+      value = JSON.parse(item)
+    } catch (error) {
+      return void violations.push({ path: at, message: `is not valid JSON (${(error as Error).message})` })
+    }
+    values.push(value)
+    if (media.validate && !media.validate(value)) violations.push(...toViolations(at, media.validate.errors))
+  })
+  return { violations, value: values }
 }
 
 /** Deepest nesting of arrays and objects a JSON body may have, by default (`--max-depth`). */

@@ -50,6 +50,18 @@ describe('streamed answers in process (#31 §2)', () => {
     expect(new Set(items.map((item) => item.message)).size).toBeGreaterThan(1)
   })
 
+  it('judges a JSON Lines request body item by item, naming the line that breaks the item schema', async () => {
+    const app = await createApp({ spec, logger: silentLogger })
+    const send = (body: string) =>
+      app.request('/upload', { method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body })
+    expect((await send('{"n":1}\n{"n":2}\n\n{"n":3}\n')).status).toBe(204)
+    const refused = await send('{"n":1}\n{"n":"two"}\n{"n":\n')
+    expect(refused.status).toBe(422)
+    const { message } = (await refused.json()) as { message: string }
+    expect(message).toContain('body[1].n must be an integer')
+    expect(message).toContain('body[2] is not valid JSON')
+  })
+
   it('refuses a stream-interval beyond 10 s, and counts a streamed answer in coverage under its media type', async () => {
     const app = await createApp({ spec, logger: silentLogger })
     const refused = await app.request('/lines', { headers: { prefer: 'stream-interval=60000' } })
