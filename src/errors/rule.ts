@@ -37,6 +37,11 @@ export const ruleProblems = {
   /** `reason` is the message of the delay's own error. */
   badDelay: (reason: string) => problem('scenario_bad_delay', reason),
   badFault: (faults: readonly string[]) => problem('scenario_bad_fault', `"fault" is one of ${faults.join(', ')}.`),
+  badStream: (reason: string) =>
+    problem(
+      'scenario_bad_stream',
+      `"stream" is an object of items (1 to 1000), interval (0 to 10000 ms), and at most one of cut, stall or malformed (an item number): ${reason}.`,
+    ),
   badCondition: (message: string) => problem('scenario_bad_condition', `${message}.`),
   badTimes: (value: unknown) =>
     problem('scenario_bad_times', `"times" is a whole number from 1 up, got ${JSON.stringify(value)}.`),

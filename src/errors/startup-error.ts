@@ -55,6 +55,7 @@ export const startupErrorCodes = [
   'scenario_bad_dynamic',
   'scenario_bad_delay',
   'scenario_bad_fault',
+  'scenario_bad_stream',
   'scenario_bad_condition',
   'scenario_bad_times',
   'scenario_bad_sequence',

@@ -92,7 +92,8 @@ export interface JournalResponse {
 export interface StreamRecord {
   items: number
   bytes: number
-  ended: 'streaming' | 'complete' | 'client closed' | 'server closed' | 'failed'
+  /** `cut`, `stalled` and a `malformed` item are a rule's faults (#31 §2). */
+  ended: 'streaming' | 'complete' | 'client closed' | 'failed' | 'cut' | 'stalled'
 }
 
 /**

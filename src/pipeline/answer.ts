@@ -80,7 +80,7 @@ async function answerDescribed(
   const plan = operation.stateful
     ? await dataStep(exchange, deps, operation, operation.stateful, { params, value }, decided)
     : decided
-  return renderStep(exchange, deps, plan, operation, { described, params, value })
+  return renderStep(exchange, deps, plan, operation, { described, params, value }, transport)
 }
 
 /** A refused request's answer is the declared one for its status, with the example its Prefer names, if any (#30). */
@@ -244,6 +244,7 @@ function renderStep(
   plan: ResponsePlan,
   operation: CompiledOperation,
   template: TemplateSource,
+  transport: Transport,
 ): Response {
   const { engine } = deps
   // Only a templated fixture reads the request back; other bodies need no view of it.
@@ -253,7 +254,7 @@ function renderStep(
     engine.errorContext,
     templated ? templateRequestOf(template.described, template.params, template.value) : undefined,
   )
-  if (rendered.streamPlan) return streamAnswer(rendered, rendered.streamPlan, exchange, deps, operation)
+  if (rendered.streamPlan) return streamAnswer(rendered, rendered.streamPlan, exchange, deps, operation, transport)
   const { headers: added, violations: forced } = exchange.decision!
   if (added) rendered = { ...rendered, headers: { ...rendered.headers, ...added } }
   if (forced) rendered = { ...rendered, violations: [...(rendered.violations ?? []), ...forced] }

@@ -1,10 +1,12 @@
 import { errors } from '../errors/index.js'
 import type { CompiledOperation } from '../engine/compile-operation.js'
 import type { StreamRecord } from '../journal/journal-entry.js'
+import type { StreamControl } from '../rules/rule.js'
 import { madeBodyOf } from '../responses/made-body.js'
 import type { RenderedResponse, StreamPlan } from '../responses/render-response.js'
 import { frameItem } from '../responses/sequence-media.js'
 import type { Exchange, PipelineDeps } from './exchange.js'
+import type { Transport } from './request-data.js'
 
 /** Items a stream sends and the pause between them when no Prefer asks: a few, as a chat answer streams. */
 export const DEFAULT_STREAM_ITEMS = 3
@@ -28,12 +30,16 @@ export function streamAnswer(
   exchange: Exchange,
   { engine }: PipelineDeps,
   operation: CompiledOperation,
+  { connection }: Transport,
 ): Response {
-  const prefer = exchange.prefer
+  // Prefer, refined by the rule that answers (its stream's items and interval where Prefer names none).
+  const prefer = exchange.decision?.preferences ?? exchange.prefer
   const count = prefer?.streamItems ?? DEFAULT_STREAM_ITEMS
   const interval = prefer?.streamInterval ?? DEFAULT_STREAM_INTERVAL_MS
   if (Number.isNaN(count) || Number.isNaN(interval)) throw errors.badPreferStream(operation.responses.violationStatus)
   const { sequence, code, sampled } = plan
+  // A rule's fault: after which item the stream breaks, stalls, or which item is not JSON.
+  const fault = exchange.decision?.stream
   const makeItem = () => madeBodyOf(code, sequence.item, engine.errorContext, sampled).body ?? 'null'
   let next: string | undefined = makeItem()
   const record: StreamRecord = { items: 0, bytes: 0, ended: 'streaming' }
@@ -61,15 +67,32 @@ export function streamAnswer(
       async pull(controller) {
         if (sent > resumed && interval > 0) await pause()
         if (record.ended !== 'streaming') return
+        if (fault?.cut !== undefined && sent >= fault.cut) {
+          // The connection breaks (reset, as the `reset` fault does): no closing event, no end of the
+          // body. In process, with no connection, the body's reader fails instead.
+          record.ended = 'cut'
+          if (!connection) return controller.error(new Error(`stream cut after item ${sent} (a rule's stream.cut)`))
+          // A reset drops what the socket has not sent yet: the items before the cut are let out first.
+          await new Promise<void>((resolve) => (timer = setTimeout(resolve, CUT_AFTER_MS)))
+          connection.reset()
+          return new Promise<void>(() => {})
+        }
+        if (fault?.stall !== undefined && sent >= fault.stall) {
+          // Nothing more: the stream stays open until the client leaves or the server closes.
+          record.ended = 'stalled'
+          return new Promise<void>(() => {})
+        }
         // Unpaced (stream-interval=0), the items go in chunks of up to 64 KiB: one write, not one an item.
         let text = ''
         let items = 0
         try {
           do {
-            text += frameItem(sequence.framing, next ?? makeItem(), sent + items + 1)
+            const id = sent + items + 1
+            const item = next ?? makeItem()
+            text += frameItem(sequence.framing, id === fault?.malformed ? item.slice(0, -1) : item, id)
             next = undefined
             items++
-          } while (interval === 0 && sent + items < count && text.length < CHUNK_CHARS)
+          } while (interval === 0 && sent + items < count && text.length < CHUNK_CHARS && !faultAt(fault, sent + items))
         } catch (error) {
           // An item that cannot be made after the head went: the stream ends there, told in the journal.
           if (text) send(controller, text)
@@ -87,7 +110,7 @@ export function streamAnswer(
         send(controller, text)
       },
       cancel() {
-        record.ended = 'client closed'
+        if (record.ended === 'streaming') record.ended = 'client closed'
         clearTimeout(timer)
         wake?.()
       },
@@ -98,6 +121,14 @@ export function streamAnswer(
 }
 
 const SSE_HEADERS = { 'cache-control': 'no-cache', 'x-accel-buffering': 'no' }
+
+/** Whether a fault falls after item `sent`: an unpaced chunk stops there, so that the fault comes where it is set. */
+function faultAt(fault: StreamControl | undefined, sent: number): boolean {
+  return fault !== undefined && (sent === fault.cut || sent === fault.stall || sent + 1 === fault.malformed)
+}
+
+/** How long a cut waits for the items before it to leave the socket. */
+const CUT_AFTER_MS = 50
 
 /** Characters of unpaced items gathered into one chunk. */
 const CHUNK_CHARS = 64 * 1024

@@ -11,11 +11,22 @@ import { compileTemplate } from '../responses/templates.js'
 import { FAULTS, type Fault, type ScenarioTarget } from './rule.js'
 import { bodyViolations } from '../validation/check-response-body.js'
 import { type ConditionTarget, compileConditions } from './conditions.js'
-import type { AnswerRule, InlineBody, RuleAnswer } from './rule.js'
+import type { AnswerRule, InlineBody, RuleAnswer, StreamControl } from './rule.js'
 import { isHeaderName } from '../internal/header-value.js'
 
 /** The fields of one answer: a plain rule, or a step of a sequence. */
-export const ANSWER_KEYS = ['status', 'example', 'fixture', 'body', 'headers', 'dynamic', 'delay', 'fault', 'from']
+export const ANSWER_KEYS = [
+  'status',
+  'example',
+  'fixture',
+  'body',
+  'headers',
+  'dynamic',
+  'delay',
+  'fault',
+  'stream',
+  'from',
+]
 /** The fields of a rule: an answer, and when and how often it applies. */
 export const RULE_KEYS = [...ANSWER_KEYS, 'when', 'times', 'sequence', 'cycle', 'validate']
 
@@ -124,8 +135,33 @@ function readAnswer(fields: Record<string, unknown>, target: RuleTarget, reading
     if (!FAULTS.includes(fields.fault as Fault)) throw ruleProblems.badFault(FAULTS)
     answer.fault = fields.fault as Fault
   }
+  if (fields.stream !== undefined) answer.stream = readStream(fields.stream)
   if (fields.from !== undefined) checkFrom(fields.from, answer, target)
   return answer
+}
+
+const STREAM_BOUNDS: Record<keyof StreamControl, [number, number]> = {
+  items: [1, 1000],
+  interval: [0, 10_000],
+  cut: [0, 1000],
+  stall: [0, 1000],
+  malformed: [1, 1000],
+}
+
+/** `stream: { items, interval, cut | stall | malformed }`, each a whole number in its range. */
+function readStream(value: unknown): StreamControl {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw ruleProblems.badStream('not an object')
+  const control: StreamControl = {}
+  for (const [key, number] of Object.entries(value)) {
+    const bounds = STREAM_BOUNDS[key as keyof StreamControl]
+    if (!bounds) throw ruleProblems.badStream(`"${key}" is none of these`)
+    if (!Number.isInteger(number) || number < bounds[0] || number > bounds[1])
+      throw ruleProblems.badStream(`"${key}" is ${JSON.stringify(number)}`)
+    control[key as keyof StreamControl] = number as number
+  }
+  if (['cut', 'stall', 'malformed'].filter((fault) => fault in control).length > 1)
+    throw ruleProblems.badStream('it names more than one fault')
+  return control
 }
 
 function readStatus(value: unknown, target: RuleTarget): number {

@@ -29,6 +29,8 @@ export interface RuleAnswer {
   dynamic?: boolean
   delay?: Delay
   fault?: Fault
+  /** A streamed answer's pace and faults (#31 §2); `Prefer: stream-items=` and `stream-interval=` win over its pace. */
+  stream?: StreamControl
   /** Answer 401 to secured operations, whatever the credentials (the built-in `unauthorized` scenario). */
   unauthorized?: boolean
   /** Answer this error status even though the operation declares no such response (the built-in `error` scenario). */
@@ -39,6 +41,19 @@ export interface RuleAnswer {
   headers?: Record<string, string>
   /** How its body or headers break the declared response: a stub accepted with `"force": true`; reported with each answer. */
   violations?: readonly Violation[]
+}
+
+/**
+ * How a rule streams (#31 §2): how many items, how far apart, and a fault after some of them: `cut`
+ * (the connection breaks after item N: no closing event, no end of the body), `stall` (nothing more
+ * after item N, the stream left open until the client leaves) or `malformed` (item N is not JSON).
+ */
+export interface StreamControl {
+  items?: number
+  interval?: number
+  cut?: number
+  stall?: number
+  malformed?: number
 }
 
 /** A rule's inline `body`: the declared response and JSON media type it is served as. */

@@ -1,7 +1,7 @@
 import { type MockError, type Violation, errors } from '../errors/index.js'
 import type { Preferences } from '../responses/prefer.js'
 import type { Delay } from '../common/config.js'
-import type { AnswerRule, Fault, InlineBody, RuleAnswer } from '../rules/rule.js'
+import type { AnswerRule, Fault, InlineBody, RuleAnswer, StreamControl } from '../rules/rule.js'
 
 /**
  * What a scenario's rule or a stub makes of one request, decided before anything is answered
@@ -18,6 +18,8 @@ export interface ScenarioDecision {
   /** The rule's latency, where it sets one; else the mock's (`--delay`). */
   delay?: Delay
   fault?: Fault
+  /** The rule's stream control: its fault (`cut`, `stall`, `malformed`) is the stream's (#31 §2). */
+  stream?: StreamControl
   /** What picks the status, where the rule does: `scenario duplicate-plant`, `stub 3` (the request line's "forced by …"). */
   forcedBy?: string
   /** The rule or stub that answered, named in the journal (`answeredBy`). */
@@ -53,9 +55,12 @@ export function applyRule(
       dynamic: prefer.dynamic ?? answer.dynamic,
       delay: prefer.delay,
       from: prefer.from,
+      streamItems: prefer.streamItems ?? answer.stream?.items,
+      streamInterval: prefer.streamInterval ?? answer.stream?.interval,
     },
     delay: answer.delay,
     fault: answer.fault,
+    stream: answer.stream,
     rule,
   }
   if (answer.status !== undefined || answer.body !== undefined) decision.forcedBy = by

@@ -62,6 +62,23 @@ describe('streamed answers in process (#31 §2)', () => {
     expect(message).toContain('body[2] is not valid JSON')
   })
 
+  it('a scenario’s stream.cut fails the body’s reader after its items; a bad stream field stops start-up naming it', async () => {
+    const fixtures = fileURLToPath(new URL('../descriptions/streams-fixtures', import.meta.url))
+    const app = await createApp({ spec, logger: silentLogger, fixtures })
+    const response = await app.request('/faulty', { headers: { 'x-mock-scenario': 'cut' } })
+    await expect(response.text()).rejects.toThrow(/stream cut after item 2/)
+    expect(app.mock.requests({ operation: 'faulty' })[0]!.response!.stream).toMatchObject({ items: 2, ended: 'cut' })
+    const { mkdtempSync, writeFileSync } = await import('node:fs')
+    const { tmpdir } = await import('node:os')
+    const { join } = await import('node:path')
+    const bad = mkdtempSync(join(tmpdir(), 'stream-rule-'))
+    writeFileSync(
+      join(bad, 'scenarios.yaml'),
+      'broken:\n  rules:\n    faulty: { stream: { items: 5, cut: 1, stall: 2 } }\n',
+    )
+    await expect(createApp({ spec, logger: silentLogger, fixtures: bad })).rejects.toThrow(/names more than one fault/)
+  })
+
   it('refuses a stream-interval beyond 10 s, and counts a streamed answer in coverage under its media type', async () => {
     const app = await createApp({ spec, logger: silentLogger })
     const refused = await app.request('/lines', { headers: { prefer: 'stream-interval=60000' } })

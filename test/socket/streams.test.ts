@@ -14,12 +14,14 @@ import { within } from '../support/processes.js'
 const OPENAI = fileURLToPath(new URL('../descriptions/wild/openai/openai-chat-speech-images.yaml', import.meta.url))
 const STREAMS = fileURLToPath(new URL('../descriptions/streams.yaml', import.meta.url))
 
+const FAULTS = fileURLToPath(new URL('../descriptions/streams-fixtures', import.meta.url))
+
 let openai: MockServer
 let streams: MockServer
 beforeAll(async () => {
   ;[openai, streams] = await Promise.all([
     startMockServer({ spec: OPENAI, port: 0, logger: silentLogger }),
-    startMockServer({ spec: STREAMS, port: 0, logger: silentLogger }),
+    startMockServer({ spec: STREAMS, port: 0, logger: silentLogger, fixtures: FAULTS }),
   ])
 })
 afterAll(async () => {
@@ -143,5 +145,61 @@ describe('sequential media types read by their clients (#31 §2)', () => {
     const response = await fetch(`${streams.url}/lines`, { headers: { prefer: 'stream-items=0' } })
     expect(response.status).toBeGreaterThanOrEqual(400)
     expect(await response.text()).toContain('stream-items= must be a whole number from 1 to 1000')
+  })
+})
+
+describe('faults in the middle of a stream, from a scenario (#31 §2)', () => {
+  const inScenario = (scenario: string, signal?: AbortSignal) =>
+    fetch(`${streams.url}/faulty`, {
+      headers: { 'x-mock-scenario': scenario },
+      signal: signal ?? AbortSignal.timeout(10_000),
+    })
+
+  it('cut: the connection breaks after the second item, without the end of the body', async () => {
+    const response = await inScenario('cut')
+    expect(response.status).toBe(200)
+    const reader = response.body!.getReader()
+    let text = ''
+    await expect(
+      (async () => {
+        for (;;) {
+          const { value, done } = await reader.read()
+          if (done) return
+          text += new TextDecoder().decode(value)
+        }
+      })(),
+    ).rejects.toThrow()
+    expect(text.match(/^id: /gm)).toHaveLength(2)
+    expect((await lastEntry(streams, 'faulty'))?.response?.stream).toMatchObject({ items: 2, ended: 'cut' })
+  })
+
+  it('stall: one item, then nothing until the client leaves', async () => {
+    const abort = new AbortController()
+    const response = await inScenario('stall', abort.signal)
+    const reader = response.body!.getReader()
+    const first = new TextDecoder().decode((await reader.read()).value)
+    expect(first.match(/^id: /gm)).toHaveLength(1)
+    const more = await Promise.race([
+      reader.read().then(() => 'more'),
+      new Promise((r) => setTimeout(() => r('nothing'), 300)),
+    ])
+    expect(more).toBe('nothing')
+    expect((await lastEntry(streams, 'faulty'))?.response?.stream).toMatchObject({ items: 1, ended: 'stalled' })
+    abort.abort()
+  })
+
+  it('malformed: the third item is not JSON, the others are', async () => {
+    const text = await (await inScenario('malformed')).text()
+    const data = [...text.matchAll(/^data: (.*)$/gm)].map((m) => m[1]!)
+    expect(data).toHaveLength(4)
+    const parses = data.map((d) => {
+      try {
+        JSON.parse(d)
+        return true
+      } catch {
+        return false
+      }
+    })
+    expect(parses).toEqual([true, true, false, true])
   })
 })
