@@ -282,7 +282,7 @@ describe('loadScenarios: start-up errors', () => {
   it('stops on an unknown rule field, listing the fields a rule takes', async () => {
     const error = await startupError('s:\n  rules:\n    addPlant: { code: 400 }\n', 'scenario_unknown_rule_field')
     expect(error.message).toMatch(
-      /rule "addPlant": unknown field\(s\) code; a rule takes status, example, fixture, body, headers, dynamic, delay, fault, from, when, times, sequence, cycle, validate/,
+      /rule "addPlant": unknown field\(s\) code; a rule takes status, example, fixture, body, headers, dynamic, delay, fault, stream, from, when, times, sequence, cycle, validate/,
     )
   })
 
