@@ -27,6 +27,7 @@ describe('npm run attack -- --quick', () => {
       'form-repeats',
       'multipart-cut',
       'generation',
+      'streams',
       'journal-listing',
     ])
     for (const result of results) expect(result, JSON.stringify(result)).toMatchObject({ alive: true, sound: true })
