@@ -164,7 +164,8 @@ describe('plant-store-mock CLI', () => {
       expect(Date.now() - sent).toBeLessThan(1000)
     })
 
-    it('handles a SIGTERM sent the moment the start line appears, every time', async () => {
+    // Five starts, each bounded at 5 s: the test's own bound is theirs, not vitest's default 15 s.
+    it('handles a SIGTERM sent the moment the start line appears, every time', { timeout: 30_000 }, async () => {
       // Regression: the start line used to be printed before the signal handlers were installed,
       // so a supervisor that signalled on it killed the process by default action (exit by signal).
       for (let attempt = 0; attempt < 5; attempt++) {
