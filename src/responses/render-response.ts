@@ -1,7 +1,7 @@
 import type { ValidateFunction } from 'ajv'
 import type { Violation } from '../errors/index.js'
 import type { Logger } from '../common/log.js'
-import type { DeclaredMedia, DeclaredResponse, SequenceMedia, StaticBody } from './declared-responses.js'
+import type { DeclaredMedia, DeclaredResponse, SequenceMedia, StaticBody, StaticStream } from './declared-responses.js'
 import { bodyProblems, bodyViolations, schemaProblems, schemaViolations } from '../validation/check-response-body.js'
 import { serializeRecord } from '../internal/exact-values.js'
 import type { Faker } from '../generation/fake.js'
@@ -43,6 +43,10 @@ export interface StreamPlan {
   code: string
   /** The same item each time, made once (static mode), or each generated (`--dynamic`). */
   sampled: boolean
+  /** A stream fixture's items, sent in order instead of made ones. */
+  fixture?: StaticStream
+  /** The request, which the fixture's templated items read. */
+  request?: TemplateRequest
 }
 
 export interface RenderContext {
@@ -113,6 +117,19 @@ export function renderDeclared(
     const streamPlan = { sequence: media.sequence, code: response.code, sampled: source.kind === 'sampled' }
     return { status, contentType: media.contentType, headers, body: null, streamPlan }
   }
+  if (media.sequence && source.kind === 'static' && source.body.stream) {
+    // A stream fixture: its items in order, each template filled from the request.
+    const { body } = source
+    const streamPlan = { sequence: media.sequence, code: response.code, sampled: true, fixture: body.stream, request }
+    return {
+      status,
+      contentType: media.contentType,
+      headers: body.headers ?? headers,
+      body: null,
+      streamPlan,
+      staticBody: body,
+    }
+  }
   // Declared content that nothing can fill (no schema, no example) still comes as what was declared.
   if (source.kind === 'empty') {
     const rendered: RenderedResponse = {
@@ -130,9 +147,9 @@ export function renderDeclared(
     if (!source.body.template || !request) {
       const rendered: RenderedResponse = {
         status,
-        contentType: media.contentType,
+        contentType: source.body.contentType ?? media.contentType,
         headers: served,
-        body: source.body.json,
+        body: source.body.bytes ?? source.body.json,
         staticBody: source.body,
       }
       // An example that breaks its schema, kept under --errors: answered 500 with how it breaks it.

@@ -1,8 +1,11 @@
 import type { SequenceFraming } from '../internal/media-type.js'
 
-/** One item (JSON text, on one line) as its media type frames it; an SSE event carries its number as `id`. */
-export function frameItem(framing: SequenceFraming, json: string, id: number): string {
-  if (framing === 'sse') return `id: ${id}\ndata: ${json}\n\n`
+/**
+ * One item (JSON text, on one line) as its media type frames it; an SSE event carries its number (or
+ * a fixture's own id) as `id`, and the event name a fixture gives it.
+ */
+export function frameItem(framing: SequenceFraming, json: string, id: number | string, event?: string): string {
+  if (framing === 'sse') return event ? `event: ${event}\nid: ${id}\ndata: ${json}\n\n` : `id: ${id}\ndata: ${json}\n\n`
   if (framing === 'jsonl') return `${json}\n`
   return `\x1e${json}\n`
 }

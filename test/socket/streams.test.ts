@@ -57,6 +57,28 @@ describe('a chat completion streamed to the openai SDK (#31 §2)', () => {
     })
   })
 
+  it('streams the chunks of a stream fixture, in order, each filled from the request', async () => {
+    const fixtures = fileURLToPath(new URL('../descriptions/openai-stream-fixtures', import.meta.url))
+    const scripted = await startMockServer({ spec: OPENAI, port: 0, logger: silentLogger, fixtures })
+    try {
+      const client = new OpenAI({ apiKey: 'sk-test', baseURL: scripted.url, maxRetries: 0, timeout: 10_000 })
+      const stream = await client.chat.completions.create(
+        { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Say hello' }], stream: true },
+        { headers: { accept: 'text/event-stream', prefer: 'stream-interval=10' } },
+      )
+      let message = ''
+      const models = new Set<string>()
+      for await (const chunk of stream) {
+        message += chunk.choices[0]?.delta.content ?? ''
+        models.add(chunk.model)
+      }
+      expect(message).toBe('Hello from the mock!')
+      expect([...models]).toEqual(['gpt-4o-mini'])
+    } finally {
+      await scripted.close()
+    }
+  })
+
   it('sends as many chunks as Prefer: stream-items asks', async () => {
     const client = new OpenAI({ apiKey: 'sk-test', baseURL: openai.url, maxRetries: 0, timeout: 10_000 })
     const stream = await client.chat.completions.create(
