@@ -35,8 +35,8 @@ export function streamAnswer(
 ): Response {
   // Prefer, refined by the rule that answers (its stream's items and interval where Prefer names none).
   const prefer = exchange.decision?.preferences ?? exchange.prefer
-  const { sequence, code, sampled, fixture: file, request } = plan
-  // A stream fixture sends its items, or as many of them as Prefer asks; made items are 3 by default.
+  const { sequence, code, sampled, given: file, request } = plan
+  // Items given (a fixture's, a resource's records) are sent, or as many as Prefer asks; made items are 3 by default.
   const asked = prefer?.streamItems ?? file?.items.length ?? DEFAULT_STREAM_ITEMS
   const count = file ? Math.min(asked, file.items.length) : asked
   const interval = prefer?.streamInterval ?? DEFAULT_STREAM_INTERVAL_MS

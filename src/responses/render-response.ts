@@ -43,8 +43,8 @@ export interface StreamPlan {
   code: string
   /** The same item each time, made once (static mode), or each generated (`--dynamic`). */
   sampled: boolean
-  /** A stream fixture's items, sent in order instead of made ones. */
-  fixture?: StaticStream
+  /** Items given, sent in order instead of made ones: a stream fixture's, or a resource's records (`--stateful`). */
+  given?: StaticStream
   /** The request, which the fixture's templated items read. */
   request?: TemplateRequest
 }
@@ -117,10 +117,21 @@ export function renderDeclared(
     const streamPlan = { sequence: media.sequence, code: response.code, sampled: source.kind === 'sampled' }
     return { status, contentType: media.contentType, headers, body: null, streamPlan }
   }
+  if (media.sequence && source.kind === 'record' && Array.isArray(source.value)) {
+    // A list of a resource's records (`--stateful`), one item each.
+    const items = source.value.map((record) => ({ json: serializeRecord(record).text }))
+    const streamPlan = {
+      sequence: media.sequence,
+      code: response.code,
+      sampled: true,
+      given: { items, templated: false },
+    }
+    return { status, contentType: media.contentType, headers, body: null, streamPlan }
+  }
   if (media.sequence && source.kind === 'static' && source.body.stream) {
     // A stream fixture: its items in order, each template filled from the request.
     const { body } = source
-    const streamPlan = { sequence: media.sequence, code: response.code, sampled: true, fixture: body.stream, request }
+    const streamPlan = { sequence: media.sequence, code: response.code, sampled: true, given: body.stream, request }
     return {
       status,
       contentType: media.contentType,
