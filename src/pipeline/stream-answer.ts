@@ -5,7 +5,7 @@ import type { StreamRecord } from '../journal/journal-entry.js'
 import type { StreamControl } from '../rules/rule.js'
 import { madeBodyOf } from '../responses/made-body.js'
 import type { RenderedResponse, StreamPlan } from '../responses/render-response.js'
-import { frameItem } from '../responses/sequence-media.js'
+import { MULTIPART_BOUNDARY, frameItem } from '../responses/sequence-media.js'
 import type { Exchange, PipelineDeps } from './exchange.js'
 import type { Transport } from './request-data.js'
 
@@ -57,6 +57,8 @@ export function streamAnswer(
   const headers: Record<string, string> = { ...rendered.headers, 'content-type': rendered.contentType! }
   // An event stream is read as it comes: no cache, no proxy buffering.
   if (sequence.framing === 'sse') Object.assign(headers, SSE_HEADERS)
+  // A multipart body names the boundary between its parts.
+  if (sequence.framing === 'multipart') headers['content-type'] = `multipart/mixed; boundary=${MULTIPART_BOUNDARY}`
   exchange.answer = { status: rendered.status, headers, body: null, stream: record }
   let timer: ReturnType<typeof setTimeout> | undefined
   let wake: (() => void) | undefined

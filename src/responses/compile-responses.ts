@@ -9,7 +9,7 @@ import type { Fixture } from './fixtures.js'
 import { type DeclaredMedia, type DeclaredResponse, type ResponseSet, statusOf } from './declared-responses.js'
 import { compileHeaders } from './compile-headers.js'
 import { type XmlNames, contentTypeFor, kindOf } from './serialize-body.js'
-import { closingEventOf } from './sequence-media.js'
+import { MULTIPART_CLOSING, closingEventOf } from './sequence-media.js'
 import { framingOf } from '../internal/media-type.js'
 import { isBinaryMedia } from './binary-bodies.js'
 
@@ -110,7 +110,7 @@ function compileMedia(
         generatable: true,
         bodies: new Map(),
       },
-      closing: closingEventOf(framing, content.examples),
+      closing: framing === 'multipart' ? MULTIPART_CLOSING : closingEventOf(framing, content.examples),
     }
     media.generatable = true
     return media
