@@ -11,7 +11,7 @@ import { compileHeaders } from './compile-headers.js'
 import { type XmlNames, contentTypeFor, kindOf } from './serialize-body.js'
 import { MULTIPART_CLOSING, closingEventOf } from './sequence-media.js'
 import { framingOf } from '../internal/media-type.js'
-import { isBinaryMedia } from './binary-bodies.js'
+import { byteBoundsOf, isBinaryMedia } from './binary-bodies.js'
 
 export interface ResponseCompileContext {
   document: unknown
@@ -116,11 +116,7 @@ function compileMedia(
     return media
   }
   if (isBinaryMedia(content.mediaType, schema)) {
-    const { minLength, maxLength } = (schema ?? {}) as { minLength?: unknown; maxLength?: unknown }
-    media.binary = {
-      minLength: typeof minLength === 'number' ? minLength : undefined,
-      maxLength: typeof maxLength === 'number' ? maxLength : undefined,
-    }
+    media.binary = byteBoundsOf(schema)
     media.generatable = true
   } else if (kind === 'text' && isStructuredSchema(schema)) media.unwritable = unwritableAs(content.mediaType)
   if (context.ignoreExamples || (content.examples.length === 0 && !schema)) return media

@@ -9,7 +9,7 @@ import type { Sampler } from '../generation/sample-body.js'
 import type { GenerationBudget } from '../generation/generation-budget.js'
 import type { BodySource, ResponsePlan } from './select-response.js'
 import { madeBodyOf } from './made-body.js'
-import { binaryBody } from './binary-bodies.js'
+import { base64Body, binaryBody } from './binary-bodies.js'
 import { seededRandom } from '../generation/seeded-random.js'
 
 /** Static binary bodies draw from this seed: the same bytes every run. */
@@ -110,7 +110,9 @@ export function renderDeclared(
       status,
       contentType: media.contentType,
       headers,
-      body: binaryBody(media.contentType, media.binary, random),
+      body: media.binary.base64Of
+        ? base64Text(media, base64Body(media.binary, random))
+        : binaryBody(media.contentType, media.binary, random),
     }
   }
   if (media.sequence && (source.kind === 'sampled' || source.kind === 'generated')) {
@@ -188,6 +190,11 @@ export function renderDeclared(
   const rendered: RenderedResponse = { status, contentType: media.contentType, headers: sent, body: made.body }
   if (made.violations) rendered.violations = made.violations
   return rendered
+}
+
+/** Base64 text as its media type writes it: a JSON string under a JSON media type, else the text itself. */
+function base64Text(media: DeclaredMedia, text: string): string {
+  return media.kind === 'json' ? JSON.stringify(text) : text
 }
 
 /** A stored record (`--stateful`), checked against the schema like a generated body: what breaks it is told, not mended. */
