@@ -77,12 +77,6 @@ export function streamAnswer(
       async pull(controller) {
         if (sent > resumed && interval > 0) await pause()
         if (record.ended !== 'streaming') return
-        if (sent >= count) {
-          // Resumed after the last item: only the closing event is left.
-          if (closing) send(controller, closing)
-          record.ended = 'complete'
-          return controller.close()
-        }
         if (fault?.cut !== undefined && sent >= fault.cut) {
           // The connection breaks (reset, as the `reset` fault does): no closing event, no end of the
           // body. In process, with no connection, the body's reader fails instead.
@@ -97,6 +91,12 @@ export function streamAnswer(
           // Nothing more: the stream stays open until the client leaves or the server closes.
           record.ended = 'stalled'
           return new Promise<void>(() => {})
+        }
+        if (sent >= count) {
+          // Resumed after the last item (or a fault fell after it): only the closing event is left.
+          if (closing) send(controller, closing)
+          record.ended = 'complete'
+          return controller.close()
         }
         // Unpaced (stream-interval=0), the items go in chunks of up to 64 KiB: one write, not one an item.
         let text = ''
@@ -120,7 +120,8 @@ export function streamAnswer(
         }
         sent += items
         record.items += items
-        if (sent === count) {
+        // The last item ends the stream with its closing event, unless a fault falls after it (`end: cut`).
+        if (sent === count && fault?.cut !== sent && fault?.stall !== sent) {
           send(controller, closing ? text + closing : text)
           record.ended = 'complete'
           return controller.close()
