@@ -106,7 +106,7 @@ export function compileOperation(
     parameterLocations: /[?#]/.test(description.path)
       ? Object.fromEntries(description.parameters.map((p) => [p.name, p.in]))
       : undefined,
-    parameters: compileParameters(coercingAjv, description.parameters),
+    parameters: compileParameters(coercingAjv, description.parameters, requestAjv),
     body: description.requestBody
       ? compileBody(requestAjv, description.requestBody, coercingAjv, {
           readMultipart: context.platform.network.readMultipart,

@@ -11,7 +11,8 @@ export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 
 
 export type SecurityRequirement = Record<string, string[]>
 
-export type ParameterLocation = 'path' | 'query' | 'header' | 'cookie'
+/** `querystring` (OpenAPI 3.2): the whole query string as one value, read as its `content` media type says. */
+export type ParameterLocation = 'path' | 'query' | 'querystring' | 'header' | 'cookie'
 export type ParameterStyle = 'form' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject' | 'simple' | 'label' | 'matrix'
 /** What the parameter's schema says its value is, which decides how the text is split. */
 export type ParameterShape = 'primitive' | 'array' | 'object'
@@ -33,6 +34,12 @@ export interface ParameterDescription {
   /** Query only: `?name=` is accepted (and not validated) only when this is set. */
   allowEmptyValue: boolean
   allowReserved: boolean
+  /**
+   * `querystring` only: the media type of its `content` that says how the query string is written
+   * (`application/x-www-form-urlencoded`, the default, each key a property; `application/json`, the
+   * percent-encoded JSON text).
+   */
+  mediaType?: string
 }
 
 export interface MediaTypeDescription {
