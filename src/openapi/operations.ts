@@ -49,6 +49,23 @@ export interface MediaTypeDescription {
   itemSchemaPointer?: string
   /** Named examples in declaration order; a lone `example` is named `default`. */
   examples: Array<{ name: string; value: unknown }>
+  /**
+   * OpenAPI 3.2's multipart `prefixEncoding`: how the parts are written, by position (the first entry
+   * the first part). Only where declared.
+   */
+  prefixEncoding?: PartEncoding[]
+  /** OpenAPI 3.2's multipart `itemEncoding`: how every part after those of `prefixEncoding` is written. Only where declared. */
+  itemEncoding?: PartEncoding
+}
+
+/**
+ * One Encoding Object of `prefixEncoding` or `itemEncoding`, as the mock reads it. Without a
+ * `contentType`, the part's schema decides, as OpenAPI's defaults say (`application/json` for an
+ * object or array, `application/octet-stream` for binary, `text/plain` for the rest).
+ */
+export interface PartEncoding {
+  /** The part's Content-Type as declared: one media type, or a comma-separated list of those allowed. */
+  contentType?: string
 }
 
 /** A response header as declared, `$ref` followed. */
