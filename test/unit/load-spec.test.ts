@@ -432,6 +432,36 @@ describe('what a description may read (#12)', () => {
     expect(error.message).toContain('link.json lies outside')
   })
 
+  it('names in one warning what an OpenAPI 3.2 description adds and the mock does not act on, examples aside (#31 §1)', async () => {
+    const dir = await tempDir('oas32-', {
+      'api.json': {
+        openapi: '3.2.0',
+        info: { title: 't', version: '1' },
+        paths: {},
+        components: {
+          schemas: {
+            Pet: {
+              type: 'object',
+              xml: { nodeType: 'element' },
+              discriminator: { propertyName: 'kind', defaultMapping: '#/components/schemas/Pet' },
+              // Data, not a media type: no warning for it.
+              example: { prefixEncoding: [] },
+            },
+          },
+          securitySchemes: {
+            oauth: { type: 'oauth2', oauth2MetadataUrl: 'https://example.com/.well-known', flows: {} },
+          },
+        },
+      },
+    })
+    const { warnings } = await loadSpec(join(dir, 'api.json'), { files })
+    const named = warnings!.filter((line) => line.includes('OpenAPI 3.2'))
+    expect(named).toHaveLength(1)
+    for (const feature of ['xml "nodeType"', 'discriminator "defaultMapping"', '"oauth2MetadataUrl"'])
+      expect(named[0]).toContain(feature)
+    expect(named[0]).not.toContain('prefixEncoding')
+  })
+
   describe("OpenAPI 3.2's $self, the base of references (#31 §1)", () => {
     const selfApi = (self: string, ref: string) => ({ ...api(ref), openapi: '3.2.0', $self: self })
 
