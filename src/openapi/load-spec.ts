@@ -104,6 +104,7 @@ function checkPaths(path: string, paths: unknown): void {
  * read as 3.1 reads the rest, never refused. What it acts on needs no warning: `query` operations,
  * `additionalOperations`, `in: querystring` parameters, `$self` (the base of `$ref`s), `$ref`'d Media
  * Type Objects, Example Objects' `dataValue` and `serializedValue`, and `itemSchema` (the items of a stream).
+ * `prefixEncoding` and `itemEncoding` are acted on in requests only, and so still named.
  */
 function unreadFeatures(document: Record<string, any>): string[] {
   const found = new Set<string>()
@@ -112,7 +113,9 @@ function unreadFeatures(document: Record<string, any>): string[] {
     if (Array.isArray(node)) return node.forEach((item) => visit(item, depth + 1))
     const object = node as Record<string, any>
     if ('prefixEncoding' in object || 'itemEncoding' in object)
-      found.add('"prefixEncoding" and "itemEncoding" (multipart parts are not written or checked by position)')
+      found.add(
+        '"prefixEncoding" and "itemEncoding" in answers (a request\'s parts are checked by them; an answer is not written by them)',
+      )
     if (typeof object.xml?.nodeType === 'string') found.add('xml "nodeType" (XML is written as 3.1 writes it)')
     if (object.discriminator?.defaultMapping !== undefined) found.add('discriminator "defaultMapping"')
     if (typeof object.oauth2MetadataUrl === 'string')

@@ -24,6 +24,14 @@ export interface LibraryCase {
 
 const json = { 'content-type': 'application/json' }
 
+const mixed = { 'content-type': 'multipart/mixed; boundary=b' }
+
+/** A multipart/mixed body of these parts, each with its Content-Type (none where `undefined`: text/plain). */
+function parts(...list: Array<[string | undefined, string]>): string {
+  const each = list.map(([type, text]) => `--b\r\n${type ? `content-type: ${type}\r\n` : ''}\r\n${text}\r\n`)
+  return `${each.join('')}--b--\r\n`
+}
+
 /** A JSON querystring: the JSON text, percent-encoded, is the whole query string. */
 const lookUp = (selector: unknown) => `/loans/lookup?${encodeURIComponent(JSON.stringify(selector))}`
 
@@ -141,12 +149,30 @@ export const libraryCases: LibraryCase[] = [
     text: '{"id":7,"name":"Science fiction"}',
   },
   {
-    name: 'a multipart/mixed body with prefixEncoding and itemEncoding is accepted',
+    name: 'a multipart/mixed body whose parts are of the types prefixEncoding and itemEncoding name is accepted',
     method: 'POST',
     path: '/returns',
-    headers: { 'content-type': 'multipart/mixed; boundary=b' },
-    body: '--b\r\ncontent-type: application/json\r\n\r\n{}\r\n--b\r\ncontent-type: text/plain\r\n\r\nDune\r\n--b--\r\n',
+    headers: mixed,
+    body: parts(['application/json', '{}'], ['text/plain', 'Dune'], [undefined, 'Emma']),
     status: 204,
+  },
+  {
+    name: 'a multipart/mixed part of another type than its position asks for is refused, named by its index',
+    method: 'POST',
+    path: '/returns',
+    headers: mixed,
+    body: parts(['application/json', '{}'], ['text/plain', 'Dune'], ['image/png', 'PNG']),
+    status: 422,
+    mentions: ['body[2]', 'is image/png; its encoding asks for text/plain'],
+  },
+  {
+    name: 'the first part is judged by prefixEncoding, not itemEncoding',
+    method: 'POST',
+    path: '/returns',
+    headers: mixed,
+    body: parts(['text/plain', 'Dune']),
+    status: 422,
+    mentions: ['body[0]', 'is text/plain; its encoding asks for application/json'],
   },
   {
     name: 'an additionalOperations method (LINK) is routed, its security read (an oauth2 device flow wants a bearer token)',
