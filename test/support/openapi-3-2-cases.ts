@@ -103,6 +103,13 @@ export const libraryCases: LibraryCase[] = [
     mentions: ['querystring.selector.ids[0]', 'must be an integer'],
   },
   {
+    name: "a JSON querystring's oneOf is judged as oneOf: both branches matching is refused",
+    method: 'GET',
+    path: lookUp({ ids: [1], isbn: '978-0441013593' }),
+    status: 422,
+    mentions: ['querystring.selector', 'must match exactly one'],
+  },
+  {
     name: 'a JSON querystring that is not JSON is refused, saying so',
     method: 'GET',
     path: '/loans/lookup?%7Bids',
