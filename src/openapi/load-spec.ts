@@ -114,7 +114,7 @@ function unreadFeatures(document: Record<string, any>): string[] {
     const object = node as Record<string, any>
     if ('prefixEncoding' in object || 'itemEncoding' in object)
       found.add(
-        '"prefixEncoding" and "itemEncoding" in answers (a request\'s parts are checked by them; an answer is not written by them)',
+        '"prefixEncoding" and "itemEncoding" in answers (a request\'s parts are checked by them; a multipart answer\'s parts are JSON)',
       )
     if (typeof object.xml?.nodeType === 'string') found.add('xml "nodeType" (XML is written as 3.1 writes it)')
     if (object.discriminator?.defaultMapping !== undefined) found.add('discriminator "defaultMapping"')
