@@ -7,7 +7,11 @@ import type { ParsedHeaders } from './request.js'
 export interface Network {
   /** A client of the upstream of proxy mode (`--proxy`), its connections kept open and reused across requests. */
   upstreamClient(settings: UpstreamSettings): Promise<UpstreamClient>
-  /** Splits a `multipart/form-data` body into its parts, at most `maxParts`; a malformed body or one with more parts comes back as the reason, never thrown. */
+  /**
+   * Splits a multipart body into its parts, at most `maxParts`: a `multipart/form-data` one into its
+   * named fields and files, any other (`multipart/mixed`) into its parts in order. A malformed body or
+   * one with more parts comes back as the reason, never thrown.
+   */
   readMultipart(bytes: Uint8Array, contentType: string, maxParts: number): Promise<Part[] | { problem: string }>
 }
 
@@ -55,6 +59,7 @@ export interface UpstreamReply {
 
 /** One part of a multipart body, as sent. */
 export interface Part {
+  /** Its field name; empty for a part of a multipart type other than a form (`multipart/mixed`), known by its position. */
   name: string
   /** Its Content-Type essence, lower-cased; `text/plain` when the part declares none. */
   mimeType: string

@@ -14,6 +14,7 @@ import type { Ajv } from '../validation/create-ajv.js'
 import { type BodyValidator, compileBody } from '../validation/validate-body.js'
 import { type ParameterValidator, compileParameters } from '../validation/validate-params.js'
 import type { Platform } from '../common/platform.js'
+import { essenceOf, isJsonType } from '../internal/media-type.js'
 
 /** An operation with everything the request path needs compiled in. */
 export interface CompiledOperation {
@@ -106,7 +107,7 @@ export function compileOperation(
     parameterLocations: /[?#]/.test(description.path)
       ? Object.fromEntries(description.parameters.map((p) => [p.name, p.in]))
       : undefined,
-    parameters: compileParameters(coercingAjv, description.parameters),
+    parameters: compileParameters(coercingAjv, description.parameters, requestAjv),
     body: description.requestBody
       ? compileBody(requestAjv, description.requestBody, coercingAjv, {
           readMultipart: context.platform.network.readMultipart,
@@ -143,10 +144,11 @@ function recordingsOf(fixtures: readonly Fixture[]): ReadonlyMap<string, string>
  * A parameter arrives as text, and text is ambiguous: with types coerced, `"1"` passes both
  * branches of `oneOf: [integer, string]` (GitHub's `workflow_id`), so every valid request failed
  * "must match exactly one". A parameter's own `oneOf` is read as `anyOf`; shared schemas it
- * refers to are left as they are.
+ * refers to are left as they are. A JSON `querystring` is typed, not text: its `oneOf` stays one.
  */
 export function readParameterOneOfAsAnyOf(requestView: unknown, descriptions: OperationDescription[]): void {
   for (const parameter of descriptions.flatMap((d) => d.parameters)) {
+    if (parameter.in === 'querystring' && isJsonType(essenceOf(parameter.mediaType ?? ''))) continue
     const schema = parameter.schemaPointer ? nodeAt(requestView, parameter.schemaPointer) : undefined
     if (Array.isArray(schema?.oneOf) && schema.anyOf === undefined) {
       schema.anyOf = schema.oneOf

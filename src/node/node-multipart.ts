@@ -2,7 +2,8 @@ import type { Part } from '../common/network.js'
 
 /**
  * Splits `multipart/form-data` with busboy (about three times faster than `Request.formData()` on
- * Node 20 for a small form with a file). A malformed body, or one with more than `maxParts` parts,
+ * Node 20 for a small form with a file), and any other multipart type (`multipart/mixed`) with its
+ * parser, Dicer, part by part in order. A malformed body, or one with more than `maxParts` parts,
  * comes back as the reason it cannot be read, never thrown; every stream gets an error listener.
  */
 export async function readMultipart(
@@ -10,6 +11,7 @@ export async function readMultipart(
   contentType: string,
   maxParts: number,
 ): Promise<Part[] | { problem: string }> {
+  if (!FORM_DATA.test(contentType)) return readParts(bytes, contentType, maxParts)
   // Loaded on the first multipart body, not at start-up: most descriptions take none (#4).
   const { Busboy } = await import('@fastify/busboy')
   return new Promise((resolve) => {
@@ -62,6 +64,69 @@ export async function readMultipart(
     parser.on('partsLimit', () => (tooMany = true))
     parser.on('finish', settle)
     parser.on('error', (error: Error) => fail(`is not valid multipart/form-data (${error.message})`))
+    parser.end(bytes)
+  })
+}
+
+const FORM_DATA = /^\s*multipart\/form-data\s*(?:;|$)/i
+const BOUNDARY = /;\s*boundary\s*=\s*(?:"([^"]+)"|([^;\s]+))/i
+
+/**
+ * The parts of a multipart body other than a form (`multipart/mixed`), in order, each known by its
+ * position (`name` is empty) and its Content-Type (`text/plain` where it declares none, as RFC 2046
+ * says), its bytes as sent.
+ */
+async function readParts(
+  bytes: Uint8Array,
+  contentType: string,
+  maxParts: number,
+): Promise<Part[] | { problem: string }> {
+  const essence = contentType.split(';')[0]!.trim().toLowerCase()
+  const match = BOUNDARY.exec(contentType)
+  const boundary = match?.[1] ?? match?.[2]
+  if (!boundary) return { problem: `is ${essence} without a boundary` }
+  const { Dicer } = await import('@fastify/busboy')
+  return new Promise((resolve) => {
+    let settled = false
+    const settle = (outcome: Part[] | { problem: string }) => {
+      if (!settled) resolve(outcome)
+      settled = true
+    }
+    const fail = (error: Error) => settle({ problem: `is not valid ${essence} (${error.message})` })
+    const parts: Part[] = []
+    let open = 0
+    let finished = false
+    const done = () => {
+      if (finished && open === 0) settle(parts)
+    }
+    const parser = new Dicer({ boundary })
+    parser.on('part', (stream) => {
+      if (parts.length === maxParts) {
+        stream.resume()
+        return settle({ problem: `has more than ${maxParts} parts` })
+      }
+      const part: Part = { name: '', mimeType: 'text/plain' }
+      parts.push(part)
+      const chunks: Buffer[] = []
+      open++
+      stream
+        .on('header', (header: Record<string, string[] | undefined>) => {
+          const type = header['content-type']?.[0]
+          if (type) part.mimeType = type.split(';')[0]!.trim().toLowerCase()
+        })
+        .on('data', (chunk: Buffer) => chunks.push(chunk))
+        .on('end', () => {
+          part.bytes = Buffer.concat(chunks)
+          open--
+          done()
+        })
+        .on('error', fail)
+    })
+    parser.on('finish', () => {
+      finished = true
+      done()
+    })
+    parser.on('error', fail)
     parser.end(bytes)
   })
 }

@@ -15,6 +15,7 @@ export async function bundleExternalRefs(
   allowedOutside: readonly string[],
   files: Files,
 ): Promise<unknown> {
+  if (typeof parsed.$self === 'string') localiseSelfRefs(parsed, parsed.$self)
   const refs = collectRefs(parsed)
   if (refs.every((ref) => ref.startsWith('#'))) {
     const dangling = refs.find((ref) => nodeAt(parsed, ref.slice(1)) === undefined)
@@ -64,14 +65,60 @@ async function readReferencedFile(url: string, roots: readonly string[], files: 
   return files.readBytes(real)
 }
 
+/** Every `$ref` string of the document (`eachRef`). */
+export function collectRefs(root: unknown): string[] {
+  const refs: string[] = []
+  eachRef(root, (_node, ref) => refs.push(ref))
+  return refs
+}
+
 /**
- * Every `$ref` string of the document, found with a stack of its own: no depth overflows it.
+ * OpenAPI 3.2's `$self` is the description's own URI, the base its `$ref`s resolve against (#31 §1).
+ * A `$ref` whose URL is `$self` points inside the description (`#…`); one below `$self`'s folder
+ * names the file at that place below the description's own folder. Any other URL stays remote, and
+ * is refused as ever; a relative `$ref` names the same file either way, and is left as written. A
+ * relative `$self` resolves against where the file was read from, which `$ref`s resolve against already.
+ */
+function localiseSelfRefs(document: Record<string, any>, self: string): void {
+  let base: URL
+  let folder: string
+  try {
+    base = new URL(self)
+    // A URL that cannot be a base (`urn:…`) has no folder, and throws here: nothing is below it.
+    folder = new URL('.', base).href
+  } catch {
+    return
+  }
+  base.hash = ''
+  const own = base.href
+  eachRef(document, (node, ref) => {
+    if (!ABSOLUTE.test(ref)) return
+    let target: URL
+    try {
+      target = new URL(ref, base)
+    } catch {
+      return
+    }
+    const hash = ref.indexOf('#')
+    const fragment = hash === -1 ? '' : ref.slice(hash)
+    target.hash = ''
+    const where = target.href
+    if (where === own) node.$ref = fragment || '#'
+    else if (where.startsWith(folder)) node.$ref = `./${where.slice(folder.length)}${fragment}`
+  })
+}
+
+/** A `$ref` that is a URL (`https://…`) or an absolute path (`/…`): the ones `$self` changes. */
+const ABSOLUTE = /^(?:[a-z][a-z0-9+.-]*:|\/)/i
+
+/**
+ * Calls `visit` with every object holding a string `$ref`, found with a stack of its own: no depth
+ * overflows it.
  * @note Not `walkSchemas`: a `$ref` may stand for a parameter, a response, a path item or an Example
  * Object (under `examples`), not only for a schema, so every object is entered except an `example`'s
  * value, which is data.
  */
-export function collectRefs(root: unknown): string[] {
-  const refs: string[] = []
+function eachRef(root: unknown, visit: (node: Record<string, any>, ref: string) => void): void {
   const stack: unknown[] = [root]
   while (stack.length) {
     const node = stack.pop()
@@ -81,9 +128,8 @@ export function collectRefs(root: unknown): string[] {
       continue
     }
     for (const [key, value] of Object.entries(node)) {
-      if (key === '$ref' && typeof value === 'string') refs.push(value)
+      if (key === '$ref' && typeof value === 'string') visit(node as Record<string, any>, value)
       else if (key !== 'example') stack.push(value)
     }
   }
-  return refs
 }

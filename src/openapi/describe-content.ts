@@ -1,5 +1,6 @@
+import { isPlainObject } from '../internal/plain-object.js'
 import { essenceOf, isJsonType } from '../internal/media-type.js'
-import type { MediaTypeDescription } from './operations.js'
+import type { MediaTypeDescription, PartEncoding } from './operations.js'
 import { type Located, pointerOf, resolveRef } from './resolve-ref.js'
 
 export function describeRequestBody(document: any, located: Located) {
@@ -12,16 +13,33 @@ export function describeContent(
   content: Record<string, any> | undefined,
   pointer: string,
 ): MediaTypeDescription[] {
-  return Object.entries(content ?? {}).map(([mediaType, media]) => {
-    const at = `${pointer}${pointerOf(mediaType)}`
-    return {
+  return Object.entries(content ?? {}).map(([mediaType, raw]) => {
+    // OpenAPI 3.2 lets a Media Type Object be a `$ref` (to `components/mediaTypes`): followed.
+    const { node: media, pointer: at } = resolveRef(document, {
+      node: raw,
+      pointer: `${pointer}${pointerOf(mediaType)}`,
+    })
+    const described: MediaTypeDescription = {
       // An empty key (spoonacular.com's request bodies) names no type: read as any.
       mediaType: mediaType.trim() === '' ? '*/*' : mediaType,
       schemaPointer: media?.schema ? `${at}/schema` : undefined,
       itemSchemaPointer: media?.itemSchema ? `${at}/itemSchema` : undefined,
       examples: describeExamples(document, media ?? {}, at, mediaType),
     }
+    // OpenAPI 3.2's positional multipart encodings, only where declared: a 3.0 or 3.1 media type carries none.
+    if (Array.isArray(media?.prefixEncoding))
+      described.prefixEncoding = media.prefixEncoding.map((entry: unknown) => describeEncoding(entry))
+    if (isPlainObject(media?.itemEncoding)) described.itemEncoding = describeEncoding(media.itemEncoding)
+    return described
   })
+}
+
+/**
+ * An Encoding Object as the mock reads it: the Content-Type of the part it stands for, as declared
+ * (a list such as `image/png, image/jpeg` kept as written).
+ */
+function describeEncoding(entry: unknown): PartEncoding {
+  return isPlainObject(entry) && typeof entry.contentType === 'string' ? { contentType: entry.contentType } : {}
 }
 
 function describeExamples(document: any, media: Record<string, any>, pointer: string, mediaType: string) {

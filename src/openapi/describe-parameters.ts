@@ -1,4 +1,5 @@
 import { startupErrors } from '../errors/index.js'
+import { describeContent } from './describe-content.js'
 import { flattenSchema } from './flatten-schema.js'
 import type { ParameterDescription, ParameterLocation, ParameterShape, ParameterStyle } from './operations.js'
 import { type Located, derefSchema, resolveRef } from './resolve-ref.js'
@@ -10,9 +11,7 @@ export function describeParameters(document: any, pathItem: Located, operation: 
     const list: unknown[] = owner.node.parameters ?? []
     list.forEach((raw, index) => {
       const { node, pointer } = resolveRef(document, { node: raw, pointer: `${owner.pointer}/parameters/${index}` })
-      // OpenAPI 3.2's whole query string as one value: accepted, named at start-up, not validated (#31).
-      if (node?.in === 'querystring') return
-      if (!['path', 'query', 'header', 'cookie'].includes(node?.in)) {
+      if (!['path', 'query', 'querystring', 'header', 'cookie'].includes(node?.in)) {
         throw startupErrors.parameterWithoutNameOrIn(pointer)
       }
       // A query, header or cookie parameter without a name (brainbi.net: `name: ""`) names nothing a request could send.
@@ -32,6 +31,8 @@ const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization'])
 const STYLES: Record<ParameterLocation, readonly ParameterStyle[]> = {
   path: ['simple', 'label', 'matrix'],
   query: ['form', 'spaceDelimited', 'pipeDelimited', 'deepObject'],
+  // A querystring has no style: its `content` media type says how the query string is written.
+  querystring: ['form'],
   header: ['simple'],
   cookie: ['form'],
 }
@@ -39,6 +40,7 @@ const STYLES: Record<ParameterLocation, readonly ParameterStyle[]> = {
 /** Everything about how a parameter is written is settled here, once, so the request path only reads it. */
 function describeParameter(document: any, node: any, pointer: string): ParameterDescription {
   const location = node.in as ParameterLocation
+  if (location === 'querystring') return describeQuerystring(document, node, pointer)
   const style: ParameterStyle = node.style ?? STYLES[location][0]
   if (!STYLES[location].includes(style)) {
     throw startupErrors.parameterStyle(pointer, style, location, STYLES[location])
@@ -59,6 +61,29 @@ function describeParameter(document: any, node: any, pointer: string): Parameter
       shape === 'object' && !parts.some((s) => s.additionalProperties === false || s.unevaluatedProperties === false),
     allowEmptyValue: location === 'query' && node.allowEmptyValue === true,
     allowReserved: location === 'query' && node.allowReserved === true,
+  }
+}
+
+/**
+ * OpenAPI 3.2's `in: querystring` (#31 §1): the whole query string is one value, described by the one
+ * media type of its `content` (a `$ref`'d Media Type Object followed). Without `content` (a `schema`
+ * of its own) it is read as form-encoded, which is what a query string most often is.
+ */
+function describeQuerystring(document: any, node: any, pointer: string): ParameterDescription {
+  const [media] = describeContent(document, node.content, `${pointer}/content`)
+  return {
+    name: node.name,
+    in: 'querystring',
+    required: node.required === true,
+    schemaPointer: media ? media.schemaPointer : node.schema ? `${pointer}/schema` : undefined,
+    style: 'form',
+    explode: true,
+    shape: 'object',
+    properties: [],
+    openObject: true,
+    allowEmptyValue: false,
+    allowReserved: false,
+    mediaType: media?.mediaType ?? 'application/x-www-form-urlencoded',
   }
 }
 

@@ -101,23 +101,33 @@ function checkPaths(path: string, paths: unknown): void {
 
 /**
  * What OpenAPI 3.2 adds that the mock accepts and does not act on, named once at start-up (#31):
- * read as 3.1 reads the rest, never refused. `query` operations, `additionalOperations`, and Example
- * Objects' `dataValue` and `serializedValue`, and `itemSchema` (the items of a stream) are served
- * and need no warning.
+ * read as 3.1 reads the rest, never refused. What it acts on needs no warning: `query` operations,
+ * `additionalOperations`, `in: querystring` parameters, `$self` (the base of `$ref`s), `$ref`'d Media
+ * Type Objects, Example Objects' `dataValue` and `serializedValue`, and `itemSchema` (the items of a stream).
+ * `prefixEncoding` and `itemEncoding` are acted on in requests only, and so still named.
  */
 function unreadFeatures(document: Record<string, any>): string[] {
   const found = new Set<string>()
-  if (typeof document.$self === 'string') found.add('"$self" (references resolve against the file\'s own location)')
   const visit = (node: unknown, depth: number): void => {
     if (depth > 64 || typeof node !== 'object' || node === null) return
     if (Array.isArray(node)) return node.forEach((item) => visit(item, depth + 1))
-    const object = node as Record<string, unknown>
-    if (object.in === 'querystring') found.add('"in: querystring" parameters (not validated)')
-    if ('prefixEncoding' in object || 'itemEncoding' in object) found.add('"prefixEncoding" and "itemEncoding"')
-    for (const value of Object.values(object)) visit(value, depth + 1)
+    const object = node as Record<string, any>
+    if ('prefixEncoding' in object || 'itemEncoding' in object)
+      found.add(
+        '"prefixEncoding" and "itemEncoding" in answers (a request\'s parts are checked by them; a multipart answer\'s parts are JSON)',
+      )
+    if (typeof object.xml?.nodeType === 'string') found.add('xml "nodeType" (XML is written as 3.1 writes it)')
+    if (object.discriminator?.defaultMapping !== undefined) found.add('discriminator "defaultMapping"')
+    if (typeof object.oauth2MetadataUrl === 'string')
+      found.add('"oauth2MetadataUrl" (tokens are checked as bearer tokens)')
+    for (const [key, value] of Object.entries(object)) if (!EXAMPLE_DATA.has(key)) visit(value, depth + 1)
   }
   visit(document.paths, 0)
+  visit(document.webhooks, 0)
   visit(document.components, 0)
   if (found.size === 0) return []
   return [`this OpenAPI 3.2 description uses what the mock accepts but does not act on: ${[...found].join('; ')}.`]
 }
+
+/** Examples (and Example Objects, all under `examples`) are data: a property named like a keyword there is not one. */
+const EXAMPLE_DATA = new Set(['example', 'examples'])

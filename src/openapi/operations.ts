@@ -11,7 +11,8 @@ export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 
 
 export type SecurityRequirement = Record<string, string[]>
 
-export type ParameterLocation = 'path' | 'query' | 'header' | 'cookie'
+/** `querystring` (OpenAPI 3.2): the whole query string as one value, read as its `content` media type says. */
+export type ParameterLocation = 'path' | 'query' | 'querystring' | 'header' | 'cookie'
 export type ParameterStyle = 'form' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject' | 'simple' | 'label' | 'matrix'
 /** What the parameter's schema says its value is, which decides how the text is split. */
 export type ParameterShape = 'primitive' | 'array' | 'object'
@@ -33,6 +34,12 @@ export interface ParameterDescription {
   /** Query only: `?name=` is accepted (and not validated) only when this is set. */
   allowEmptyValue: boolean
   allowReserved: boolean
+  /**
+   * `querystring` only: the media type of its `content` that says how the query string is written
+   * (`application/x-www-form-urlencoded`, the default, each key a property; `application/json`, the
+   * percent-encoded JSON text).
+   */
+  mediaType?: string
 }
 
 export interface MediaTypeDescription {
@@ -42,6 +49,23 @@ export interface MediaTypeDescription {
   itemSchemaPointer?: string
   /** Named examples in declaration order; a lone `example` is named `default`. */
   examples: Array<{ name: string; value: unknown }>
+  /**
+   * OpenAPI 3.2's multipart `prefixEncoding`: how the parts are written, by position (the first entry
+   * the first part). Only where declared.
+   */
+  prefixEncoding?: PartEncoding[]
+  /** OpenAPI 3.2's multipart `itemEncoding`: how every part after those of `prefixEncoding` is written. Only where declared. */
+  itemEncoding?: PartEncoding
+}
+
+/**
+ * One Encoding Object of `prefixEncoding` or `itemEncoding`, as the mock reads it. Without a
+ * `contentType`, the part's schema decides, as OpenAPI's defaults say (`application/json` for an
+ * object or array, `application/octet-stream` for binary, `text/plain` for the rest).
+ */
+export interface PartEncoding {
+  /** The part's Content-Type as declared: one media type, or a comma-separated list of those allowed. */
+  contentType?: string
 }
 
 /** A response header as declared, `$ref` followed. */

@@ -7,7 +7,8 @@ type Visit = (schema: Record<string, any>, pointer: string) => void
 /**
  * Visits every schema of an OpenAPI 3 description once, with its JSON pointer, in document order
  * (parents before children): the schemas of components, of parameters, headers, bodies and responses of every path
- * item (paths, webhooks, callbacks, components), and the subschemas of each. Only schema
+ * item (paths, webhooks, callbacks, components), of media types (`schema`, and 3.2's `itemSchema`, `$ref`'d ones
+ * under `components/mediaTypes`), and the subschemas of each. Only schema
  * positions are visited, so a parameter's `required: true` or a property named `pattern` is never
  * taken for a keyword. Examples are data, not schemas (`example`, `examples`, Example Objects), so
  * they are never entered, and neither are extensions. This is the one walk over a description's
@@ -34,6 +35,7 @@ export function walkSchemas(document: Record<string, any>, visit: Visit): void {
   eachEntry(components.responses, '/components/responses', (node, at) => push(node, at, 'response'))
   eachEntry(components.callbacks, '/components/callbacks', (node, at) => push(node, at, 'callback'))
   eachEntry(components.pathItems, '/components/pathItems', (node, at) => push(node, at, 'pathItem'))
+  eachEntry(components.mediaTypes, '/components/mediaTypes', (node, at) => push(node, at, 'media'))
   eachEntry(document.paths, '/paths', (node, at) => push(node, at, 'pathItem'))
   eachEntry(document.webhooks, '/webhooks', (node, at) => push(node, at, 'pathItem'))
   stackChildren()
@@ -64,21 +66,26 @@ export function walkSchemas(document: Record<string, any>, visit: Visit): void {
         break
       case 'parameter':
         push(item.schema, `${pointer}/schema`, 'schema')
-        eachEntry(item.content, `${pointer}/content`, (m, at) => push(m?.schema, `${at}/schema`, 'schema'))
+        eachEntry(item.content, `${pointer}/content`, (m, at) => push(m, at, 'media'))
         break
       case 'body':
-        eachEntry(item.content, `${pointer}/content`, (m, at) => push(m?.schema, `${at}/schema`, 'schema'))
+        eachEntry(item.content, `${pointer}/content`, (m, at) => push(m, at, 'media'))
         break
       case 'response':
-        eachEntry(item.content, `${pointer}/content`, (m, at) => push(m?.schema, `${at}/schema`, 'schema'))
+        eachEntry(item.content, `${pointer}/content`, (m, at) => push(m, at, 'media'))
         eachEntry(item.headers, `${pointer}/headers`, (h, at) => push(h, at, 'parameter'))
+        break
+      case 'media':
+        // A `$ref`'d Media Type Object (OpenAPI 3.2) is walked where it lives, under `components/mediaTypes`.
+        push(item.schema, `${pointer}/schema`, 'schema')
+        push(item.itemSchema, `${pointer}/itemSchema`, 'schema')
         break
     }
     stackChildren()
   }
 }
 
-type Kind = 'schema' | 'pathItem' | 'operation' | 'callback' | 'parameter' | 'body' | 'response'
+type Kind = 'schema' | 'pathItem' | 'operation' | 'callback' | 'parameter' | 'body' | 'response' | 'media'
 
 /** Keywords whose value is one schema, a list of schemas, or a map of named schemas. */
 const ONE_SCHEMA = [

@@ -65,12 +65,14 @@ function pathParameterMismatch(operation: OperationDescription, name: string): M
 
 /**
  * An operation that declares query parameters describes its query, so another name is a mistake; one
- * that declares none says nothing about it (its requests may carry any), so every name stands. Object
+ * that declares none says nothing about it (its requests may carry any), so every name stands, and so
+ * does every name under an OpenAPI 3.2 `querystring` (the whole query as one value). Object
  * parameters are sent as their properties (exploded form) or as `name[property]` (deepObject).
  */
 function queryParameterMismatch(operation: OperationDescription, name: string): Mismatch | undefined {
   const declared = operation.parameters.filter((p) => p.in === 'query')
   if (declared.length === 0 || declared.some((p) => takesQueryKey(p, name))) return undefined
+  if (operation.parameters.some((p) => p.in === 'querystring')) return undefined
   const names = declared.map((p) => p.name)
   return {
     why: `request.query has no ${name}: ${operation.id} declares the query parameters ${listOfNames(names)}`,

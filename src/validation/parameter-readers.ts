@@ -1,7 +1,9 @@
 import type { RequestData } from '../common/request.js'
+import { essenceOf, isJsonType } from '../internal/media-type.js'
 import type { ParameterDescription } from '../openapi/operations.js'
 import {
   EMPTY_ALLOWED,
+  type JsonValue,
   type ReadOutcome,
   Unreadable,
   decode,
@@ -10,6 +12,7 @@ import {
   pairsOf,
   simpleParser,
 } from './parameter-styles.js'
+import { MAX_JSON_DEPTH, nestingExceeds } from './validate-body.js'
 
 /** Reads one parameter; chosen at start-up from its location, style, explode and shape. */
 export type Reader = (request: RequestData, pathParams: Record<string, string>) => ReadOutcome
@@ -24,6 +27,8 @@ export function createReader(parameter: ParameterDescription, siblings: readonly
       return createPathReader(parameter)
     case 'query':
       return createQueryReader(parameter, siblings)
+    case 'querystring':
+      return createQuerystringReader(parameter)
     case 'header':
       return createHeaderReader(parameter)
     case 'cookie':
@@ -67,6 +72,53 @@ function createQueryReader(parameter: ParameterDescription, siblings: readonly P
     const text = queryOf(request).get(name)
     if (text === null) return undefined
     return emptyCheck(text) ?? (parse ? parse(text) : text)
+  }
+}
+
+/**
+ * OpenAPI 3.2's `in: querystring` (#31 §1): the whole query string is one value, read as its media
+ * type says. Form-encoded, each key is a property (a repeated key a list); JSON, the query string is
+ * the percent-encoded JSON text; any other type, the percent-decoded text. No query string at all is
+ * the parameter absent.
+ */
+function createQuerystringReader({ mediaType = '' }: ParameterDescription): Reader {
+  const essence = essenceOf(mediaType)
+  if (essence === 'application/x-www-form-urlencoded')
+    return (request) => (request.rawQuery === '' ? undefined : readFormQuery(request.query()))
+  const json = isJsonType(essence)
+  return (request) => {
+    if (request.rawQuery === '') return undefined
+    let text: string
+    try {
+      text = decodeURIComponent(request.rawQuery)
+    } catch {
+      return NOT_PERCENT_ENCODED
+    }
+    return json ? readJsonText(text) : text
+  }
+}
+
+const NOT_PERCENT_ENCODED = new Unreadable('is not valid percent-encoding')
+
+/** Each key of a form-encoded query string a property; a repeated key a list. */
+function readFormQuery(query: URLSearchParams): Record<string, string | string[]> {
+  const found = new Map<string, string | string[]>()
+  for (const [key, value] of query) {
+    const previous = found.get(key)
+    found.set(key, previous === undefined ? value : Array.isArray(previous) ? [...previous, value] : [previous, value])
+  }
+  // fromEntries defines own properties, so a key named `__proto__` stays a key.
+  return Object.fromEntries(found)
+}
+
+/** JSON text as data, bounded in nesting as a JSON body is (a deep value overflowed the validator's stack, #12). */
+function readJsonText(text: string): JsonValue | Unreadable {
+  if (text.length > MAX_JSON_DEPTH && nestingExceeds(text, MAX_JSON_DEPTH))
+    return new Unreadable(`is nested more than ${MAX_JSON_DEPTH} levels deep`)
+  try {
+    return JSON.parse(text) as JsonValue
+  } catch (error) {
+    return new Unreadable(`is not valid JSON (${(error as Error).message})`)
   }
 }
 

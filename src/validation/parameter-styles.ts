@@ -11,7 +11,11 @@ export class Unreadable {
 /** Sent with an empty value that `allowEmptyValue` accepts: present, and not validated. */
 export const EMPTY_ALLOWED = Symbol('empty value allowed')
 
-export type ReadOutcome = RawValue | Unreadable | typeof EMPTY_ALLOWED | undefined
+/** A value read from JSON text (OpenAPI 3.2's `querystring` of a JSON media type): typed already, not coerced. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [name: string]: JsonValue }
+
+/** What a parameter reads as: text (most), JSON data (a JSON `querystring`), or why it cannot be read. */
+export type ReadOutcome = RawValue | JsonValue | Unreadable | typeof EMPTY_ALLOWED | undefined
 
 /** simple style (and the inside of label): `3,4,5`; objects `role,admin,x,1`, exploded `role=admin,x=1`. */
 export function simpleParser(

@@ -1,6 +1,6 @@
 import type { ValidateFunction } from 'ajv'
 import { errors, type Violation } from '../errors/index.js'
-import type { MediaTypeDescription } from '../openapi/operations.js'
+import type { MediaTypeDescription, PartEncoding } from '../openapi/operations.js'
 import { type Ajv, compileAt, descriptionOf } from './create-ajv.js'
 import { toViolations } from './violations.js'
 import { jsonLiterals } from './exact-integers.js'
@@ -11,8 +11,12 @@ import { essenceOf, framingOf, isJsonType } from '../internal/media-type.js'
 import type { Network, Part } from '../common/network.js'
 import { latin1Text, utf8Text } from '../internal/bytes.js'
 
-/** How a body of that media type is parsed before it is validated; `other` bodies are not read. */
-type BodyKind = 'json' | 'form' | 'multipart' | 'sequence' | 'other'
+/**
+ * How a body of that media type is parsed before it is validated; `other` bodies are not read.
+ * `parts`: a multipart body other than a form whose parts' Content-Types are declared by position
+ * (OpenAPI 3.2's `prefixEncoding` and `itemEncoding`).
+ */
+type BodyKind = 'json' | 'form' | 'multipart' | 'parts' | 'sequence' | 'other'
 
 interface AcceptedMediaType {
   /** `application/json`, `application/*`, `*\/*`... lower-cased, parameters dropped. */
@@ -22,6 +26,8 @@ interface AcceptedMediaType {
   validate?: ValidateFunction
   /** Of a form or multipart body: which fields nest (`scope[type]`) and which are JSON. */
   plan?: FormPlan
+  /** Of a `parts` body: the media ranges each part may be, by position. */
+  partTypes?: PartTypes
   /** Deepest nesting a JSON body may have (`--max-depth`). */
   maxDepth: number
 }
@@ -55,8 +61,10 @@ export function compileBody(
     required: body.required,
     readMultipart,
     declared: body.content.map((c) => c.mediaType),
-    accepted: body.content.map(({ mediaType, schemaPointer, itemSchemaPointer }) => {
+    accepted: body.content.map(({ mediaType, schemaPointer, itemSchemaPointer, prefixEncoding, itemEncoding }) => {
       const range = essenceOf(mediaType)
+      const partTypes = range.startsWith('multipart/') ? partTypesOf(prefixEncoding, itemEncoding) : undefined
+      if (partTypes) return { range, kind: 'parts', partTypes, maxDepth }
       const kind = kindOf(range)
       const fields = kind === 'form' || kind === 'multipart'
       // The items of a sequence (JSON Lines, JSON text sequences) are judged each by the item schema.
@@ -133,8 +141,63 @@ export function validateBody(
       ? validateMultipart(body, media, bytes, contentType)
       : { violations: [{ path: 'body', message: 'is multipart/form-data without a boundary' }] }
   }
+  if (media.kind === 'parts') {
+    return contentType
+      ? validateParts(body, media, bytes, contentType)
+      : { violations: [{ path: 'body', message: `is ${media.range} without a boundary` }] }
+  }
   if (media.kind === 'other') return { violations: [] }
   return validateForm(media, bytes)
+}
+
+/** Media ranges a part may be: `image/png, image/jpeg` → both; `undefined` where any is. */
+type Ranges = readonly string[] | undefined
+
+interface PartTypes {
+  /** The parts of `prefixEncoding`, first to last. */
+  prefix: readonly Ranges[]
+  /** Every part after those, from `itemEncoding`. */
+  item: Ranges
+}
+
+/** What `prefixEncoding` and `itemEncoding` say of the parts' Content-Types; `undefined` when they say nothing. */
+function partTypesOf(
+  prefix: readonly PartEncoding[] | undefined,
+  item: PartEncoding | undefined,
+): PartTypes | undefined {
+  const rangesOf = (encoding: PartEncoding | undefined): Ranges =>
+    encoding?.contentType
+      ?.split(',')
+      .map(essenceOf)
+      .filter((range) => range !== '')
+  const types = { prefix: (prefix ?? []).map(rangesOf), item: rangesOf(item) }
+  return types.item?.length || types.prefix.some((ranges) => ranges?.length) ? types : undefined
+}
+
+/**
+ * A multipart body other than a form (`multipart/mixed`) whose parts OpenAPI 3.2 describes by position
+ * (#31 §1): each part's Content-Type must be one its encoding names, `prefixEncoding`'s for the first
+ * parts, `itemEncoding`'s for the rest. A violation names the part by its index (`body[1]`).
+ */
+async function validateParts(
+  body: BodyValidator,
+  media: AcceptedMediaType,
+  bytes: Uint8Array,
+  contentType: string,
+): Promise<BodyOutcome> {
+  const parts = await body.readMultipart(bytes, contentType, MAX_FORM_FIELDS)
+  if (!Array.isArray(parts)) return { violations: [{ path: 'body', message: parts.problem }] }
+  const { prefix, item } = media.partTypes!
+  const violations: Violation[] = []
+  parts.forEach(({ mimeType }, index) => {
+    const ranges = index < prefix.length ? prefix[index] : item
+    if (ranges?.length && !ranges.some((range) => range === mimeType || covers(range, mimeType)))
+      violations.push({
+        path: `body[${index}]`,
+        message: `is ${mimeType}; its encoding asks for ${ranges.join(' or ')}`,
+      })
+  })
+  return { violations }
 }
 
 function validateJson(media: AcceptedMediaType, bytes: Uint8Array): BodyOutcome {

@@ -6,7 +6,8 @@ import { type Ajv, compileOnFirstUse } from './create-ajv.js'
 import { fieldPath, toViolations } from './violations.js'
 import { rawLiterals } from './exact-integers.js'
 import { type Reader, createReader } from './parameter-readers.js'
-import { EMPTY_ALLOWED, type RawValue, Unreadable } from './parameter-styles.js'
+import { EMPTY_ALLOWED, type JsonValue, Unreadable } from './parameter-styles.js'
+import { essenceOf, isJsonType } from '../internal/media-type.js'
 
 interface CompiledParameter {
   /** The name in violation paths and in the validated object (headers lower-cased). */
@@ -24,18 +25,22 @@ interface CompiledLocation {
 export type ParameterValidator = CompiledLocation[]
 
 /**
- * Compiles one object schema per location, and one reader per parameter. The Ajv given here
- * coerces types (`"5"` → 5, a lone value → a one-item array), since every parameter arrives as text.
+ * Compiles one object schema per location, and one reader per parameter. `coercingAjv` coerces types
+ * (`"5"` → 5, a lone value → a one-item array), since parameters arrive as text; `exactAjv` does not,
+ * for a `querystring` read from JSON text, whose values are typed already (`{"id":"5"}` is no integer).
  * @returns `undefined` when the operation declares no parameter.
  */
 export function compileParameters(
   coercingAjv: Ajv,
   parameters: readonly ParameterDescription[],
+  exactAjv: Ajv = coercingAjv,
 ): ParameterValidator | undefined {
   const compiled: CompiledLocation[] = []
-  for (const location of ['path', 'query', 'header', 'cookie'] as const) {
+  for (const location of LOCATIONS) {
     const here = parameters.filter((p) => p.in === location)
     if (here.length === 0) continue
+    const typed = location === 'querystring' && here.some((p) => isJsonType(essenceOf(p.mediaType ?? '')))
+    const ajv = typed ? exactAjv : coercingAjv
     const properties = Object.fromEntries(
       here.map((p) => [keyOf(p), p.schemaPointer ? { $ref: `mock:spec#${p.schemaPointer}` } : {}]),
     )
@@ -43,11 +48,14 @@ export function compileParameters(
     compiled.push({
       location,
       parameters: here.map((p) => ({ key: keyOf(p), read: createReader(p, here) })),
-      validate: compileOnFirstUse(() => coercingAjv.compile({ type: 'object', properties, required })),
+      validate: compileOnFirstUse(() => ajv.compile({ type: 'object', properties, required })),
     })
   }
   return compiled.length ? compiled : undefined
 }
+
+/** `querystring` is OpenAPI 3.2's whole query string as one value; it is validated only where declared. */
+const LOCATIONS = ['path', 'query', 'querystring', 'header', 'cookie'] as const
 
 /** Reads each declared parameter as its style says, then validates them all. */
 export function validateParameters(
@@ -57,8 +65,8 @@ export function validateParameters(
 ): Violation[] {
   const violations: Violation[] = []
   for (const { location, parameters, validate } of validator) {
-    const values: Record<string, RawValue> = {}
-    const raw: Record<string, RawValue> = {}
+    const values: Record<string, JsonValue> = {}
+    const raw: Record<string, JsonValue> = {}
     const present = new Set<string>()
     for (const { key, read } of parameters) {
       const value = read(request, pathParams)
@@ -83,10 +91,11 @@ export function validateParameters(
   return violations
 }
 
-function copyOf(value: RawValue): RawValue {
-  if (typeof value === 'string') return value
+/** A copy as deep as coercion changes a parameter's value: the value, its items, its properties' lists. */
+function copyOf(value: JsonValue): JsonValue {
+  if (value === null || typeof value !== 'object') return value
   if (Array.isArray(value)) return [...value]
-  const copy: Record<string, string | string[]> = {}
+  const copy: Record<string, JsonValue> = {}
   for (const name in value) copy[name] = Array.isArray(value[name]) ? [...value[name]] : value[name]!
   return copy
 }

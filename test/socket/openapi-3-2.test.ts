@@ -22,6 +22,16 @@ describe('an OpenAPI 3.2 description over a socket (#31 §1)', () => {
     expect(response.status, text).toBe(c.status)
     if (c.text !== undefined) expect(text).toBe(c.text)
     for (const [name, value] of Object.entries(c.answerHeaders ?? {})) expect(response.headers.get(name)).toBe(value)
+    for (const words of c.mentions ?? []) expect(text).toContain(words)
+  })
+
+  it('refuses a bad querystring as it refuses a bad query parameter: the same status and Error shape', async () => {
+    const get = (path: string) => fetch(server.url + path, { signal: AbortSignal.timeout(10_000) })
+    const [query, querystring] = [await get('/loans?limit=50'), await get('/catalogue?limit=50')]
+    expect(querystring.status).toBe(query.status)
+    const [a, b] = [await query.json(), await querystring.json()] as Array<Record<string, unknown>>
+    expect(Object.keys(b!).sort()).toEqual(Object.keys(a!).sort())
+    expect(JSON.stringify(b)).toContain('querystring.filter.limit')
   })
 
   it('journals a QUERY with its operation', async () => {

@@ -432,6 +432,80 @@ describe('what a description may read (#12)', () => {
     expect(error.message).toContain('link.json lies outside')
   })
 
+  it('names in one warning what an OpenAPI 3.2 description adds and the mock does not act on, examples aside (#31 §1)', async () => {
+    const dir = await tempDir('oas32-', {
+      'api.json': {
+        openapi: '3.2.0',
+        info: { title: 't', version: '1' },
+        paths: {},
+        components: {
+          schemas: {
+            Pet: {
+              type: 'object',
+              xml: { nodeType: 'element' },
+              discriminator: { propertyName: 'kind', defaultMapping: '#/components/schemas/Pet' },
+              // Data, not a media type: no warning for it.
+              example: { prefixEncoding: [] },
+            },
+          },
+          securitySchemes: {
+            oauth: { type: 'oauth2', oauth2MetadataUrl: 'https://example.com/.well-known', flows: {} },
+          },
+        },
+      },
+    })
+    const { warnings } = await loadSpec(join(dir, 'api.json'), { files })
+    const named = warnings!.filter((line) => line.includes('OpenAPI 3.2'))
+    expect(named).toHaveLength(1)
+    for (const feature of ['xml "nodeType"', 'discriminator "defaultMapping"', '"oauth2MetadataUrl"'])
+      expect(named[0]).toContain(feature)
+    expect(named[0]).not.toContain('prefixEncoding')
+  })
+
+  describe("OpenAPI 3.2's $self, the base of references (#31 §1)", () => {
+    const selfApi = (self: string, ref: string) => ({ ...api(ref), openapi: '3.2.0', $self: self })
+
+    it('reads a URL below $self as the file below the description, an absolute path too', async () => {
+      const self = 'https://example.com/apis/api.json'
+      const dir = await tempDir('refs-', {
+        'api/api.json': selfApi(self, 'https://example.com/apis/shared/x.json#/X'),
+        'api/path.json': selfApi(self, '/apis/shared/x.json#/X'),
+        'api/shared/x.json': { X: { type: 'string', maxLength: 3 } },
+      })
+      for (const name of ['api.json', 'path.json']) {
+        const { document } = await loadSpec(join(dir, 'api', name), { files })
+        expect(JSON.stringify(document)).toContain('"maxLength":3')
+      }
+    })
+
+    it("still refuses a URL outside $self's folder, or one that climbs out of it, as remote", async () => {
+      const dir = await tempDir('refs-', {
+        'api/api.json': selfApi('https://example.com/apis/api.json', 'https://example.com/other/x.json#/X'),
+        'api/climb.json': selfApi('https://example.com/apis/api.json', 'https://example.com/apis/../x.json#/X'),
+        'api/host.json': selfApi('https://example.com/apis/api.json', 'https://example.org/apis/x.json#/X'),
+        'x.json': { X: { type: 'string' } },
+      })
+      for (const [name, url] of [
+        ['api.json', 'https://example.com/other/x.json'],
+        ['climb.json', 'https://example.com/x.json'],
+        ['host.json', 'https://example.org/apis/x.json'],
+      ]) {
+        const error = await expectStartupError(
+          loadSpec(join(dir, 'api', name!), { files }),
+          'description_unresolved_ref',
+        )
+        expect(error.message).toContain(`${url} is not a local file; remote $refs are not followed`)
+      }
+    })
+
+    it('leaves references as written under a $self that is no base (a URN)', async () => {
+      const dir = await tempDir('refs-', {
+        'api.json': selfApi('urn:example:api', 'urn:example:api#/components/schemas/X'),
+      })
+      await expectStartupError(loadSpec(join(dir, 'api.json'), { files }), 'description_unresolved_ref')
+    })
+  })
+
   it('refuses a $ref to a device or a FIFO, and a description that is one, at once', async () => {
     const dir = await tempDir('refs-', { 'api.json': api('/dev/zero') })
     const ref = await expectStartupError(

@@ -311,3 +311,50 @@ describe('maxDepth (#12, --max-depth)', () => {
     expect(validateBody(body, media, new TextEncoder().encode('{"next":{"next":{}}}')).violations).toEqual([])
   })
 })
+
+describe('multipart parts by position: OpenAPI 3.2 prefixEncoding and itemEncoding (#31 §1)', () => {
+  const body = bodyOf(
+    documentWithContent({
+      'multipart/mixed': {
+        schema: { type: 'array' },
+        prefixEncoding: [{ contentType: 'application/json' }, {}],
+        itemEncoding: { contentType: 'image/png, image/*' },
+      },
+      'multipart/related': { schema: { type: 'array' } },
+    }),
+  )
+  const partsOf = (boundary: string, ...types: Array<string | undefined>) =>
+    bytes(
+      types.map((type) => `--${boundary}\r\n${type ? `Content-Type: ${type}\r\n` : ''}\r\nx\r\n`).join('') +
+        `--${boundary}--\r\n`,
+    )
+  const judge = async (contentType: string, payload: Uint8Array) =>
+    (await validateBody(body, selectMediaType(body, contentType), payload, contentType)).violations
+
+  it('takes parts of the types their positions name; a prefix entry without contentType takes any', async () => {
+    const payload = partsOf('b', 'application/json; charset=utf-8', 'text/csv', 'image/png', 'IMAGE/WEBP')
+    expect(await judge('multipart/mixed; boundary=b', payload)).toEqual([])
+    expect(await judge('multipart/mixed; boundary="b"', payload)).toEqual([])
+  })
+
+  it('names each part of another type by its index, a part without Content-Type read as text/plain', async () => {
+    expect(await judge('multipart/mixed; boundary=b', partsOf('b', 'text/plain', 'text/plain', undefined))).toEqual([
+      { path: 'body[0]', message: 'is text/plain; its encoding asks for application/json' },
+      { path: 'body[2]', message: 'is text/plain; its encoding asks for image/png or image/*' },
+    ])
+  })
+
+  it('says why a body cannot be read: no boundary, broken, too many parts', async () => {
+    expect(await judge('multipart/mixed', partsOf('b', 'application/json'))).toEqual([
+      { path: 'body', message: 'is multipart/mixed without a boundary' },
+    ])
+    const [broken] = await judge('multipart/mixed; boundary=b', bytes('--b\r\nContent-Type: application/json\r\n\r\n{'))
+    expect(broken?.message).toMatch(/^is not valid multipart\/mixed \(/)
+    const many = partsOf('b', 'application/json', 'image/png', 'image/png', 'image/png')
+    expect(await readMultipart(many, 'multipart/mixed; boundary=b', 3)).toEqual({ problem: 'has more than 3 parts' })
+  })
+
+  it('leaves a multipart type without positional encodings unread, as before', async () => {
+    expect(await judge('multipart/related; boundary=b', bytes('not multipart at all'))).toEqual([])
+  })
+})

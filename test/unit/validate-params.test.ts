@@ -238,7 +238,11 @@ function violationsOf(parameter: Record<string, unknown>, request: FakeRequest &
     info: { title: 't', version: '1' },
     paths: { '/p/{value}': { get: { operationId: 'one', parameters: [parameter], responses: {} } } },
   }
-  const validator = compileParameters(ajvFor(doc, { coerceTypes: true }), operationsOf(doc)[0]!.parameters)!
+  const validator = compileParameters(
+    ajvFor(doc, { coerceTypes: true }),
+    operationsOf(doc)[0]!.parameters,
+    ajvFor(doc),
+  )!
   const pathParams: Record<string, string> =
     request.pathValue === undefined ? {} : { [String(parameter.name)]: request.pathValue }
   return validateParameters(validator, requestOf(request), pathParams)
@@ -455,5 +459,53 @@ describe('validateParameters: header and cookie objects (#7)', () => {
     expect(violationsOf(cookie(true), { cookies: { y: '2' } })).toEqual([
       { path: 'cookie.point.x', message: 'is required' },
     ])
+  })
+})
+
+describe('validateParameters: OpenAPI 3.2 querystring (#31 §1)', () => {
+  const querystring = (mediaType: string, schema: unknown) => ({
+    name: 'q',
+    in: 'querystring',
+    required: true,
+    content: { [mediaType]: { schema } },
+  })
+  const form = querystring('application/x-www-form-urlencoded', {
+    type: 'object',
+    properties: { tags: { type: 'array', items: { type: 'string' } }, n: { type: 'integer' } },
+  })
+
+  it('reads a form-encoded query string key by key, a repeated key as a list, values coerced', () => {
+    expect(violationsOf(form, { query: 'tags=a&tags=b&n=2' })).toEqual([])
+    expect(violationsOf(form, { query: 'tags=a&n=two' })).toEqual([
+      { path: 'querystring.q.n', message: 'must be an integer' },
+    ])
+  })
+
+  it('keeps a key named __proto__ a key, judged as any other', () => {
+    const closed = querystring('application/x-www-form-urlencoded', { type: 'object', additionalProperties: false })
+    expect(violationsOf(closed, { query: '__proto__=a&__proto__=b' })).toEqual([
+      { path: 'querystring.q.__proto__', message: 'is not declared by the schema' },
+    ])
+  })
+
+  it('reads a JSON query string as sent, without coercing it', () => {
+    const json = querystring('application/json', { type: 'array', items: { type: 'integer' } })
+    expect(violationsOf(json, { query: encodeURIComponent('[1,2]') })).toEqual([])
+    expect(violationsOf(json, { query: encodeURIComponent('["1"]') })).toEqual([
+      { path: 'querystring.q[0]', message: 'must be an integer' },
+    ])
+    expect(violationsOf(json, { query: encodeURIComponent('['.repeat(300)) })).toEqual([
+      { path: 'querystring.q', message: 'is nested more than 256 levels deep' },
+    ])
+  })
+
+  it('reads any other media type as the percent-decoded text', () => {
+    const text = querystring('text/plain', { type: 'string', pattern: '^a b$' })
+    expect(violationsOf(text, { query: 'a%20b' })).toEqual([])
+    expect(violationsOf(text, { query: 'a+b' })[0]?.path).toBe('querystring.q')
+  })
+
+  it('is absent, and so required, without a query string', () => {
+    expect(violationsOf(form)).toEqual([{ path: 'querystring.q', message: 'is required' }])
   })
 })
