@@ -10,6 +10,7 @@ import { filterByLevel } from './command-line/verbose-level.js'
 import { finishCoverage } from './command-line/coverage-at-exit.js'
 
 function main(argv: string[]): void {
+  fromUsersFolder()
   let command: ReturnType<typeof parseCommandLine>
   try {
     command = parseCommandLine(argv)
@@ -29,13 +30,19 @@ function main(argv: string[]): void {
     return
   }
   startMockServer({ ...options, logger }).then(
-    (server) => serveUntilSignalled(server, logger, () => finishCoverage(server, options, logger)),
+    (server) =>
+      serveUntilSignalled(server, logger, startLine(server, options), () => finishCoverage(server, options, logger)),
     // Printed whatever the level: `-v silent` still says why the mock did not start.
     (error) => reportFailure(unfiltered, error, environment),
   )
 }
 
-function serveUntilSignalled(server: MockServer, logger: ConsoleLogger, finish: () => Promise<number>): void {
+function serveUntilSignalled(
+  server: MockServer,
+  logger: ConsoleLogger,
+  ready: string,
+  finish: () => Promise<number>,
+): void {
   let closing = false
   const stop = (signal: string) => {
     if (closing) process.exit(130) // a second signal: the user wants out now
@@ -46,7 +53,23 @@ function serveUntilSignalled(server: MockServer, logger: ConsoleLogger, finish: 
   process.on('SIGINT', () => stop('SIGINT'))
   process.on('SIGTERM', () => stop('SIGTERM'))
   // Printed last: supervisors take this line as "ready", and a signal sent on it must find the handlers in place.
-  logger.info(startLine(server))
+  logger.info(ready)
+}
+
+/**
+ * `npm start -- petstore.yaml` runs in the package's folder, wherever the user typed it; npm says
+ * where that was (`INIT_CWD`), and relative paths (the description, `--fixtures`, `--state-file`...)
+ * are read from there, as from any other command (#36 §7).
+ */
+function fromUsersFolder(): void {
+  const usersFolder = process.env.INIT_CWD
+  if (process.env.npm_lifecycle_event === 'start' && usersFolder && usersFolder !== process.cwd()) {
+    try {
+      process.chdir(usersFolder)
+    } catch {
+      // A folder that is gone: paths stay the package's.
+    }
+  }
 }
 
 function readVersion(): string {

@@ -69,7 +69,7 @@ export async function runPrimary(
   const ready = (listening: Extract<ToPrimary, { t: 'listening' }>) => {
     if (started || [...hub.members.values()].some((member) => !member.serving)) return
     started = true
-    logger.info(startLine(listening))
+    logger.info(startLine(listening, options))
   }
 
   const failedToStart = ({ message, code }: Extract<ToPrimary, { t: 'failed' }>) => {

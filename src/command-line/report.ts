@@ -1,11 +1,40 @@
 import { StartupError } from '../errors/index.js'
 import type { Logger } from '../common/log.js'
+import type { MockOptions } from '../common/config.js'
 import type { ConsoleLogger } from '../common/log.js'
 import type { EnvironmentSetting } from './environment-reader.js'
 
-/** The line supervisors and scripts take as "ready": printed once the mock answers (with `--workers`, once every worker does). */
-export function startLine({ title, url, operations }: { title: string; url: string; operations: string[] }): string {
-  return `${title} mock listening on ${url} (${operations.join(', ') || 'no operations'})`
+/**
+ * The line supervisors and scripts take as "ready": printed once the mock answers (with `--workers`,
+ * once every worker does). It lists the operations up to `LISTED_OPERATIONS` of them, or all of them
+ * under `--verboseLevel debug`; past that it counts them and says where they are listed (GitHub's
+ * description made a line of 63,677 characters). In proxy mode it names the upstream.
+ */
+export function startLine(
+  { title, url, operations }: { title: string; url: string; operations: string[] },
+  { debug, proxy: upstream }: Pick<MockOptions, 'debug' | 'proxy'> = {},
+): string {
+  const listed =
+    operations.length <= LISTED_OPERATIONS || debug
+      ? operations.join(', ') || 'no operations'
+      : `${operations.length.toLocaleString('en-US')} operations: ${url}/ lists them, and --verboseLevel debug here`
+  const proxying = upstream ? `, proxying to ${withoutCredentials(upstream)}` : ''
+  return `${title} mock listening on ${url}${proxying} (${listed})`
+}
+
+/** Operations the start line names one by one. */
+const LISTED_OPERATIONS = 10
+
+/** An upstream URL as a log may show it: a user name and password in it are left out. */
+function withoutCredentials(upstream: string): string {
+  try {
+    const url = new URL(upstream)
+    url.username = ''
+    url.password = ''
+    return url.href
+  } catch {
+    return upstream
+  }
 }
 
 /** Why the mock did not start, as one paragraph, the code last in brackets; sets exit code 1. */

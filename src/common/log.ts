@@ -70,10 +70,15 @@ export function formatRequestText(line: RequestLine): string {
   return `${clean(text)}\n`
 }
 
-/** Why the request got its status: what forced it, else a 4xx's violations or error, else violations answered past. */
+/**
+ * Why the request got its status: what forced it, else a 4xx's violations or error, else a gateway
+ * error's (a proxied request's 504 says the upstream did not answer in time; a 500's is in the log
+ * already), else violations answered past.
+ */
 function problemOf(line: RequestLine): string | undefined {
   if (line.forcedBy !== undefined) return `forced by ${line.forcedBy}`
   if (line.status >= 400 && line.status < 500) return firstProblem(line)
+  if (line.status >= 502 && line.status <= 504 && line.error !== undefined) return line.error
   if (line.violations.length) return `request breaks the description: ${describe(line.violations)}`
   return undefined
 }

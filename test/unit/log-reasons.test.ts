@@ -53,3 +53,45 @@ describe('request lines say why (#13)', () => {
     expect(JSON.parse(formatRequestJson(line!)).forcedBy).toBeUndefined()
   })
 })
+
+describe('proxy mode says itself (#36 §9)', () => {
+  it('a 504 line says the upstream did not answer in time', async () => {
+    const { createServer } = await import('node:http')
+    // An upstream on loopback that takes requests and never answers.
+    const silent = createServer(() => {})
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const { port } = silent.address() as { port: number }
+    try {
+      const [line] = await linesOf([post('{"id": 1, "name": "Fern"}')], {
+        proxy: `http://127.0.0.1:${port}`,
+        proxyTimeoutMs: 200,
+      })
+      expect(line!.status).toBe(504)
+      expect(formatRequestText(line!)).toMatch(/ 504 .*: .*(did not answer|time)/i)
+    } finally {
+      silent.closeAllConnections()
+      silent.close()
+    }
+  })
+
+  it('the start line names the upstream, without its credentials', async () => {
+    const { startLine } = await import('../../src/command-line/report.js')
+    const listening = { title: 'Plant Store 1.0.0', url: 'http://127.0.0.1:4010', operations: ['POST /plants'] }
+    expect(startLine(listening, { proxy: 'https://ana:secret@api.example.test/v1' })).toBe(
+      'Plant Store 1.0.0 mock listening on http://127.0.0.1:4010, proxying to https://api.example.test/v1 (POST /plants)',
+    )
+  })
+})
+
+describe('the start line past ten operations (#36 §6)', () => {
+  it('counts them and says where they are listed; --verboseLevel debug lists them all', async () => {
+    const { startLine } = await import('../../src/command-line/report.js')
+    const operations = Array.from({ length: 1087 }, (_, i) => `GET /things/${i}`)
+    const listening = { title: 'GitHub v3 REST API', url: 'http://127.0.0.1:4010', operations }
+    expect(startLine(listening)).toBe(
+      'GitHub v3 REST API mock listening on http://127.0.0.1:4010 (1,087 operations: http://127.0.0.1:4010/ lists them, and --verboseLevel debug here)',
+    )
+    expect(startLine(listening, { debug: true })).toContain('GET /things/1086)')
+    expect(startLine({ ...listening, operations: operations.slice(0, 10) })).toContain('GET /things/9)')
+  })
+})
