@@ -132,11 +132,13 @@ export async function answerSent(response: Response): Promise<AnswerSource> {
   return { status: response.status, headers: response.headers, body: await response.clone().text() }
 }
 
-/** What chose the status, where neither the request nor the description did: a `Prefer` (or `__code`), or a scenario. */
+/** What chose the status, where neither the request nor the description did: a `Prefer` (or `__code`, `__example`), or a scenario. */
 function forcedBy(exchange: Exchange, error: MockError | undefined): string | undefined {
   if (error?.kind === 'forced_by_scenario') return `scenario ${exchange.scenario?.name}`
   if (error !== undefined) return undefined
-  const code = exchange.prefer?.code
-  if (code !== undefined) return `${written('code', exchange.prefer!.from)}${code}`
+  const prefer = exchange.prefer
+  if (prefer?.code !== undefined) return `${written('code', prefer.from)}${prefer.code}`
+  // A named example of another status (`example=duplicate-id`, a 400's) chose that status.
+  if (prefer?.example !== undefined) return `${written('example', prefer.from)}${prefer.example}`
   return exchange.decision?.forcedBy
 }

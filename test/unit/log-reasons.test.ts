@@ -42,6 +42,18 @@ describe('request lines say why (#13)', () => {
     expect(JSON.parse(formatRequestJson(byHeader!)).forcedBy).toBe('Prefer: code=400')
   })
 
+  it('says a status was chosen by Prefer: example= (or __example=), not that no 2xx is declared (#36 §3)', async () => {
+    const lines = await linesOf([
+      post('{"id": 1, "name": "Fern"}', { prefer: 'example=duplicate-id' }),
+      { ...post('{"id": 1, "name": "Fern"}'), path: '/plants?__example=duplicate-id' },
+    ])
+    const [byHeader, byQuery] = lines
+    expect(byHeader!.status).toBe(400)
+    expect(formatRequestText(byHeader!)).toMatch(/ 400 .*: forced by Prefer: example=duplicate-id\n$/)
+    expect(formatRequestText(byQuery!)).toMatch(/ 400 .*: forced by __example=duplicate-id\n$/)
+    expect((byHeader as { reason?: string }).reason).toBe('forced by Prefer: example=duplicate-id')
+  })
+
   it('says a status was forced by a scenario', async () => {
     const [line] = await linesOf([post('{"id": 1, "name": "Fern"}')], { scenario: 'error' })
     expect(formatRequestText(line!)).toMatch(/ 400 .*scenario=error: forced by scenario error\n$/)
