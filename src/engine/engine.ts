@@ -23,7 +23,12 @@ import { kindOf, loadXmlSupport } from '../responses/serialize-body.js'
 import { compileServerPrefixes } from '../routing/compile-server-prefixes.js'
 import { type Router, createRouter } from '../routing/create-router.js'
 import { type SpecDocument, loadSpec } from '../openapi/load-spec.js'
-import { type OperationDescription, describeOperations } from '../openapi/operations.js'
+import {
+  type OperationDescription,
+  type SharedOperationId,
+  describeOperations,
+  separateSharedIds,
+} from '../openapi/operations.js'
 import { deriveReadWriteViews } from '../openapi/read-write-only.js'
 import { nodeAt } from '../openapi/resolve-ref.js'
 import { resolveOptions } from './resolve-options.js'
@@ -100,6 +105,8 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
     views.request === views.response ? ajv : addDescription(createAjv(), { ...spec, document: views.request })
   const coercingAjv = addDescription(createAjv({ coerceTypes: true }), { ...spec, document: views.request })
   const descriptions = inDescription(spec.path, '', () => describeOperations(spec))
+  const sharedIds = separateSharedIds(descriptions)
+  if (sharedIds.length) logger.warn(`${spec.path}: ${describeSharedIds(sharedIds)}`)
   const warned = new Set<string>()
   const warnOnce = (key: string, message: string) => {
     if (warned.has(key)) return
@@ -114,7 +121,7 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
     logger.warn(
       `passed over ${leftovers.length} editor backup or temporary file(s) among the fixtures: ${leftovers.slice(0, 5).join(', ')}${leftovers.length > 5 ? ', …' : ''}`,
     )
-  checkFixtureFolders(fixtures, descriptions, options.fixtures)
+  checkFixtureFolders(fixtures, descriptions, options.fixtures, sharedIds)
   if (options.admin) checkAdminPrefixIsFree(descriptions, spec.path)
   readParameterOneOfAsAnyOf(views.request, descriptions)
   const deferredExamples: DeclaredResponse[] | undefined = setup.deferExampleChecks ? [] : undefined
@@ -251,13 +258,30 @@ function explainer(spec: SpecDocument, responseView: Record<string, any>): (sche
     )
 }
 
-function checkFixtureFolders(fixtures: FixtureSet, descriptions: OperationDescription[], dir: string): void {
+/** One warning for every operationId several operations share, each with its operations (#36). */
+function describeSharedIds(shared: readonly SharedOperationId[]): string {
+  const listed = shared.map(
+    ({ id, operations }) => `${id} (${operations.map((o) => `${o.method} ${o.path}`).join(', ')})`,
+  )
+  const [, other] = shared[0]!.operations
+  return (
+    `${shared.length} operationId(s) are shared by several operations: ${listed.join('; ')}. ` +
+    `The first operation keeps the id; the others are named by method and path (${other!.method} ${other!.path}) in rules, stubs, ` +
+    `the journal and coverage, and each one's fixtures folder is its method and path (${other!.fixtureKey}).`
+  )
+}
+
+function checkFixtureFolders(
+  fixtures: FixtureSet,
+  descriptions: OperationDescription[],
+  dir: string,
+  shared: readonly SharedOperationId[],
+): void {
   const keys = new Set<string>()
-  for (const { fixtureKey, id } of descriptions) {
-    if (keys.has(fixtureKey)) throw startupErrors.duplicateOperationId(id)
-    keys.add(fixtureKey)
-  }
+  for (const { fixtureKey } of descriptions) keys.add(fixtureKey)
   for (const folder of fixtures.keys()) {
+    const ambiguous = shared.find(({ id }) => id === folder)
+    if (ambiguous) throw startupErrors.fixtureAmbiguousOperation(`${dir}/${folder}`, folder, ambiguous.operations)
     if (!keys.has(folder)) {
       throw startupErrors.fixtureUnknownOperation(`${dir}/${folder}`, [...keys])
     }

@@ -70,11 +70,6 @@ export const descriptionErrors = {
     fail('description_bad_schema', `The schemas of ${path} cannot be compiled: ${reason}`),
   /** `problem` is also the start of the warning told when such a scheme is let through. */
   uncheckableSecurity: (problem: string) => fail('description_uncheckable_security', `${problem}.`),
-  duplicateOperationId: (id: string) =>
-    fail(
-      'description_duplicate_operation_id',
-      `Two operations share the operationId "${id}"; fixtures could not tell them apart.`,
-    ),
   adminPath: (path: string, operationPath: string, prefix: string) =>
     fail(
       'description_admin_path',

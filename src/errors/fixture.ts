@@ -11,6 +11,15 @@ export const fixtureErrors = {
       'fixture_unknown_operation',
       `The fixtures folder ${folder} names no operation of the description; use an operationId (${known.join(', ')}).`,
     ),
+  fixtureAmbiguousOperation: (
+    folder: string,
+    id: string,
+    operations: ReadonlyArray<{ method: string; path: string; fixtureKey: string }>,
+  ) =>
+    fail(
+      'fixture_ambiguous_operation',
+      `The fixtures folder ${folder} is named by the operationId "${id}", which ${operations.map((o) => `${o.method} ${o.path}`).join(' and ')} share: name it by the operation's method and path instead (${operations.map((o) => o.fixtureKey).join(' or ')}), or give the operations ids of their own.`,
+    ),
   fixtureBadName: (file: string) =>
     fail(
       'fixture_bad_name',

@@ -21,12 +21,12 @@ export const startupErrorCodes = [
   'description_bad_response_code',
   'description_bad_schema',
   'description_uncheckable_security',
-  'description_duplicate_operation_id',
   'description_admin_path',
   // Fixture files and their headers.
   'fixture_folder_missing',
   'fixture_unknown_operation',
   'fixture_bad_name',
+  'fixture_ambiguous_operation',
   'fixture_unreadable',
   'fixture_not_json',
   'fixture_empty_stream',

@@ -129,6 +129,43 @@ export function describeOperations({ document }: SpecDocument): OperationDescrip
   return operations
 }
 
+/** An operationId that several operations share, with theirs in description order. */
+export interface SharedOperationId {
+  id: string
+  operations: Array<{ method: string; path: string; fixtureKey: string }>
+}
+
+/**
+ * Tells apart operations that share an operationId (Prism's own petstore example has five such):
+ * the first keeps the id, the others are named by method and path (`POST /no_auth/pets`), as an
+ * operation without an id is; and every one's fixtures folder is its method and path
+ * (`post_no_auth_pets`), since a folder named by the id could mean any of them. Returns what was
+ * shared, for one start-up warning.
+ */
+export function separateSharedIds(operations: OperationDescription[]): SharedOperationId[] {
+  const byId = new Map<string, OperationDescription[]>()
+  for (const operation of operations) {
+    const same = byId.get(operation.id)
+    if (same) same.push(operation)
+    else byId.set(operation.id, [operation])
+  }
+  const shared: SharedOperationId[] = []
+  for (const [id, same] of byId) {
+    if (same.length < 2) continue
+    same.forEach((operation, index) => {
+      operation.fixtureKey = methodPathKey(operation.method, operation.path)
+      if (index > 0) operation.id = `${operation.method} ${operation.path}`
+    })
+    shared.push({ id, operations: same.map(({ method, path, fixtureKey }) => ({ method, path, fixtureKey })) })
+  }
+  return shared
+}
+
+/** The fixtures folder of an operation named by method and path: `post_plants_{id}` for POST /plants/{id}. */
+function methodPathKey(method: string, path: string): string {
+  return `${method.toLowerCase()}${path.replace(/\//g, '_')}`
+}
+
 /**
  * A path item's operations: its method fields, then OpenAPI 3.2's `additionalOperations` (any other
  * method, keyed as it is sent: `LINK`, `PURGE`), in declaration order.
@@ -162,7 +199,7 @@ export function describeOperation(
   const operationId = typeof operation.operationId === 'string' ? operation.operationId : undefined
   return {
     id: operationId ?? `${method.toUpperCase()} ${path}`,
-    fixtureKey: operationId ?? `${method.toLowerCase()}${path.replace(/\//g, '_')}`,
+    fixtureKey: operationId ?? methodPathKey(method, path),
     method: method.toUpperCase(),
     path,
     parameters: describeParameters(document, pathItem, { node: operation, pointer }),

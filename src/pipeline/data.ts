@@ -47,6 +47,8 @@ export async function dataStep(
   const records = deps.state.records
   const { preferences: chosen, inline } = exchange.decision!
   if (!records || chosen.code !== undefined || chosen.example !== undefined || inline) return plan
+  // An answer that is no success (POST /pets of Prism's petstore declares only 405) changes no data.
+  if (plan.status < 200 || plan.status >= 300) return plan
   const { resource } = stateful
   const place: RecordPlace = {
     session: requestSession(exchange.request),

@@ -60,7 +60,8 @@ export function inferResources(descriptions: readonly OperationDescription[], do
   const warnings: string[] = []
   const byOperation: Array<StatefulOperation | undefined> = descriptions.map(() => undefined)
   const named: Array<Gathering & { resource: Resource }> = []
-  for (const gathering of gatherSteps(descriptions, document, warnings)) {
+  const { gatherings, subPaths } = apartSubPaths(gatherSteps(descriptions, document, warnings))
+  for (const gathering of gatherings) {
     const resource = buildResource(document, gathering)
     named.push({ ...gathering, resource })
     for (const { index, action, operation } of gathering.steps) {
@@ -69,12 +70,40 @@ export function inferResources(descriptions: readonly OperationDescription[], do
     }
   }
   nameResources(named, warnings)
+  for (const { gathering, parentKey } of subPaths) {
+    const parent = named.find(({ place }) => place.key === parentKey)?.resource
+    if (!parent) continue
+    for (const { index, action, operation } of gathering.steps)
+      if (action === 'list' && operation.parameters.some((p) => p.in === 'query' && parent.fields.includes(p.name)))
+        byOperation[index] = { resource: parent, action }
+  }
   return { resources: named.map(({ resource }) => resource), byOperation, warnings: [...new Set(warnings)] }
 }
 
 /** One start-up line per resource: `plants: create, list, read, replace, merge, remove (id field id, integer)`. */
 export function describeResource({ name, operations, idField, idKind }: Resource): string {
   return `${name}: ${ACTION_ORDER.filter((action) => operations[action]).join(', ')} (id field ${idField}, ${idKind})`
+}
+
+/**
+ * A literal path below a resource's collection (`/pets/findByStatus` below `/pets`) is no resource of
+ * its own (it would list nothing ever made): its GET, where its query parameters filter the parent's
+ * fields, lists the parent's records, filtered; whatever else it has is answered as without state.
+ */
+function apartSubPaths(all: Gathering[]): {
+  gatherings: Gathering[]
+  subPaths: Array<{ gathering: Gathering; parentKey: string }>
+} {
+  const keys = new Set(all.map(({ place }) => place.key))
+  const subPaths: Array<{ gathering: Gathering; parentKey: string }> = []
+  const gatherings = all.filter((gathering) => {
+    const segments = gathering.place.key.split('/')
+    const parentKey = segments.slice(0, -1).join('/')
+    const below = gathering.paths.item === undefined && segments.at(-2) !== '{}' && keys.has(parentKey)
+    if (below) subPaths.push({ gathering, parentKey })
+    return !below
+  })
+  return { gatherings, subPaths }
 }
 
 /** The operations that fit a resource's pattern, grouped by their collection path, in declaration order. */

@@ -159,7 +159,7 @@ describe('createApp start-up with a broken description', () => {
     expect(error.message).toContain('#/components/schemas/Missing')
   })
 
-  it('refuses two operations that share an operationId', async () => {
+  it('serves two operations that share an operationId, telling them apart by method and path (#36 §1)', async () => {
     const dir = await fixturesFolder({})
     const spec = join(dir, 'twins.json')
     const ok = { responses: { '204': { description: 'ok' } } }
@@ -171,8 +171,29 @@ describe('createApp start-up with a broken description', () => {
         paths: { '/a': { get: { operationId: 'twin', ...ok } }, '/b': { get: { operationId: 'twin', ...ok } } },
       }),
     )
-    const error = await expectStartupError(createApp({ spec }), 'description_duplicate_operation_id')
-    expect(error.message).toContain('"twin"')
+    const warnings: string[] = []
+    const app = await createApp({ spec, logger: { info() {}, warn: (m) => warnings.push(m), error() {} } })
+    expect((await app.request('/a')).status).toBe(204)
+    expect((await app.request('/b')).status).toBe(204)
+    expect(app.mock.requests().map((r) => r.operation)).toEqual(['twin', 'GET /b'])
+    expect(warnings.join('\n')).toContain('twin (GET /a, GET /b)')
+  })
+
+  it('refuses a fixtures folder named by a shared operationId, naming both paths and the fix (#36 §1)', async () => {
+    const dir = await fixturesFolder({ 'twin/200.json': {} })
+    const spec = join(dir, 'twins.json')
+    const ok = { responses: { '200': { description: 'ok', content: { 'application/json': {} } } } }
+    await writeFile(
+      spec,
+      JSON.stringify({
+        openapi: '3.1.0',
+        info: { title: 'Twins', version: '1' },
+        paths: { '/a': { get: { operationId: 'twin', ...ok } }, '/b': { get: { operationId: 'twin', ...ok } } },
+      }),
+    )
+    const error = await expectStartupError(createApp({ spec, fixtures: dir }), 'fixture_ambiguous_operation')
+    expect(error.message).toContain('GET /a and GET /b share')
+    expect(error.message).toContain('get_a or get_b')
   })
 
   it('serves a description whose schemas come from another local file', async () => {
