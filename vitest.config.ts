@@ -1,5 +1,8 @@
 import { defineConfig } from 'vitest/config'
 
+/** The behaviour suites that run against both stores, memory and Redis (#32). */
+const BOTH_STORES = ['test/in-process/stateful-*.test.ts']
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
@@ -7,5 +10,18 @@ export default defineConfig({
     // Two cores here: two workers keep the socket tests from starving each other.
     maxWorkers: 2,
     testTimeout: 15_000,
+    projects: [
+      { extends: true, test: { name: 'memory', provide: { redisUrl: '' } } },
+      // The same suites again on a real redis-server (test/support/redis-server.ts), started once for them.
+      {
+        test: {
+          name: 'redis',
+          include: BOTH_STORES,
+          globalSetup: ['test/global-setup.ts', 'test/support/redis-global-setup.ts'],
+          maxWorkers: 2,
+          testTimeout: 15_000,
+        },
+      },
+    ],
   },
 })

@@ -7,6 +7,8 @@ import { readStub } from '../rules/stubs.js'
 import type { DeliveryFilter, DeliveryRecord, DeliveryWait } from '../events/delivery.js'
 import { sendWebhook } from '../pipeline/send-events.js'
 import type { OpenedRecords } from '../engine/open-records.js'
+import type { SharedStore } from '../engine/shared-store.js'
+import type { RecordSets } from '../state/record-store.js'
 import type { RuntimeState } from '../engine/runtime-state.js'
 import { checkResource, checkedRecords, storeOf } from '../state/steer-records.js'
 import { utf8ByteLength } from '../internal/bytes.js'
@@ -31,8 +33,13 @@ export interface MockHandle {
   clearRequests(filter?: { session?: string }): void
   /** Scenario back to the start, sessions forgotten, journal emptied, data back to its seed (or only one session's). */
   reset(options?: { session?: string }): void
-  /** The data of stateful mode (`stateful: true`); each call throws a `MockError` (status 409) without it. */
+  /**
+   * The data of stateful mode (`stateful: true`); each call throws a `MockError` (status 409) without it.
+   * With a shared store (`store`), each call answers with a promise.
+   */
   state: MockState
+  /** Ends the connection to the shared store (`store`); without one there is nothing to end. `startMockServer`'s `close` does it too. */
+  close(): Promise<void>
   /**
    * Adds a runtime stub, tried before the scenario's rules: `mock.stub({ operation: 'addPlant', when:
    * { body: { $.name: 'Poison Ivy' } }, status: 400, times: 1 })`. Throws a `MockError` (status 400)
@@ -147,6 +154,7 @@ export interface LiveMock {
   engine: Engine
   state: RuntimeState
   opened: OpenedRecords | undefined
+  store?: SharedStore
 }
 
 /** The handle of `createApp().mock` and of `startMockServer()`, over whichever app is live. */
@@ -160,21 +168,24 @@ export function handleOf(live: () => LiveMock): MockHandle {
     reset: (options = {}) => current().reset(options.session),
     state: {
       get: ((resource?: string, options: { session?: string } = {}) => {
-        const { engine, opened } = live()
+        const { engine, state } = live()
         if (resource !== undefined) checkResource(engine.stateful, resource)
-        const sets = storeOf(opened?.records).get(options.session, resource)
-        return resource === undefined ? sets : sets[resource]
+        const sets = storeOf(state.records).get(options.session, resource)
+        const pick = (all: RecordSets) => (resource === undefined ? all : all[resource])
+        // With a shared store (`store`) the records come with a promise.
+        return sets instanceof Promise ? sets.then(pick) : pick(sets)
       }) as MockState['get'],
       set: (resource, records, options = {}) => {
-        const { engine, opened } = live()
-        const store = storeOf(opened?.records)
-        store.set(
+        const { engine, state } = live()
+        const store = storeOf(state.records)
+        // The in-memory store sets at once; a shared one's promise is handed back (awaitable).
+        return store.set(
           options.session,
           resource,
           checkedRecords(engine.stateful, resource, `mock.state.set("${resource}")`, records),
         )
       },
-      reset: (options = {}) => storeOf(live().opened?.records).reset(options.session),
+      reset: (options = {}) => storeOf(live().state.records).reset(options.session),
     },
     stub: (definition) => {
       const { engine, state } = live()
@@ -201,6 +212,9 @@ export function handleOf(live: () => LiveMock): MockHandle {
       current()
         .stubs.list()
         .map((stub) => describeStub(stub, current().counters)),
+    close: async () => {
+      await live().store?.close()
+    },
     sendWebhook: (name, options = {}) => sendWebhook(live().engine, current(), { name, ...options }),
     deliveries: (filter) => current().deliveries?.list(filter) ?? [],
     waitForDeliveries: (wait) => current().deliveries?.waitFor(wait) ?? Promise.resolve([]),

@@ -35,7 +35,7 @@ export async function runPrimary(
 ): Promise<void> {
   let opened: OpenedRecords | undefined
   let records: ((payload: string) => string | undefined) | undefined
-  if (options.stateful || options.stateFile) {
+  if ((options.stateful || options.stateFile) && !options.store) {
     try {
       // Checked here once, quietly: the first worker prints the description's warnings and resource lines.
       const engine = await createEngine({ ...options, watch: false }, silentLogger, {

@@ -73,7 +73,8 @@ export async function runWorker(options: MockOptions, logger: ConsoleLogger): Pr
     server = await startMockServer(
       { ...options, logger: announce === '1' ? logger : { ...logger, info: () => {}, warn: () => {} } },
       {
-        records: (engine) => (engine.stateful ? store : undefined),
+        // With `--store` each worker reaches the store itself; the primary's relay is for the in-memory data.
+        records: options.store ? undefined : (engine) => (engine.stateful ? store : undefined),
         wrapFetch: (handle, current) => {
           inner = handle
           live = current

@@ -37,6 +37,13 @@ The description and its bodies:
                        --stateful)                      [env MOCK_STATE_FILE]
   --state-limit <n>    records kept per resource and session
                                                                 [default: 10000]
+  --store <url>        keep the state in Redis, shared by every replica naming
+                       it: redis://[user:pass@]host:port/db or rediss://
+                                          [env MOCK_STORE, default: in memory]
+  --store-prefix <p>   what the store's keys start with, so that two mocks share
+                       one Redis    [default: the description's title, version]
+  --session-ttl <t>    a session's data in the store expires this long after
+                       its last write: ms, or 30s, 15m, 24h      [default: 24h]
   --allow-ref-outside <dir>  a folder outside the description's own that its
                        $refs may read; repeat for more [default: its own only]
 

@@ -61,6 +61,9 @@ const FLAGS = {
   'webhook-timeout': { type: 'string' },
   'webhook-retries': { type: 'string' },
   workers: { type: 'string' },
+  store: { type: 'string' },
+  'store-prefix': { type: 'string' },
+  'session-ttl': { type: 'string' },
   help: { type: 'boolean' },
   version: { type: 'boolean' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>

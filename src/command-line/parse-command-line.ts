@@ -110,6 +110,15 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     proxyOnly: values['proxy-only']?.flatMap((list) => list.split(',')).map((name) => name.trim()),
     mockOnly: values['mock-only']?.flatMap((list) => list.split(',')).map((name) => name.trim()),
     proxyFallback: values.fallback,
+    store:
+      values.store ??
+      settings.read(
+        'MOCK_STORE',
+        (_, text) => text,
+        (text) => [`"${text}"`],
+      ),
+    storePrefix: values['store-prefix'],
+    sessionTtlMs: readOptional('--session-ttl', values['session-ttl'], readDuration),
   }
   // `--multiprocess` is taken and does nothing: `--workers` says how many processes answer.
   const workers =
@@ -153,17 +162,19 @@ function tooManyWords(words: readonly string[]): CommandLineError {
   )
 }
 
-/** Milliseconds, or a duration with its unit: `30000`, `30s`, `500ms`, `2m`. */
+/** Milliseconds, or a duration with its unit: `30000`, `30s`, `500ms`, `2m`, `24h`. */
 function readDuration(source: string, text: string): number {
-  const match = /^(\d+)\s*(ms|s|m)?$/i.exec(text.trim())
+  const match = /^(\d+)\s*(ms|s|m|h)?$/i.exec(text.trim())
   if (!match)
     throw new CommandLineError(
       'cli_bad_value',
       `${source} takes milliseconds or a duration such as 30s or 500ms, got "${text}".`,
     )
   const unit = (match[2] ?? 'ms').toLowerCase()
-  return Number(match[1]) * (unit === 'm' ? 60_000 : unit === 's' ? 1000 : 1)
+  return Number(match[1]) * (DURATION_UNITS[unit] ?? 1)
 }
+
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
 
 function readVerboseLevel(text: string | undefined): VerboseLevel | undefined {
   if (text === undefined || isVerboseLevel(text)) return text

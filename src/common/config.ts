@@ -156,6 +156,15 @@ export interface MockOptions {
   proxyFallback?: boolean
   /** Attempts after the first, on a network error or a 5xx, the first after 500 ms, doubling (`--webhook-retries`). @default 3 */
   webhookRetries?: number
+  /**
+   * Keep the state in Redis, shared by every replica that names the same one (`--store`, `MOCK_STORE`):
+   * `redis://[user:pass@]host:port/db`, or `rediss://` for TLS. @default none: the state is in memory
+   */
+  store?: string
+  /** What the store's keys start with, so that two mocks can share one Redis (`--store-prefix`). @default the description's title and version */
+  storePrefix?: string
+  /** With `store`: a session's data expires this long after its last write, in ms (`--session-ttl`). @default 86400000 (24 h) */
+  sessionTtlMs?: number
 }
 
 export interface Delay {
@@ -176,8 +185,12 @@ export type ResolvedOptions = Required<
     | 'record'
     | 'coverageReport'
     | 'coverageMin'
+    | 'store'
+    | 'storePrefix'
   >
 > & {
+  store: string | undefined
+  storePrefix: string | undefined
   coverageReport: string | undefined
   coverageMin: CoverageMinimum | undefined
   fixturesRequired: boolean

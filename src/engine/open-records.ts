@@ -2,7 +2,8 @@ import { startupErrors } from '../errors/index.js'
 import { duplicateKeyProblems } from '../state/check-records.js'
 import type { Engine } from './engine.js'
 import { type MemoryRecordStore, createMemoryRecords } from '../state/memory-records.js'
-import type { RecordSets } from '../state/record-store.js'
+import type { RecordSets, RecordStore } from '../state/record-store.js'
+import type { SharedStore } from './shared-store.js'
 import { markIfExact, plainValueOf } from '../internal/exact-values.js'
 import type { StateDocument, StateWriter } from '../common/state-file.js'
 
@@ -47,6 +48,24 @@ export async function openRecords(engine: Engine, previous?: MemoryRecordStore):
     restored,
   )
   return { records, writer }
+}
+
+/** The records of a stateful engine in a shared store (`--store`); `undefined` without `--stateful`. */
+export function openSharedRecords(engine: Engine, store: SharedStore): RecordStore | undefined {
+  const { stateful, options } = engine
+  if (!stateful) return undefined
+  return store.openRecords({
+    resources: stateful.resources,
+    seed: stateful.seed,
+    limit: options.stateLimit,
+    maxSessions: MAX_DATA_SESSIONS,
+  })
+}
+
+/** What the shared store's keys start with: `--store-prefix`, else the description's title and version. */
+export function storePrefixOf(engine: Engine): string {
+  const info = engine.spec.document.info ?? {}
+  return engine.options.storePrefix ?? `${info.title ?? 'API'} ${info.version ?? ''}`.trim()
 }
 
 /** Every resource the file names must be one of the description's, and its records pass the resource's checks. */

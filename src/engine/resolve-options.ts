@@ -68,6 +68,9 @@ export function resolveOptions(options: MockOptions, platform: OptionsPlatform):
     proxyOnly,
     mockOnly = [],
     proxyFallback = false,
+    store,
+    storePrefix,
+    sessionTtlMs = DEFAULT_SESSION_TTL_MS,
   } = options
   const specPath = resolve(spec)
   const fixtures = options.fixtures ? resolve(options.fixtures) : defaultFixtures(specPath, platform)
@@ -112,6 +115,13 @@ export function resolveOptions(options: MockOptions, platform: OptionsPlatform):
       record !== undefined ? 'record' : proxyInsecure ? 'proxyInsecure' : 'recordOverwrite',
     )
   if (recordOverwrite && record === undefined) throw startupErrors.optionProxyOnly('recordOverwrite')
+  if (store !== undefined) checkStoreUrl(store)
+  if (store !== undefined && stateFile !== undefined)
+    throw startupErrors.optionBadStore(
+      store,
+      'the data is then in the store, which a state file (stateFile) cannot also hold; give one of them',
+    )
+  if (!Number.isSafeInteger(sessionTtlMs) || sessionTtlMs < 1000) throw startupErrors.optionBadSessionTtl(sessionTtlMs)
   return {
     spec: specPath,
     fixtures,
@@ -163,7 +173,27 @@ export function resolveOptions(options: MockOptions, platform: OptionsPlatform):
     proxyOnly,
     mockOnly,
     proxyFallback,
+    store,
+    storePrefix,
+    sessionTtlMs,
   }
+}
+
+/** A session's data in the store lives a day after its last write. */
+const DEFAULT_SESSION_TTL_MS = 24 * 60 * 60 * 1000
+
+/** `redis://` or `rediss://`, a host, and a database number if any: checked here, reached at start-up. */
+function checkStoreUrl(text: string): void {
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    throw startupErrors.optionBadStore(text, 'it is not a URL')
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
+    throw startupErrors.optionBadStore(text, `the scheme is ${url.protocol.slice(0, -1)}`)
+  if (url.hostname === '') throw startupErrors.optionBadStore(text, 'it names no host')
+  if (!/^\/?(\d{1,2})?$/.test(url.pathname)) throw startupErrors.optionBadStore(text, 'the path is a database number')
 }
 
 /** The sender's options: a default target that is an http(s) URL, and counts and times in range. */

@@ -28,6 +28,7 @@ export type MockErrorKind =
   | 'record_missing'
   | 'record_limit'
   | 'upstream_failed'
+  | 'store_unavailable'
   | 'upstream_timeout'
 
 /**

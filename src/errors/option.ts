@@ -55,6 +55,22 @@ export const optionErrors = {
       'option_bad_proxy',
       `${option} names "${name}", which is no operation of the description; use an operationId or "METHOD /path" (known: ${known.slice(0, 20).join(', ')}${known.length > 20 ? ', …' : ''}).`,
     ),
+  optionBadStore: (value: string, reason: string) =>
+    fail(
+      'option_bad_store',
+      `store must be a redis:// or rediss:// URL (redis://[user:pass@]host:port/db), got "${value}": ${reason}.`,
+    ),
+  optionBadSessionTtl: (value: unknown) =>
+    fail(
+      'option_bad_session_ttl',
+      `sessionTtlMs must be a whole number of milliseconds from 1000 up, got ${String(value)}.`,
+    ),
+  /** Redis is not there at start-up: the mock refuses to start rather than answer 503s from its first request. */
+  storeUnreachable: (url: string, reason: string) =>
+    fail(
+      'store_unreachable',
+      `Cannot reach the store at ${url}: ${reason}. Start Redis there, or fix --store (MOCK_STORE); without --store the mock keeps its state in memory.`,
+    ),
   optionProxyOnly: (option: string) =>
     fail(
       'option_bad_proxy',

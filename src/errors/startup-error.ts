@@ -90,12 +90,16 @@ export const startupErrorCodes = [
   'option_bad_webhook_url',
   'option_bad_delivery',
   'option_bad_proxy',
+  'option_bad_store',
+  'option_bad_session_ttl',
   // Stateful mode: seed data (`fixtures/data/<resource>.json`) and the state file (`--state-file`).
   'state_seed_unreadable',
   'state_seed_invalid',
   'state_seed_unknown_resource',
   'state_file_unreadable',
   'state_file_invalid',
+  // The shared store (`--store redis://`, #32).
+  'store_unreachable',
   // The command line (`CommandLineError`).
   'cli_unknown_flag',
   'cli_bad_value',

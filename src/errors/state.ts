@@ -37,6 +37,20 @@ export const stateErrors = {
   /** `PUT /__mock/state/{resource}` or `mock.state.set` with records that break the resource's schema. */
   badRecords: (where: string, problems: readonly string[]) =>
     new MockError(400, 'invalid_admin_request', `${where}: ${problems.slice(0, 5).join('; ')}.`),
+  /** The shared store (`--store`) did not answer: the request needs it, so it is not done (#32). */
+  storeUnavailable: (where: string, reason: string) =>
+    new MockError(
+      503,
+      'store_unavailable',
+      `The mock's store at ${where} does not answer (${reason}), so this request, which needs it, was not done; try again once it is back.`,
+    ),
+  /** A replace or merge whose record other replicas kept changing between its read and its write. */
+  storeBusy: (resource: string, id: string) =>
+    new MockError(
+      503,
+      'store_unavailable',
+      `The ${singular(resource)} ${id} kept changing through other replicas while this request wrote it; try again.`,
+    ),
   notStateful: () =>
     new MockError(
       409,

@@ -4,7 +4,8 @@ import type { Platform } from '../common/platform.js'
 import { type Logger, silentLogger } from '../common/log.js'
 import { type RuntimeState, createRuntimeState } from '../engine/runtime-state.js'
 import { type Engine, createEngine } from '../engine/engine.js'
-import { type OpenedRecords, openRecords } from '../engine/open-records.js'
+import { type OpenedRecords, openRecords, openSharedRecords, storePrefixOf } from '../engine/open-records.js'
+import type { OpenSharedStore, SharedStore } from '../engine/shared-store.js'
 import { type MockHandle, carryStubs, handleOf } from '../admin/mock-handle.js'
 import { createDeliverer } from '../pipeline/send-events.js'
 import { type ServeTransport, createMockApps } from './app.js'
@@ -20,10 +21,31 @@ export interface AppOptions extends MockOptions {
 /** A Hono app serving the mock, with its handle under `mock`. */
 export type MockApp = Hono<any> & { mock: MockHandle }
 
-/** Builds the mock as a Hono app on a platform (`createApp` gives it Node's). Rejects with a `StartupError`. */
-export async function createMockApp(options: AppOptions, platform: Platform): Promise<MockApp> {
-  const engine = await createEngine(options, options.logger ?? silentLogger, { platform })
-  return assemble(engine, new AbortController().signal, undefined, await openRecords(engine)).app
+/**
+ * Builds the mock as a Hono app on a platform (`createApp` gives it Node's). Rejects with a `StartupError`.
+ * `openStore` opens the shared store `options.store` names; only called when it names one.
+ */
+export async function createMockApp(
+  options: AppOptions,
+  platform: Platform,
+  openStore?: OpenSharedStore,
+): Promise<MockApp> {
+  const logger = options.logger ?? silentLogger
+  const engine = await createEngine(options, logger, { platform })
+  const store = await openStoreOf(engine, openStore)
+  const signal = new AbortController().signal
+  if (!store) return assemble(engine, signal, undefined, await openRecords(engine)).app
+  return assemble(engine, signal, undefined, undefined, (next) => openSharedRecords(next, store), store).app
+}
+
+/** The shared store the options name (`--store`), opened; `undefined` for the in-memory default. */
+export async function openStoreOf(
+  engine: Engine,
+  openStore: OpenSharedStore | undefined,
+): Promise<SharedStore | undefined> {
+  if (engine.options.store === undefined) return undefined
+  if (!openStore) throw new Error('This platform has no shared store: leave out the store option.')
+  return openStore(engine.options, storePrefixOf(engine), engine.logger)
 }
 
 /** The title and the operations of the description an engine serves. */
@@ -44,6 +66,8 @@ export interface Assembled {
   serve: ServeTransport
   /** The data and its state file writer (`--stateful`). */
   opened: OpenedRecords | undefined
+  /** The shared store (`--store`), kept across reloads; `undefined` in memory. */
+  store: SharedStore | undefined
 }
 
 /** Builds the app and its state for one engine; a reload carries the journal and the active scenario over. */
@@ -53,6 +77,7 @@ export function assemble(
   previous: RuntimeState | undefined,
   opened: OpenedRecords | undefined,
   sharedRecords?: (engine: Engine) => RuntimeState['records'],
+  store?: SharedStore,
 ): Assembled {
   const state = createRuntimeState(engine.scenarios, engine.options.scenario, engine.options.journalSize, {
     previous,
@@ -62,7 +87,7 @@ export function assemble(
     deliveries: previous?.deliveries ?? createDeliverer(engine),
   })
   carryStubs(previous, state, engine)
-  const assembled = { engine, state, opened } as Assembled
+  const assembled = { engine, state, opened, store } as Assembled
   const { app, serve } = createMockApps(engine, state, closing)
   assembled.app = Object.assign(app, { mock: handleOf(() => assembled) })
   assembled.serve = serve

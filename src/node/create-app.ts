@@ -1,5 +1,6 @@
 import { type AppOptions, type MockApp, createMockApp } from '../http/create-app.js'
 import { nodePlatform } from './node-platform.js'
+import { openStore } from './open-store.js'
 
 /**
  * Builds the mock as a Hono app, for socket-free tests with `app.request()`.
@@ -15,5 +16,5 @@ import { nodePlatform } from './node-platform.js'
  * // res.status === 400; app.mock.requests()[0].status === 400
  */
 export function createApp(options: AppOptions = {}): Promise<MockApp> {
-  return createMockApp(options, nodePlatform)
+  return createMockApp(options, nodePlatform, openStore)
 }

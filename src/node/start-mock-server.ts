@@ -3,10 +3,11 @@ import { StartupError } from '../errors/index.js'
 import { ADMIN_PREFIX } from '../common/config.js'
 import { createConsoleLogger } from './console-logger.js'
 import { type Engine, settleDeferredExamples, createEngine } from '../engine/engine.js'
-import { openRecords } from '../engine/open-records.js'
+import { openRecords, openSharedRecords } from '../engine/open-records.js'
+import { openStore } from './open-store.js'
 import { handleOf } from '../admin/mock-handle.js'
 import type { MockHandle } from '../admin/mock-handle.js'
-import { type AppOptions, type Assembled, assemble, describeMock } from '../http/create-app.js'
+import { type AppOptions, type Assembled, assemble, describeMock, openStoreOf } from '../http/create-app.js'
 import { listen } from './server.js'
 import { watchSources } from './watch.js'
 import { type ReadSet, recordingReads } from '../common/files.js'
@@ -42,8 +43,6 @@ export interface MockServer extends MockHandle {
 export async function startMockServer(options: AppOptions = {}, hooks: ServerHooks = {}): Promise<MockServer> {
   const logger = options.logger ?? createConsoleLogger(options)
   const closing = new AbortController()
-  // A worker of `--workers` keeps no data of its own: its store reaches the primary's.
-  const open: typeof openRecords = hooks.records ? async () => undefined : openRecords
   // Under --watch, what each load reads is told, to be watched (#35).
   const load = (read?: ReadSet) =>
     createEngine(
@@ -53,10 +52,26 @@ export async function startMockServer(options: AppOptions = {}, hooks: ServerHoo
     )
   let read: ReadSet | undefined = options.watch ? { files: new Set(), folders: new Set() } : undefined
   const engine = await load(read)
-  let live = assemble(engine, closing.signal, undefined, await open(engine), hooks.records)
+  // With `--store` the data is in the store, for every replica and worker (a reload keeps the connection).
+  const store = await openStoreOf(engine, openStore)
+  const shared = store ? (next: Engine) => openSharedRecords(next, store) : hooks.records
+  // A worker of `--workers` without a store keeps no data of its own: its store reaches the primary's.
+  const open: typeof openRecords = shared ? async () => undefined : openRecords
+  let live: Assembled
+  try {
+    live = assemble(engine, closing.signal, undefined, await open(engine), shared, store)
+  } catch (error) {
+    await store?.close()
+    throw error
+  }
   const handle: FetchHandler = (request, env) => serveNodeRequest(live, request, env)
   // One socket for the server's life; with --watch the app behind it is swapped, connections stay.
-  const server = await listen({ fetch: hooks.wrapFetch?.(handle, () => live) ?? handle }, live.engine.options)
+  const server = await listen({ fetch: hooks.wrapFetch?.(handle, () => live) ?? handle }, live.engine.options).catch(
+    async (error: unknown) => {
+      await store?.close()
+      throw error
+    },
+  )
   warnOfOpenAdmin(live.engine)
   settleDeferredExamples(live.engine, closing.signal)
   let reloading = Promise.resolve()
@@ -70,7 +85,7 @@ export async function startMockServer(options: AppOptions = {}, hooks: ServerHoo
         // The data goes on in the new version: the old writer's last change is written before the new one takes over.
         live.opened?.writer?.flushSync()
         live.opened?.writer?.close()
-        live = assemble(next, closing.signal, live.state, opened, hooks.records)
+        live = assemble(next, closing.signal, live.state, opened, shared, store)
         settleDeferredExamples(live.engine, closing.signal)
         read = attempt
         watcher?.follow(attempt)
@@ -110,6 +125,7 @@ export async function startMockServer(options: AppOptions = {}, hooks: ServerHoo
       // Every answered change is in the state file before close resolves (SIGTERM, SIGINT).
       await live.opened?.writer?.flush()
       live.opened?.writer?.close()
+      await store?.close()
     },
   }
 }

@@ -19,6 +19,7 @@ const ANSWERS_NOT_VIOLATIONS = new Set<MockError['kind']>([
   'invalid_response',
   'upstream_failed',
   'upstream_timeout',
+  'store_unavailable',
 ])
 
 /** The journal's record, which is also the request line: with the line's `error` and `forcedBy`. */

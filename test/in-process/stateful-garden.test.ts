@@ -9,7 +9,8 @@ import { copyFile, mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { MockError } from '../../src/errors/index.js'
-import { type AppOptions, type MockApp, createApp } from '../../src/index.js'
+import type { AppOptions, MockApp } from '../../src/index.js'
+import { createApp } from '../support/store-under-test.js'
 import { type AdminOracle, createAdminOracle } from '../support/admin-oracle.js'
 import { expectStartupError } from '../support/startup-error.js'
 import {
@@ -829,26 +830,26 @@ describe('stateful mode on the Garden description: steering the data', () => {
     const fixtures = await seedFolder({ 'plants.json': [{ id: 1, name: 'Seeded' }] })
     const { app, client } = await garden({ fixtures })
     const { state } = app.mock
-    expect(state.get('plants')).toEqual([{ id: 1, name: 'Seeded' }])
-    expect(state.get()).toEqual({ plants: [{ id: 1, name: 'Seeded' }], gardens: [], beds: [], packets: [] })
+    expect(await state.get('plants')).toEqual([{ id: 1, name: 'Seeded' }])
+    expect(await state.get()).toEqual({ plants: [{ id: 1, name: 'Seeded' }], gardens: [], beds: [], packets: [] })
 
-    state.set('plants', [{ id: 2, name: 'Set' }, { name: 'Keyless' }])
-    expect(state.get('plants')).toEqual([
+    await state.set('plants', [{ id: 2, name: 'Set' }, { name: 'Keyless' }])
+    expect(await state.get('plants')).toEqual([
       { id: 2, name: 'Set' },
       { id: 3, name: 'Keyless' },
     ])
     expect(names(await client.call('GET', '/plants'))).toEqual(['Set', 'Keyless'])
 
-    state.set('plants', [{ id: 9, name: 'In a' }], { session: 'a' })
-    expect(state.get('plants', { session: 'a' })).toEqual([{ id: 9, name: 'In a' }])
-    expect(state.get(undefined, { session: 'a' }).plants).toEqual([{ id: 9, name: 'In a' }])
+    await state.set('plants', [{ id: 9, name: 'In a' }], { session: 'a' })
+    expect(await state.get('plants', { session: 'a' })).toEqual([{ id: 9, name: 'In a' }])
+    expect((await state.get(undefined, { session: 'a' })).plants).toEqual([{ id: 9, name: 'In a' }])
     expect(names(await client.call('GET', '/plants', undefined, { 'x-mock-session': 'a' }))).toEqual(['In a'])
 
-    state.reset({ session: 'a' })
-    expect(state.get('plants', { session: 'a' })).toEqual([{ id: 1, name: 'Seeded' }])
-    expect(state.get('plants')).toHaveLength(2)
-    state.reset()
-    expect(state.get('plants')).toEqual([{ id: 1, name: 'Seeded' }])
+    await state.reset({ session: 'a' })
+    expect(await state.get('plants', { session: 'a' })).toEqual([{ id: 1, name: 'Seeded' }])
+    expect(await state.get('plants')).toHaveLength(2)
+    await state.reset()
+    expect(await state.get('plants')).toEqual([{ id: 1, name: 'Seeded' }])
   })
 
   it('mock.state refuses bad records (400) and unknown resources (404) with a MockError, changing nothing', async () => {
@@ -867,7 +868,8 @@ describe('stateful mode on the Garden description: steering the data', () => {
     expect(bad.message).toContain('[1].name')
     expect(thrown(() => app.mock.state.get('trees')).status).toBe(404)
     expect(thrown(() => app.mock.state.set('trees', [])).status).toBe(404)
-    expect(app.mock.state.get('plants')).toEqual([])
+    // The shared store answers with a promise (`mock.state`), which await reads as the memory store's value.
+    expect(await app.mock.state.get('plants')).toEqual([])
   })
 
   it('POST /__mock/reset without a session brings every session and the data without one back to the seed', async () => {

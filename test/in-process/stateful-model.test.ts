@@ -9,7 +9,8 @@
 import fc from 'fast-check'
 import { parse as parseLossless } from 'lossless-json'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { type MockApp, createApp } from '../../src/index.js'
+import type { MockApp } from '../../src/index.js'
+import { createApp } from '../support/store-under-test.js'
 
 const GARDEN = 'test/descriptions/stateful/garden.yaml'
 const AUTH = { authorization: 'Bearer t' }

@@ -6,7 +6,8 @@
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { MockError } from '../../src/errors/index.js'
-import { type AppOptions, type MockApp, NetworkFault, createApp } from '../../src/index.js'
+import { type AppOptions, type MockApp, NetworkFault } from '../../src/index.js'
+import { createApp } from '../support/store-under-test.js'
 import { type AdminOracle, createAdminOracle } from '../support/admin-oracle.js'
 import { auth, expectError, sendInProcess, type StatefulClient, statefulClient } from '../support/stateful.js'
 import { removeTempDirs, tempDir } from '../support/temp-dirs.js'
