@@ -51,9 +51,6 @@ export function createFaker(
   return createGenerator(document, seed, budget, options.fillProperties ?? true)
 }
 
-/** Steps (properties, items, $refs) deep within which every declared field of an object is made. */
-const GENERATION_DEPTH = 12
-
 function createGenerator(document: unknown, seed: number, budget: GenerationBudget, fillProperties: boolean): Faker {
   let beyondBudget = false
   const prepared = prepareForGeneration(document, budget, () => (beyondBudget = true))
@@ -74,10 +71,6 @@ function createGenerator(document: unknown, seed: number, budget: GenerationBudg
     alwaysFakeOptionals: fillProperties,
     optionalsProbability: fillProperties ? 1 : 0,
     refResolver: (ref: string) => (nodeAt(prepared, ref.replace(/^#/, '')) ?? {}) as never,
-    // json-schema-faker gives an object only its required fields past 5 steps (a property, an item, a
-    // $ref): `tags: [{}]` came of it where Tag was two $refs down (#36 §2). 12 fills what people
-    // nest, and stops a schema that refers to itself (a tree: 4 steps a level) at its third level.
-    maxDepth: GENERATION_DEPTH,
     // json-schema-faker 0.6.3 takes no random function (it makes its own from the seed), but calls
     // this on every value it makes (each item, property and nested value): the deadline is checked
     // here. The value being made is finished first: a string of up to the byte budget, which it
