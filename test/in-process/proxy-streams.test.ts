@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { type AppOptions, type MockApp, createApp } from '../../src/index.js'
 import { silentLogger } from '../../src/common/log.js'
 import { createReceivers } from '../support/receivers.js'
+import { createAdminOracle } from '../support/admin-oracle.js'
 
 const spec = fileURLToPath(new URL('../descriptions/proxy/sequences.yaml', import.meta.url))
 const receivers = createReceivers()
@@ -31,6 +32,12 @@ describe('a streamed answer in process (#31 §2)', () => {
     const [entry] = app.mock.requests()
     expect(entry!.response?.stream).toEqual({ items: 2, bytes: 17, ended: 'complete' })
     expect(entry!.responseViolations).toEqual([{ path: 'body[1].n', message: 'must be an integer' }])
+    // The admin API lists the stream's record as admin-openapi.yaml describes it.
+    const listed = await app.request('/__mock/requests')
+    const text = await listed.text()
+    const oracle = await createAdminOracle()
+    const exchange = { method: 'GET', path: '/__mock/requests', status: listed.status, headers: listed.headers, text }
+    expect(oracle.problems(exchange)).toEqual([])
   })
 
   it('an upstream that stops sending fails the body; with --errors, an error item ends it', async () => {
