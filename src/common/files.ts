@@ -56,3 +56,27 @@ export function isMissing(error: unknown): boolean {
 export function byName(a: FolderEntry, b: FolderEntry): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0
 }
+
+/**
+ * What one load read (#35): each file by its path, and each folder listed (where a new file counts
+ * too). `--watch` watches exactly these, worked out again after each reload.
+ */
+export interface ReadSet {
+  files: Set<string>
+  folders: Set<string>
+}
+
+/**
+ * The same files, telling `read` of each file read or looked for (a `$ref` to a file not there yet
+ * is followed too, so that creating it reloads) and each folder listed; writes are not told.
+ */
+export function recordingReads(files: Files, read: ReadSet): Files {
+  return {
+    ...files,
+    readText: (path) => (read.files.add(path), files.readText(path)),
+    readBytes: (path) => (read.files.add(path), files.readBytes(path)),
+    stat: (path) => (read.files.add(path), files.stat(path)),
+    realPath: (path) => (read.files.add(path), files.realPath(path)),
+    list: (path) => (read.folders.add(path), files.list(path)),
+  }
+}

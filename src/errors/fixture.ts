@@ -14,12 +14,28 @@ export const fixtureErrors = {
   fixtureBadName: (file: string) =>
     fail(
       'fixture_bad_name',
-      `The fixture ${file} is not named <status>[.<name>].json (for example 200.json or 400.duplicate-id.json), nor <status>[.<name>].headers.json for the headers of one.`,
+      `The fixture ${file} is not named <status>[.<name>].json (for example 200.json or 400.duplicate-id.json), <status>[.<name>].stream.jsonl or .stream.sse for a stream, <status>[.<name>].<extension> with an extension that names a media type (200.png, 200.csv), nor <status>[.<name>].headers.json for the headers of one.`,
     ),
   fixtureUnreadable: (file: string, reason: string) =>
     fail('fixture_unreadable', `Cannot read the fixture ${file}: ${reason}`),
   fixtureNotJson: (file: string, reason: string) =>
     fail('fixture_not_json', `The fixture ${file} is not valid JSON: ${reason}`),
+  fixtureEmptyStream: (file: string) =>
+    fail(
+      'fixture_empty_stream',
+      `The stream fixture ${file} holds no item: write one JSON item a line (.jsonl) or one event each (.sse).`,
+    ),
+  fixtureNoMatchingMedia: (
+    file: string,
+    wanted: string,
+    status: string,
+    operationId: string,
+    declared: readonly string[],
+  ) =>
+    fail(
+      'fixture_no_matching_media',
+      `The fixture ${file} is ${wanted}, and the ${status} response of ${operationId} declares none (declared: ${declared.join(', ')}).`,
+    ),
   fixtureUnknownStatus: (file: string, status: string, operationId: string, declared: readonly string[]) =>
     fail(
       'fixture_unknown_status',

@@ -176,7 +176,7 @@ function describeViolations(violations: readonly Violation[]): string {
 function describeResponseViolations(status: number, operationId: string, violations: readonly Violation[]): string {
   const list = violations.map((v) => `${v.path} ${v.message}`).join('; ')
   const noun = violations.length === 1 ? 'problem' : 'problems'
-  return `The ${status} response of ${operationId} the mock was about to send does not match the description (${violations.length} ${noun}): ${list}. It is not sent, since --errors is on; without it, it comes with X-Mock-Violations.`
+  return `The ${status} response of ${operationId} the mock was about to send does not match the description (${violations.length} ${noun}): ${list}. It is not sent, since --errors is on; without it, the mock sends it with X-Mock-Violations, or a valid body in place of an example that breaks its schema.`
 }
 
 export { StartupError, type StartupErrorCode, startupErrorCodes } from './startup-error.js'

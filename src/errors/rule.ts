@@ -40,7 +40,7 @@ export const ruleProblems = {
   badStream: (reason: string) =>
     problem(
       'scenario_bad_stream',
-      `"stream" is an object of items (1 to 1000), interval (0 to 10000 ms), and at most one of cut, stall or malformed (an item number): ${reason}.`,
+      `"stream" is an object of items (1 to 1000), interval (0 to 10000 ms), and at most one of cut, stall or malformed (an item number), or end (complete, cut or stall after its items): ${reason}.`,
     ),
   badCondition: (message: string) => problem('scenario_bad_condition', `${message}.`),
   badTimes: (value: unknown) =>

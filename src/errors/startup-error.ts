@@ -29,6 +29,8 @@ export const startupErrorCodes = [
   'fixture_bad_name',
   'fixture_unreadable',
   'fixture_not_json',
+  'fixture_empty_stream',
+  'fixture_no_matching_media',
   'fixture_unknown_status',
   'fixture_unknown_callback',
   'fixture_no_content',

@@ -66,6 +66,11 @@ export function base64Bytes(text: string): Uint8Array {
   return bytes
 }
 
+/** Bytes as standard base64 text. */
+export function bytesToBase64(bytes: Uint8Array): string {
+  return btoa(latin1Text(bytes))
+}
+
 /** ASCII text in base64url, without padding. */
 export function asciiToBase64Url(text: string): string {
   return btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')

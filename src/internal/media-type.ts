@@ -11,9 +11,9 @@ export function isJsonType(essence: string): boolean {
 
 /**
  * How a sequential media type frames its items (#31 §2): Server-Sent Events, JSON Lines (and its
- * ndjson names), or RFC 7464 JSON text sequences.
+ * ndjson names), RFC 7464 JSON text sequences, or the parts of a `multipart/mixed` body.
  */
-export type SequenceFraming = 'sse' | 'jsonl' | 'json-seq'
+export type SequenceFraming = 'sse' | 'jsonl' | 'json-seq' | 'multipart'
 
 const FRAMINGS: Record<string, SequenceFraming> = {
   'text/event-stream': 'sse',
@@ -22,6 +22,7 @@ const FRAMINGS: Record<string, SequenceFraming> = {
   'application/x-ndjson': 'jsonl',
   'application/ndjson': 'jsonl',
   'application/json-seq': 'json-seq',
+  'multipart/mixed': 'multipart',
 }
 
 /** The framing of a sequential media type; `undefined` for any other. */

@@ -9,6 +9,8 @@ import type { MockHandle } from '../admin/mock-handle.js'
 import { type AppOptions, type Assembled, assemble, describeMock } from '../http/create-app.js'
 import { listen } from './server.js'
 import { watchSources } from './watch.js'
+import { type ReadSet, recordingReads } from '../common/files.js'
+import type { Platform } from '../common/platform.js'
 import { nodePlatform } from './node-platform.js'
 import type { FetchHandler, ServerHooks } from './server-hooks.js'
 import { NodeConnection } from './node-connection.js'
@@ -42,8 +44,15 @@ export async function startMockServer(options: AppOptions = {}, hooks: ServerHoo
   const closing = new AbortController()
   // A worker of `--workers` keeps no data of its own: its store reaches the primary's.
   const open: typeof openRecords = hooks.records ? async () => undefined : openRecords
-  // The description's examples are checked once the server listens (`deferExampleChecks`).
-  const engine = await createEngine(options, logger, { deferExampleChecks: true, platform: nodePlatform })
+  // Under --watch, what each load reads is told, to be watched (#35).
+  const load = (read?: ReadSet) =>
+    createEngine(
+      options,
+      logger,
+      loading(read ? { ...nodePlatform, files: recordingReads(nodePlatform.files, read) } : nodePlatform),
+    )
+  let read: ReadSet | undefined = options.watch ? { files: new Set(), folders: new Set() } : undefined
+  const engine = await load(read)
   let live = assemble(engine, closing.signal, undefined, await open(engine), hooks.records)
   const handle: FetchHandler = (request, env) => serveNodeRequest(live, request, env)
   // One socket for the server's life; with --watch the app behind it is swapped, connections stay.
@@ -51,24 +60,34 @@ export async function startMockServer(options: AppOptions = {}, hooks: ServerHoo
   warnOfOpenAdmin(live.engine)
   settleDeferredExamples(live.engine, closing.signal)
   let reloading = Promise.resolve()
-  const reload = () => {
+  const reload = (changed: string) => {
     reloading = reloading.then(async () => {
+      // What this load reads; a load that fails still follows what it tried to read (a $ref's file not there yet).
+      const attempt: ReadSet = { files: new Set(), folders: new Set() }
       try {
-        const next = await createEngine(options, logger, { deferExampleChecks: true, platform: nodePlatform })
+        const next = await load(attempt)
         const opened = await open(next, live.opened?.records)
         // The data goes on in the new version: the old writer's last change is written before the new one takes over.
         live.opened?.writer?.flushSync()
         live.opened?.writer?.close()
         live = assemble(next, closing.signal, live.state, opened, hooks.records)
         settleDeferredExamples(live.engine, closing.signal)
-        logger.info(`reloaded ${describeMock(live.engine).title}: ${live.engine.operations.length} operation(s)`)
+        read = attempt
+        watcher?.follow(attempt)
+        logger.info(
+          `reloaded ${describeMock(live.engine).title} after a change to ${changed}: ${live.engine.operations.length} operation(s)`,
+        )
       } catch (error) {
         const code = error instanceof StartupError ? ` [${error.code}]` : ''
         logger.error(`${(error as Error).message} Still serving the last good version.${code}`)
+        watcher?.follow({
+          files: new Set([...read!.files, ...attempt.files]),
+          folders: new Set([...read!.folders, ...attempt.folders]),
+        })
       }
     })
   }
-  const stopWatching = live.engine.options.watch ? watchSources(live.engine.options, reload, logger) : undefined
+  const watcher = read ? watchSources(read, reload, logger) : undefined
   return {
     ...handleOf(() => live),
     url: server.url,
@@ -80,7 +99,7 @@ export async function startMockServer(options: AppOptions = {}, hooks: ServerHoo
       return describeMock(live.engine).title
     },
     close: async () => {
-      stopWatching?.()
+      watcher?.close()
       closing.abort()
       await server.close()
       // Callbacks and webhooks under way get a short grace, then are recorded as cancelled.
@@ -105,6 +124,11 @@ function serveNodeRequest(live: Assembled, request: Request, env: unknown): Resp
   return incoming
     ? live.serve({ raw: request, connection: new NodeConnection(incoming) })
     : live.app.fetch(request, env)
+}
+
+/** How the server's engine is made: the description's examples are checked once it listens (`settleDeferredExamples`). */
+function loading(platform: Platform) {
+  return { deferExampleChecks: true, platform }
 }
 
 /** Waits for `work` at most `ms`. */

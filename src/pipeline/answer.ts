@@ -248,7 +248,9 @@ function renderStep(
 ): Response {
   const { engine } = deps
   // Only a templated fixture reads the request back; other bodies need no view of it.
-  const templated = plan.source.kind === 'static' && plan.source.body.template !== undefined
+  const templated =
+    plan.source.kind === 'static' &&
+    (plan.source.body.template !== undefined || plan.source.body.stream?.templated === true)
   let rendered = renderResponse(
     plan,
     engine.errorContext,

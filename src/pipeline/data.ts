@@ -226,10 +226,18 @@ async function answerList({
   place,
 }: DataCall): Promise<ResponsePlan> {
   const context = deps.engine.errorContext
-  const media = jsonMediaOf(plan)
-  if (!media || !stateful.list) return plan
+  // A list may be asked for as a stream (JSON Lines, Server-Sent Events): the page's records, an item each.
+  const streamed = plan.media?.sequence
+  const media = streamed ? undefined : jsonMediaOf(plan)
+  if ((!media && !streamed) || !stateful.list) return plan
   const query = readListQuery(stateful.list, exchange.request.query(), operation.responses.violationStatus)
   const page = await records.list(place, query)
+  if (streamed) {
+    const shape = shapesOf(streamed.item, context)
+    const items = page.records.map((item) => projectRecord(item as StoredRecord, shape.record, shape.base))
+    return { ...plan, source: { kind: 'record', value: items, nested: items.some(holdsNested) } }
+  }
+  if (!media) return plan
   const { record, base, wrapper } = listShapesOf(media, stateful, context)
   let nested = false
   const value = renderListPage(stateful.list, page, wrapper, (item) => {

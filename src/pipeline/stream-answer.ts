@@ -1,10 +1,11 @@
 import { errors } from '../errors/index.js'
 import type { CompiledOperation } from '../engine/compile-operation.js'
+import type { StaticStream } from '../responses/declared-responses.js'
 import type { StreamRecord } from '../journal/journal-entry.js'
 import type { StreamControl } from '../rules/rule.js'
 import { madeBodyOf } from '../responses/made-body.js'
 import type { RenderedResponse, StreamPlan } from '../responses/render-response.js'
-import { frameItem } from '../responses/sequence-media.js'
+import { MULTIPART_BOUNDARY, frameItem } from '../responses/sequence-media.js'
 import type { Exchange, PipelineDeps } from './exchange.js'
 import type { Transport } from './request-data.js'
 
@@ -34,21 +35,30 @@ export function streamAnswer(
 ): Response {
   // Prefer, refined by the rule that answers (its stream's items and interval where Prefer names none).
   const prefer = exchange.decision?.preferences ?? exchange.prefer
-  const count = prefer?.streamItems ?? DEFAULT_STREAM_ITEMS
+  const { sequence, code, sampled, given: file, request } = plan
+  // Items given (a fixture's, a resource's records) are sent, or as many as Prefer asks; made items are 3 by default.
+  const asked = prefer?.streamItems ?? file?.items.length ?? DEFAULT_STREAM_ITEMS
+  const count = file ? Math.min(asked, file.items.length) : asked
   const interval = prefer?.streamInterval ?? DEFAULT_STREAM_INTERVAL_MS
   if (Number.isNaN(count) || Number.isNaN(interval)) throw errors.badPreferStream(operation.responses.violationStatus)
-  const { sequence, code, sampled } = plan
   // A rule's fault: after which item the stream breaks, stalls, or which item is not JSON.
   const fault = exchange.decision?.stream
-  const makeItem = () => madeBodyOf(code, sequence.item, engine.errorContext, sampled).body ?? 'null'
-  let next: string | undefined = makeItem()
+  const makeItem = (index: number): string => {
+    const item = file?.items[index]
+    if (!item) return madeBodyOf(code, sequence.item, engine.errorContext, sampled).body ?? 'null'
+    return item.template && request ? JSON.stringify(item.template.render(request)) : item.json
+  }
   const record: StreamRecord = { items: 0, bytes: 0, ended: 'streaming' }
   // An EventSource that reconnects sends the id of the last event it had: the stream goes on after it.
-  const resumed = sequence.framing === 'sse' ? lastEventIdOf(exchange.request.header('last-event-id'), count) : 0
+  const resumed = sequence.framing === 'sse' ? resumeAfter(exchange.request.header('last-event-id'), count, file) : 0
+  let next: string | undefined = resumed < count ? makeItem(resumed) : undefined
+  const closing = file?.closing !== undefined && sequence.framing === 'sse' ? file.closing : sequence.closing
   let sent = resumed
   const headers: Record<string, string> = { ...rendered.headers, 'content-type': rendered.contentType! }
   // An event stream is read as it comes: no cache, no proxy buffering.
   if (sequence.framing === 'sse') Object.assign(headers, SSE_HEADERS)
+  // A multipart body names the boundary between its parts.
+  if (sequence.framing === 'multipart') headers['content-type'] = `multipart/mixed; boundary=${MULTIPART_BOUNDARY}`
   exchange.answer = { status: rendered.status, headers, body: null, stream: record }
   let timer: ReturnType<typeof setTimeout> | undefined
   let wake: (() => void) | undefined
@@ -82,14 +92,22 @@ export function streamAnswer(
           record.ended = 'stalled'
           return new Promise<void>(() => {})
         }
+        if (sent >= count) {
+          // Resumed after the last item (or a fault fell after it): only the closing event is left.
+          if (closing) send(controller, closing)
+          record.ended = 'complete'
+          return controller.close()
+        }
         // Unpaced (stream-interval=0), the items go in chunks of up to 64 KiB: one write, not one an item.
         let text = ''
         let items = 0
         try {
           do {
-            const id = sent + items + 1
-            const item = next ?? makeItem()
-            text += frameItem(sequence.framing, id === fault?.malformed ? item.slice(0, -1) : item, id)
+            const index = sent + items
+            const item = next ?? makeItem(index)
+            const malformed = index + 1 === fault?.malformed
+            const own = file?.items[index]
+            text += frameItem(sequence.framing, malformed ? item.slice(0, -1) : item, own?.id ?? index + 1, own?.event)
             next = undefined
             items++
           } while (interval === 0 && sent + items < count && text.length < CHUNK_CHARS && !faultAt(fault, sent + items))
@@ -102,8 +120,9 @@ export function streamAnswer(
         }
         sent += items
         record.items += items
-        if (sent === count) {
-          send(controller, sequence.closing ? text + sequence.closing : text)
+        // The last item ends the stream with its closing event, unless a fault falls after it (`end: cut`).
+        if (sent === count && fault?.cut !== sent && fault?.stall !== sent) {
+          send(controller, closing ? text + closing : text)
           record.ended = 'complete'
           return controller.close()
         }
@@ -133,9 +152,15 @@ const CUT_AFTER_MS = 50
 /** Characters of unpaced items gathered into one chunk. */
 const CHUNK_CHARS = 64 * 1024
 
-/** The items a `Last-Event-ID` says were had already (the ids are 1 to `count`); 0 for none or one that is no item's id. */
-function lastEventIdOf(header: string | undefined, count: number): number {
-  if (header === undefined || !/^\d{1,6}$/.test(header.trim())) return 0
+/**
+ * The items a `Last-Event-ID` says were had already: made items' ids are 1 to `count`, a fixture's
+ * are its events' own where it gives them. 0 for none, or for an id that is no item's.
+ */
+function resumeAfter(header: string | undefined, count: number, file: StaticStream | undefined): number {
+  if (header === undefined) return 0
+  const own = file?.items.findIndex((item) => item.id === header) ?? -1
+  if (own >= 0) return Math.min(own + 1, count)
+  if (!/^\d{1,6}$/.test(header.trim())) return 0
   const id = Number(header.trim())
   return id <= count ? id : 0
 }

@@ -1,12 +1,12 @@
 import type { Violation } from '../errors/index.js'
 import type { ParsedHeaders } from '../common/request.js'
 import { joinHeader } from '../internal/join-header.js'
-import { type SequenceFraming, essenceOf, framingOf } from '../internal/media-type.js'
+import { essenceOf, framingOf } from '../internal/media-type.js'
 import type { ResponseDescription } from '../openapi/operations.js'
 import { type DeclaredMedia, type ResponseSet, findResponse, mediaOf } from '../responses/declared-responses.js'
 import { schemaViolations } from '../validation/check-response-body.js'
 import { toViolations } from '../validation/violations.js'
-import { eventDataOf } from './read-upstream-stream.js'
+import { type ItemFraming, eventDataOf, itemFramingOf } from './read-upstream-stream.js'
 
 /** An upstream's answer with its body read whole: what a recording is made of. */
 export interface UpstreamAnswer {
@@ -32,7 +32,7 @@ export interface HeadCheck {
 /** How an answer of a sequential media type is read as it passes. */
 export interface UpstreamStream {
   /** As the answer's Content-Type frames its items. */
-  framing: SequenceFraming
+  framing: ItemFraming
   /** The item schema (3.2's `itemSchema`, else the `schema`); `undefined` where the declared media type has none: items are counted, not judged. */
   item?: DeclaredMedia
   /** The closing event's data the description's examples show (`[DONE]`): passed on, not judged as an item. */
@@ -76,7 +76,7 @@ export function checkUpstreamHead(
     violations.push(mediaViolation(contentType, declared))
     return { violations }
   }
-  const framing = framingOf(contentType)
+  const framing = itemFramingOf(framingOf(contentType))
   if (framing) {
     const { sequence } = media
     const closing = sequence?.closing === undefined ? undefined : eventDataOf(sequence.closing)

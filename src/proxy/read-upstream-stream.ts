@@ -1,6 +1,17 @@
 import type { SequenceFraming } from '../internal/media-type.js'
 import { utf8Text } from '../internal/bytes.js'
 
+/**
+ * The framings the proxy reads item by item: Server-Sent Events, JSON Lines, JSON text sequences. A
+ * `multipart/mixed` answer, whose boundary each upstream names, is passed through unread.
+ */
+export type ItemFraming = Exclude<SequenceFraming, 'multipart'>
+
+/** The framing an upstream's stream is read item by item with; `undefined` for one passed through unread. */
+export function itemFramingOf(framing: SequenceFraming | undefined): ItemFraming | undefined {
+  return framing === 'multipart' ? undefined : framing
+}
+
 /** One item of an upstream's stream (#31 §2), split from the bytes as they came. */
 export interface StreamItem {
   /** Its bytes as they came, framing included (`data:` lines and the blank line, the line end, the RS): passed on unchanged. */
@@ -33,7 +44,7 @@ const RS = 0x1e
  * at the next RS or at an LF that ends a whole JSON text. At most `maxItemBytes` of an item not yet
  * ended are held: past that the reader says `'too long'` rather than grow.
  */
-export function createItemReader(framing: SequenceFraming, maxItemBytes: number): ItemReader {
+export function createItemReader(framing: ItemFraming, maxItemBytes: number): ItemReader {
   const split = SPLITTERS[framing]()
   // The item not yet ended, at the start of a buffer that doubles as it grows: an item that comes in
   // many chunks is copied about twice, not once a chunk.
@@ -96,7 +107,7 @@ interface Splitter {
   last(rest: Uint8Array): StreamItem
 }
 
-const SPLITTERS: Record<SequenceFraming, () => Splitter> = {
+const SPLITTERS: Record<ItemFraming, () => Splitter> = {
   jsonl: jsonLinesSplitter,
   'json-seq': jsonSequenceSplitter,
   sse: eventSplitter,

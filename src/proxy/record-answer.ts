@@ -16,10 +16,10 @@ import {
   streamItemProblem,
 } from './fixture-of-answer.js'
 import { requestHash } from './request-hash.js'
+import type { ItemFraming } from './read-upstream-stream.js'
 import { CREDENTIAL_HEADERS } from '../journal/redaction-of.js'
 import type { PlatformCrypto } from '../common/platform.js'
 import { afterThisTurn } from '../internal/later.js'
-import { type SequenceFraming } from '../internal/media-type.js'
 import { utf8Text } from '../internal/bytes.js'
 import type { DeclaredMedia } from '../responses/declared-responses.js'
 import { MAX_UPSTREAM_BODY } from '../common/network.js'
@@ -40,12 +40,7 @@ export interface Recorder {
    * Starts the recording of a streamed answer (#31 §2) that kept the contract so far: its items are
    * kept as they pass, and written as a stream fixture once it ends whole (`StreamRecording`).
    */
-  recordStream(
-    operation: RecordedOperation,
-    status: number,
-    framing: SequenceFraming,
-    item: DeclaredMedia,
-  ): StreamRecording
+  recordStream(operation: RecordedOperation, status: number, framing: ItemFraming, item: DeclaredMedia): StreamRecording
   /** Logs that an answer breaking the contract is not recorded, once per operation, status and violations. */
   passOver(operation: RecordedOperation, status: number, violations: readonly Violation[]): void
   /** Resolves once no write is pending: for tests, and for a server that closes. */

@@ -1,4 +1,4 @@
-import { base64Bytes, concatBytes, utf8Bytes } from '../internal/bytes.js'
+import { base64Bytes, bytesToBase64, concatBytes, utf8Bytes } from '../internal/bytes.js'
 import { essenceOf } from '../internal/media-type.js'
 
 /**
@@ -17,6 +17,37 @@ export const MAX_BINARY_BYTES = 1024 * 1024
 export interface ByteBounds {
   minLength?: number
   maxLength?: number
+  /**
+   * A text body of base64 (`contentEncoding: base64`): the bytes are of this media type (its
+   * `contentMediaType`, else an octet stream), written as base64, whose characters the bounds count.
+   */
+  base64Of?: string
+}
+
+/** The bounds of a body's schema, and whether it is base64 of bytes (`contentEncoding: base64`). */
+export function byteBoundsOf(schema: unknown): ByteBounds {
+  const { minLength, maxLength, contentEncoding, contentMediaType } = (schema ?? {}) as Record<string, unknown>
+  const bounds: ByteBounds = {
+    minLength: typeof minLength === 'number' ? minLength : undefined,
+    maxLength: typeof maxLength === 'number' ? maxLength : undefined,
+  }
+  if (contentEncoding === 'base64')
+    bounds.base64Of = typeof contentMediaType === 'string' ? contentMediaType : 'application/octet-stream'
+  return bounds
+}
+
+/** A base64 body: the bytes of its `contentMediaType` within the bounds its characters allow, as base64 text. */
+export function base64Body(bounds: ByteBounds, random: () => number): string {
+  // Every 3 bytes are 4 characters: the byte bounds that keep the text within the character bounds.
+  const bytes = binaryBody(
+    bounds.base64Of!,
+    {
+      minLength: bounds.minLength === undefined ? undefined : Math.ceil(bounds.minLength / 4) * 3,
+      maxLength: bounds.maxLength === undefined ? undefined : Math.floor(bounds.maxLength / 4) * 3,
+    },
+    random,
+  )
+  return bytesToBase64(bytes)
 }
 
 /**
@@ -30,7 +61,11 @@ export function isBinaryMedia(mediaType: string, schema: unknown): boolean {
   if (essence in SAMPLES || essence === 'application/octet-stream') return true
   if (typeof schema !== 'object' || schema === null) return false
   const { format, contentMediaType, contentEncoding } = schema as Record<string, unknown>
-  return format === 'binary' || (contentMediaType !== undefined && contentEncoding === undefined)
+  return (
+    format === 'binary' ||
+    contentEncoding === 'base64' ||
+    (contentMediaType !== undefined && contentEncoding === undefined)
+  )
 }
 
 /**

@@ -1,26 +1,17 @@
-import { type Violation, startupErrors } from '../errors/index.js'
+import type { Violation } from '../errors/index.js'
 import type { Logger } from '../common/log.js'
 import type { MediaTypeDescription, OperationDescription, ResponseDescription } from '../openapi/operations.js'
 import { derefSchema, nodeAt } from '../openapi/resolve-ref.js'
 import { type Ajv, compileAt, compileOnFirstUse } from '../validation/create-ajv.js'
-import { bodyProblems } from '../validation/check-response-body.js'
 import { compileExamples } from './compile-examples.js'
+import { attachFixture } from './attach-fixture.js'
 import type { Fixture } from './fixtures.js'
-import { compileTemplate } from './templates.js'
-import {
-  type DeclaredMedia,
-  type DeclaredResponse,
-  type ResponseSet,
-  type StaticBody,
-  mediaOf,
-  statusOf,
-} from './declared-responses.js'
+import { type DeclaredMedia, type DeclaredResponse, type ResponseSet, statusOf } from './declared-responses.js'
 import { compileHeaders } from './compile-headers.js'
-import { fixtureHeaderProblems } from './fixture-header-problems.js'
 import { type XmlNames, contentTypeFor, kindOf } from './serialize-body.js'
-import { closingEventOf } from './sequence-media.js'
+import { MULTIPART_CLOSING, closingEventOf } from './sequence-media.js'
 import { framingOf } from '../internal/media-type.js'
-import { isBinaryMedia } from './binary-bodies.js'
+import { byteBoundsOf, isBinaryMedia } from './binary-bodies.js'
 
 export interface ResponseCompileContext {
   document: unknown
@@ -119,17 +110,13 @@ function compileMedia(
         generatable: true,
         bodies: new Map(),
       },
-      closing: closingEventOf(framing, content.examples),
+      closing: framing === 'multipart' ? MULTIPART_CLOSING : closingEventOf(framing, content.examples),
     }
     media.generatable = true
     return media
   }
   if (isBinaryMedia(content.mediaType, schema)) {
-    const { minLength, maxLength } = (schema ?? {}) as { minLength?: unknown; maxLength?: unknown }
-    media.binary = {
-      minLength: typeof minLength === 'number' ? minLength : undefined,
-      maxLength: typeof maxLength === 'number' ? maxLength : undefined,
-    }
+    media.binary = byteBoundsOf(schema)
     media.generatable = true
   } else if (kind === 'text' && isStructuredSchema(schema)) media.unwritable = unwritableAs(content.mediaType)
   if (context.ignoreExamples || (content.examples.length === 0 && !schema)) return media
@@ -177,76 +164,6 @@ function xmlNamesOf(document: unknown, pointer: string): XmlNames {
 
 function refName(node: any): string | undefined {
   return typeof node?.$ref === 'string' ? node.$ref.split('/').pop() : undefined
-}
-
-function attachFixture(
-  context: ResponseCompileContext,
-  operation: OperationDescription,
-  declared: DeclaredResponse[],
-  fixture: Fixture,
-): void {
-  const found = declared.find((r) => r.code === fixture.code)
-  if (!found) {
-    throw startupErrors.fixtureUnknownStatus(
-      fixture.file,
-      fixture.code,
-      operation.id,
-      declared.map((r) => r.code),
-    )
-  }
-  if (!found.mediaType) throw startupErrors.fixtureNoContent(fixture.file, fixture.code, operation.id)
-  const response = mediaOf(found).find((m) => m.kind === 'json')
-  if (!response)
-    throw startupErrors.fixtureNoJsonMedia(
-      fixture.file,
-      fixture.code,
-      operation.id,
-      mediaOf(found).map((m) => m.mediaType),
-    )
-  const template = compileTemplate(
-    fixture.value,
-    `The fixture ${fixture.file}`,
-    { document: context.requestDocument ?? context.document, operation },
-    fixture.callback !== undefined,
-  )
-  const problems = bodyProblems(context, response, fixture.value, template?.slots)
-  if (problems.length) {
-    throw startupErrors.fixtureMismatch(fixture.file, fixture.code, operation.id, problems)
-  }
-  // Fixtures come before the description's examples of the same name.
-  const others = [...response.bodies.values()].filter((b) => b.name !== fixture.name)
-  const fixtures = others.filter((b) => b.origin === 'fixture')
-  const examples = others.filter((b) => b.origin === 'example')
-  const body: StaticBody = {
-    name: fixture.name,
-    origin: 'fixture',
-    json: JSON.stringify(fixture.value),
-    template,
-    headers: fixtureHeaders(context, operation, found, fixture),
-  }
-  // The map is shared with the response's own fields, so it is refilled rather than replaced.
-  response.bodies.clear()
-  for (const b of [...fixtures, body, ...examples]) response.bodies.set(b.name, b)
-}
-
-/**
- * A fixture's sidecar headers over the response's own, merged here so that the request path only
- * writes them. A value that breaks the schema of the header the response declares stops start-up;
- * a header it does not declare is the fixture's own (a mock may add headers), and not judged.
- */
-function fixtureHeaders(
-  context: ResponseCompileContext,
-  operation: OperationDescription,
-  found: DeclaredResponse,
-  fixture: Fixture,
-): Record<string, string> | undefined {
-  if (!fixture.headers) return undefined
-  const declared = operation.responses.find((r) => r.code === fixture.code)?.headers ?? []
-  const problems = fixtureHeaderProblems(context, declared, fixture.headers)
-  if (problems.length) {
-    throw startupErrors.fixtureHeadersMismatch(fixture.headersFile!, fixture.code, operation.id, problems)
-  }
-  return { ...found.headers, ...fixture.headers }
 }
 
 /** The declared media types with the first JSON one moved to the front: JSON is served unless Accept asks otherwise. */

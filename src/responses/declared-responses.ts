@@ -15,6 +15,12 @@ export interface StaticBody {
   json: string
   /** A fixture with `{{request...}}` placeholders is rendered per request instead of served as `json`. */
   template?: BodyTemplate
+  /** A file fixture of another media type (`200.png`): its bytes are the body (`json` is empty). */
+  bytes?: Uint8Array
+  /** A file fixture served for a declared range (`image/*`): the `Content-Type` its file name says. */
+  contentType?: string
+  /** A stream fixture (`200.stream.jsonl`): the items of a streamed answer (`json` is empty). */
+  stream?: StaticStream
   /**
    * A fixture with a `.headers.json` sidecar: every header sent with this body, lower-case names, the
    * sidecar's over the response's own (`DeclaredResponse.headers`), merged at start-up.
@@ -22,6 +28,15 @@ export interface StaticBody {
   headers?: Record<string, string>
   /** How a declared example breaks its schema, kept under `--errors` (`serveBrokenExamples`) to be answered 500. */
   violations?: readonly Violation[]
+}
+
+/** A stream fixture's items, ready to frame; each may be a template, filled from the request. */
+export interface StaticStream {
+  items: Array<{ json: string; template?: BodyTemplate; event?: string; id?: string }>
+  /** The closing event the file ends with (`data: [DONE]`), framed. */
+  closing?: string
+  /** Some item has placeholders: the request is read back for it. */
+  templated: boolean
 }
 
 /** One declared media type of a response, with its own schema and examples. */

@@ -1,7 +1,9 @@
 import { type Files, type FolderEntry, byName } from '../common/files.js'
 import { startupErrors } from '../errors/index.js'
 import { isHeaderName } from '../internal/header-value.js'
+import { isJsonType } from '../internal/media-type.js'
 import { isPlainObject } from '../internal/plain-object.js'
+import { lookup as mediaTypeOfFile } from 'mime-types'
 
 /** One fixture file: a named response body for one operation and status. */
 export interface Fixture {
@@ -11,6 +13,10 @@ export interface Fixture {
   /** `default` for `200.json`, `duplicate-id` for `400.duplicate-id.json`. */
   name: string
   value: unknown
+  /** `200.png`, `200.csv`...: a file served as it is, with the media type its extension names (#31 §3). */
+  content?: FileBody
+  /** `200.stream.jsonl` or `200.stream.sse`: the items of a streamed answer, in order (#31 §2). */
+  stream?: StreamFixture
   /** From its sidecar `<status>[.<name>].headers.json`: lower-case header name → value, sent with this body. */
   headers?: Record<string, string>
   /** The sidecar's path, for start-up errors. */
@@ -19,10 +25,38 @@ export interface Fixture {
   callback?: string
 }
 
+/** A fixture that is not JSON: its bytes and the media type of its file name's extension. */
+export interface FileBody {
+  mediaType: string
+  bytes: Uint8Array
+}
+
+/** One item of a stream fixture: its JSON text and value, and for an SSE file the event's name and id. */
+export interface StreamFixtureItem {
+  value: unknown
+  event?: string
+  id?: string
+}
+
+/**
+ * A stream fixture's items, and the closing event an SSE file ends with when its last event's data
+ * is not JSON (`data: [DONE]`), sent as written.
+ */
+export interface StreamFixture {
+  items: StreamFixtureItem[]
+  closing?: string
+}
+
 /** Fixtures by folder name (operationId, or e.g. `post_plants_{id}`). */
 export type FixtureSet = Map<string, Fixture[]>
 
 const FIXTURE_FILE = /^([1-5](?:\d\d|XX)|default)(?:\.([A-Za-z0-9][\w-]*))?\.json$/
+
+/** `200.stream.jsonl` (a JSON value a line) or `200.stream.sse` (Server-Sent Events): a streamed answer's items. */
+const STREAM_FILE = /^([1-5](?:\d\d|XX)|default)(?:\.([A-Za-z0-9][\w-]*))?\.stream\.(jsonl|sse)$/
+
+/** Any other file, `200.png` or `400.broken.csv`: served as it is, as the media type its extension names. */
+const OTHER_FILE = /^([1-5](?:\d\d|XX)|default)(?:\.([A-Za-z0-9][\w-]*))?\.([A-Za-z0-9]+)$/
 
 /** The headers of a fixture: `200.headers.json` beside `200.json`, `400.taken.headers.json` beside `400.taken.json`. */
 const HEADERS_FILE = /^([1-5](?:\d\d|XX)|default)(?:\.([A-Za-z0-9][\w-]*))?\.headers\.json$/
@@ -84,14 +118,92 @@ async function loadOperationFolder(folder: string, files: Files, skipped: (file:
       sidecars.push(entry)
       continue
     }
-    const match = FIXTURE_FILE.exec(name)
-    if (!match) {
-      throw startupErrors.fixtureBadName(file)
-    }
-    fixtures.push({ file, code: match[1]!, name: match[2] ?? 'default', value: await readJson(file, files) })
+    fixtures.push(await readFixture(file, name, files))
   }
   for (const sidecar of sidecars) await attachSidecar(sidecar, files, fixtures)
   return fixtures
+}
+
+/** A fixture by its file name's form: JSON, a stream of items, or any other file (an image, a CSV). */
+async function readFixture(file: string, name: string, files: Files): Promise<Fixture> {
+  const json = FIXTURE_FILE.exec(name)
+  if (json) return { file, code: json[1]!, name: json[2] ?? 'default', value: await readJson(file, files) }
+  const stream = STREAM_FILE.exec(name)
+  if (stream) {
+    const text = await readText(file, files)
+    const items = stream[3] === 'sse' ? readEventStream(file, text) : readJsonLines(file, text)
+    return { file, code: stream[1]!, name: stream[2] ?? 'default', value: undefined, stream: items }
+  }
+  const other = OTHER_FILE.exec(name)
+  const mediaType = other ? mediaTypeOfFile(name) : false
+  // A JSON body is a `.json` fixture, checked against its schema: `200.JSON` or `200.geojson` is a misnamed one.
+  if (!other || !mediaType || isJsonType(mediaType)) throw startupErrors.fixtureBadName(file)
+  let bytes: Uint8Array
+  try {
+    bytes = await files.readBytes(file)
+  } catch (error) {
+    throw startupErrors.fixtureUnreadable(file, (error as Error).message)
+  }
+  return { file, code: other[1]!, name: other[2] ?? 'default', value: undefined, content: { mediaType, bytes } }
+}
+
+/** `200.stream.jsonl`: one JSON value a line; blank lines are passed over. */
+function readJsonLines(file: string, text: string): StreamFixture {
+  const items: StreamFixtureItem[] = []
+  const lines = text.split(/\r?\n/)
+  lines.forEach((line, index) => {
+    if (!line.trim()) return
+    try {
+      items.push({ value: JSON.parse(line) })
+    } catch (error) {
+      throw startupErrors.fixtureNotJson(`${file} (line ${index + 1})`, (error as Error).message)
+    }
+  })
+  if (!items.length) throw startupErrors.fixtureEmptyStream(file)
+  return { items }
+}
+
+/**
+ * `200.stream.sse`: events as an event stream writes them (`event:`, `id:` and `data:` lines, a blank
+ * line after each; `:` comments and `retry:` are passed over). Each event's data is a JSON item; the
+ * last event's data may instead be a closing word such as `[DONE]`, sent as written.
+ */
+function readEventStream(file: string, text: string): StreamFixture {
+  const events: Array<{ data: string[]; event?: string; id?: string; line: number }> = []
+  let current: (typeof events)[number] | undefined
+  text.split(/\r\n|\r|\n/).forEach((line, index) => {
+    if (!line) {
+      if (current) events.push(current)
+      current = undefined
+      return
+    }
+    if (line.startsWith(':')) return
+    const colon = line.indexOf(':')
+    const field = colon < 0 ? line : line.slice(0, colon)
+    const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '')
+    current ??= { data: [], line: index + 1 }
+    if (field === 'data') current.data.push(value)
+    else if (field === 'event') current.event = value
+    else if (field === 'id') current.id = value
+  })
+  if (current) events.push(current)
+  const fixture: StreamFixture = { items: [] }
+  events.forEach((event, index) => {
+    const data = event.data.join('\n')
+    let value: unknown
+    try {
+      value = JSON.parse(data)
+    } catch (error) {
+      if (index === events.length - 1 && index > 0 && !data.trimStart().startsWith('{')) {
+        fixture.closing = event.event ? `event: ${event.event}\ndata: ${data}\n\n` : `data: ${data}\n\n`
+        return
+      }
+      throw startupErrors.fixtureNotJson(`${file} (the event at line ${event.line})`, (error as Error).message)
+    }
+    fixture.items.push({ value, event: event.event, id: event.id })
+  })
+  if (!fixture.items.length) throw startupErrors.fixtureEmptyStream(file)
+  return fixture
 }
 
 /** `<operation>/callbacks/<name>.json`: the body each callback of the operation sends (`{{request...}}` placeholders read the request that triggered it). */
@@ -154,13 +266,16 @@ export function sidecarHeaderProblem(name: string, value: unknown): string | und
   return undefined
 }
 
-async function readJson(file: string, files: Files): Promise<unknown> {
-  let text: string
+async function readText(file: string, files: Files): Promise<string> {
   try {
-    text = await files.readText(file)
+    return await files.readText(file)
   } catch (error) {
     throw startupErrors.fixtureUnreadable(file, (error as Error).message)
   }
+}
+
+async function readJson(file: string, files: Files): Promise<unknown> {
+  const text = await readText(file, files)
   try {
     return JSON.parse(text)
   } catch (error) {

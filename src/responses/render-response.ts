@@ -1,7 +1,7 @@
 import type { ValidateFunction } from 'ajv'
 import type { Violation } from '../errors/index.js'
 import type { Logger } from '../common/log.js'
-import type { DeclaredMedia, DeclaredResponse, SequenceMedia, StaticBody } from './declared-responses.js'
+import type { DeclaredMedia, DeclaredResponse, SequenceMedia, StaticBody, StaticStream } from './declared-responses.js'
 import { bodyProblems, bodyViolations, schemaProblems, schemaViolations } from '../validation/check-response-body.js'
 import { serializeRecord } from '../internal/exact-values.js'
 import type { Faker } from '../generation/fake.js'
@@ -9,7 +9,7 @@ import type { Sampler } from '../generation/sample-body.js'
 import type { GenerationBudget } from '../generation/generation-budget.js'
 import type { BodySource, ResponsePlan } from './select-response.js'
 import { madeBodyOf } from './made-body.js'
-import { binaryBody } from './binary-bodies.js'
+import { base64Body, binaryBody } from './binary-bodies.js'
 import { seededRandom } from '../generation/seeded-random.js'
 
 /** Static binary bodies draw from this seed: the same bytes every run. */
@@ -43,6 +43,10 @@ export interface StreamPlan {
   code: string
   /** The same item each time, made once (static mode), or each generated (`--dynamic`). */
   sampled: boolean
+  /** Items given, sent in order instead of made ones: a stream fixture's, or a resource's records (`--stateful`). */
+  given?: StaticStream
+  /** The request, which the fixture's templated items read. */
+  request?: TemplateRequest
 }
 
 export interface RenderContext {
@@ -106,12 +110,38 @@ export function renderDeclared(
       status,
       contentType: media.contentType,
       headers,
-      body: binaryBody(media.contentType, media.binary, random),
+      body: media.binary.base64Of
+        ? base64Text(media, base64Body(media.binary, random))
+        : binaryBody(media.contentType, media.binary, random),
     }
   }
   if (media.sequence && (source.kind === 'sampled' || source.kind === 'generated')) {
     const streamPlan = { sequence: media.sequence, code: response.code, sampled: source.kind === 'sampled' }
     return { status, contentType: media.contentType, headers, body: null, streamPlan }
+  }
+  if (media.sequence && source.kind === 'record' && Array.isArray(source.value)) {
+    // A list of a resource's records (`--stateful`), one item each.
+    const items = source.value.map((record) => ({ json: serializeRecord(record).text }))
+    const streamPlan = {
+      sequence: media.sequence,
+      code: response.code,
+      sampled: true,
+      given: { items, templated: false },
+    }
+    return { status, contentType: media.contentType, headers, body: null, streamPlan }
+  }
+  if (media.sequence && source.kind === 'static' && source.body.stream) {
+    // A stream fixture: its items in order, each template filled from the request.
+    const { body } = source
+    const streamPlan = { sequence: media.sequence, code: response.code, sampled: true, given: body.stream, request }
+    return {
+      status,
+      contentType: media.contentType,
+      headers: body.headers ?? headers,
+      body: null,
+      streamPlan,
+      staticBody: body,
+    }
   }
   // Declared content that nothing can fill (no schema, no example) still comes as what was declared.
   if (source.kind === 'empty') {
@@ -130,9 +160,9 @@ export function renderDeclared(
     if (!source.body.template || !request) {
       const rendered: RenderedResponse = {
         status,
-        contentType: media.contentType,
+        contentType: source.body.contentType ?? media.contentType,
         headers: served,
-        body: source.body.json,
+        body: source.body.bytes ?? source.body.json,
         staticBody: source.body,
       }
       // An example that breaks its schema, kept under --errors: answered 500 with how it breaks it.
@@ -160,6 +190,11 @@ export function renderDeclared(
   const rendered: RenderedResponse = { status, contentType: media.contentType, headers: sent, body: made.body }
   if (made.violations) rendered.violations = made.violations
   return rendered
+}
+
+/** Base64 text as its media type writes it: a JSON string under a JSON media type, else the text itself. */
+function base64Text(media: DeclaredMedia, text: string): string {
+  return media.kind === 'json' ? JSON.stringify(text) : text
 }
 
 /** A stored record (`--stateful`), checked against the schema like a generated body: what breaks it is told, not mended. */

@@ -148,16 +148,30 @@ const STREAM_BOUNDS: Record<keyof StreamControl, [number, number]> = {
   malformed: [1, 1000],
 }
 
-/** `stream: { items, interval, cut | stall | malformed }`, each a whole number in its range. */
+const STREAM_ENDS: readonly string[] = ['complete', 'cut', 'stall']
+
+/**
+ * `stream: { items, interval, cut | stall | malformed }`, each a whole number in its range; `end: cut`
+ * or `end: stall` says how the stream ends after its `items` instead of its closing (`end: complete`,
+ * the default).
+ */
 function readStream(value: unknown): StreamControl {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw ruleProblems.badStream('not an object')
   const control: StreamControl = {}
-  for (const [key, number] of Object.entries(value)) {
+  const { end, ...numbers } = value as Record<string, unknown>
+  if (end !== undefined && !STREAM_ENDS.includes(end as string))
+    throw ruleProblems.badStream(`"end" is ${JSON.stringify(end)}, none of ${STREAM_ENDS.join(', ')}`)
+  for (const [key, number] of Object.entries(numbers)) {
     const bounds = STREAM_BOUNDS[key as keyof StreamControl]
     if (!bounds) throw ruleProblems.badStream(`"${key}" is none of these`)
-    if (!Number.isInteger(number) || number < bounds[0] || number > bounds[1])
+    if (typeof number !== 'number' || !Number.isInteger(number) || number < bounds[0] || number > bounds[1])
       throw ruleProblems.badStream(`"${key}" is ${JSON.stringify(number)}`)
-    control[key as keyof StreamControl] = number as number
+    control[key as keyof StreamControl] = number
+  }
+  if (end === 'cut' || end === 'stall') {
+    if (control.items === undefined) throw ruleProblems.badStream(`"end: ${end}" needs "items", after which it ends`)
+    if (end in control) throw ruleProblems.badStream(`it names "${end}" twice`)
+    control[end] = control.items
   }
   if (['cut', 'stall', 'malformed'].filter((fault) => fault in control).length > 1)
     throw ruleProblems.badStream('it names more than one fault')

@@ -1,6 +1,6 @@
 import { isPlainObject } from '../internal/plain-object.js'
 import { valueAt } from '../internal/value-at.js'
-import { essenceOf, isJsonType } from '../internal/media-type.js'
+import { essenceOf, framingOf, isJsonType } from '../internal/media-type.js'
 import { flattenSchema } from '../openapi/flatten-schema.js'
 import type { MediaTypeDescription, OperationDescription } from '../openapi/operations.js'
 import { pointerOf, pointerTokens, resolveRef } from '../openapi/resolve-ref.js'
@@ -151,7 +151,9 @@ function stepFor(document: unknown, operation: OperationDescription, action: Rec
   const body = offered.find((media) => isObjectSchema(document, jsonSchemaOf(document, media)))
   const answers = operation.responses.filter(({ code }) => /^2(\d\d|XX)$/i.test(code)).flatMap(({ content }) => content)
   const schema = answers.map((media) => jsonSchemaOf(document, media)).find((found) => found !== undefined)
-  const answer = action === 'list' ? listedRecordSchema(document, schema) : schema
+  // A list answers a JSON array of records, or streams them (JSON Lines, SSE) an item each.
+  const answer =
+    action === 'list' ? (listedRecordSchema(document, schema) ?? streamedRecordSchema(document, answers)) : schema
   const answersJson = answers.some(isJsonMedia) || (action === 'remove' && answers.length === 0)
   // Create, replace and merge take a JSON object; a list answers JSON objects; a read JSON; a remove JSON or nothing.
   const fits = takesBody ? body !== undefined : action === 'list' ? answer !== undefined : answersJson
@@ -170,6 +172,17 @@ function jsonSchemaOf(document: unknown, media: MediaTypeDescription): unknown {
 function isObjectSchema(document: unknown, schema: unknown): boolean {
   const parts = flattenSchema(document, schema)
   return parts.some((part) => [part.type].flat().includes('object') || isPlainObject(part.properties))
+}
+
+/** The item schema of a sequential media type (3.2's `itemSchema`, else its `schema`), where it is an object. */
+function streamedRecordSchema(document: unknown, answers: readonly MediaTypeDescription[]): unknown {
+  for (const media of answers) {
+    const pointer = media.itemSchemaPointer ?? media.schemaPointer
+    if (!framingOf(media.mediaType) || pointer === undefined) continue
+    const item = schemaAt(document, pointer)
+    if (isObjectSchema(document, item)) return item
+  }
+  return undefined
 }
 
 /** One record of a list: an array's object items, or those of a wrapper's array property (`{items: [...], total}`). */

@@ -35,6 +35,19 @@ describe('binary bodies (#31 §3)', () => {
     expect(response.headers.get('x-mock-violations')).toBeNull()
   })
 
+  it('contentEncoding: base64 answers base64 of a real file: a PNG in a JSON string, octet-stream text within maxLength', async () => {
+    const app = await createApp({ spec, logger: silentLogger })
+    const avatar = await app.request('/avatar')
+    expect(avatar.headers.get('content-type')).toMatch(/^application\/json/)
+    const png = Buffer.from((await avatar.json()) as string, 'base64')
+    expect(SIGNATURES[0]![2](new Uint8Array(png))).toBe(true)
+    expect(avatar.headers.get('x-mock-violations')).toBeNull()
+    const blob = await (await app.request('/blob')).text()
+    expect(blob).toMatch(/^[A-Za-z0-9+/]+={0,2}$/)
+    expect(blob.length).toBeLessThanOrEqual(16)
+    expect(Buffer.from(blob, 'base64').byteLength).toBe(12)
+  })
+
   it('writes a PDF whose cross-reference table points at its objects', async () => {
     const app = await createApp({ spec, logger: silentLogger })
     const text = new TextDecoder('latin1').decode(await (await app.request('/pdf')).arrayBuffer())

@@ -62,6 +62,31 @@ describe('streamed answers in process (#31 §2)', () => {
     expect(message).toContain('body[2] is not valid JSON')
   })
 
+  it('the faults every answer knows (reset, empty) apply to a streamed answer: no item is sent', async () => {
+    const fixtures = fileURLToPath(new URL('../descriptions/streams-fixtures', import.meta.url))
+    const app = await createApp({ spec, logger: silentLogger, fixtures })
+    for (const fault of ['reset', 'empty'])
+      await expect(app.request('/faulty', { headers: { 'x-mock-scenario': fault } })).rejects.toMatchObject({ fault })
+  })
+
+  it('stream.end says how a stream ends after its items: end: cut breaks it; an unknown end stops start-up', async () => {
+    const fixtures = fileURLToPath(new URL('../descriptions/streams-fixtures', import.meta.url))
+    const app = await createApp({ spec, logger: silentLogger, fixtures })
+    const response = await app.request('/faulty', { headers: { 'x-mock-scenario': 'ends-cut' } })
+    await expect(response.text()).rejects.toThrow(/stream cut after item 2/)
+    const { mkdtempSync, writeFileSync } = await import('node:fs')
+    const { tmpdir } = await import('node:os')
+    const { join } = await import('node:path')
+    const bad = mkdtempSync(join(tmpdir(), 'stream-end-'))
+    writeFileSync(
+      join(bad, 'scenarios.yaml'),
+      'broken:\n  rules:\n    faulty: { stream: { items: 2, end: explode } }\n',
+    )
+    await expect(createApp({ spec, logger: silentLogger, fixtures: bad })).rejects.toThrow(
+      /"end" is "explode", none of complete, cut, stall/,
+    )
+  })
+
   it('a scenario’s stream.cut fails the body’s reader after its items; a bad stream field stops start-up naming it', async () => {
     const fixtures = fileURLToPath(new URL('../descriptions/streams-fixtures', import.meta.url))
     const app = await createApp({ spec, logger: silentLogger, fixtures })

@@ -4,6 +4,7 @@
  * EventSource, and fetch with a reader. A client that leaves ends its stream at once.
  */
 import { EventSource } from 'eventsource'
+import { meros } from 'meros/browser'
 import OpenAI from 'openai'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -55,6 +56,28 @@ describe('a chat completion streamed to the openai SDK (#31 §2)', () => {
       items: 3,
       ended: 'complete',
     })
+  })
+
+  it('streams the chunks of a stream fixture, in order, each filled from the request', async () => {
+    const fixtures = fileURLToPath(new URL('../descriptions/openai-stream-fixtures', import.meta.url))
+    const scripted = await startMockServer({ spec: OPENAI, port: 0, logger: silentLogger, fixtures })
+    try {
+      const client = new OpenAI({ apiKey: 'sk-test', baseURL: scripted.url, maxRetries: 0, timeout: 10_000 })
+      const stream = await client.chat.completions.create(
+        { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Say hello' }], stream: true },
+        { headers: { accept: 'text/event-stream', prefer: 'stream-interval=10' } },
+      )
+      let message = ''
+      const models = new Set<string>()
+      for await (const chunk of stream) {
+        message += chunk.choices[0]?.delta.content ?? ''
+        models.add(chunk.model)
+      }
+      expect(message).toBe('Hello from the mock!')
+      expect([...models]).toEqual(['gpt-4o-mini'])
+    } finally {
+      await scripted.close()
+    }
   })
 
   it('sends as many chunks as Prefer: stream-items asks', async () => {
@@ -111,6 +134,22 @@ describe('sequential media types read by their clients (#31 §2)', () => {
     const texts = (await response.text()).split('\x1e').slice(1)
     expect(texts).toHaveLength(4)
     for (const text of texts) expect(JSON.parse(text)).toBeGreaterThanOrEqual(1)
+  })
+
+  it('multipart/mixed: each item a JSON part, read by meros (the parser GraphQL clients use for @defer)', async () => {
+    const response = await fetch(`${streams.url}/parts`, { headers: { prefer: 'stream-items=4, stream-interval=20' } })
+    expect(response.headers.get('content-type')).toMatch(/^multipart\/mixed; boundary=/)
+    const parts = await meros<{ path: string[]; data: { name: string } }>(response)
+    if (parts instanceof Response) throw new Error('meros did not read a multipart body')
+    const read = []
+    for await (const part of parts) {
+      expect(part.json).toBe(true)
+      expect(part.headers['content-type']).toBe('application/json')
+      read.push(part.body)
+    }
+    expect(read).toHaveLength(4)
+    for (const item of read) expect(item).toMatchObject({ path: expect.any(Array), data: { name: expect.any(String) } })
+    expect((await lastEntry(streams, 'parts'))?.response?.stream).toMatchObject({ items: 4, ended: 'complete' })
   })
 
   it('paces the items: stream-interval=150 takes at least 300 ms for 3 items', async () => {

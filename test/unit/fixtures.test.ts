@@ -81,7 +81,7 @@ describe('loadFixtures', () => {
   })
 
   // Editor leftovers (`200.json.bak`, `200.json~`) are passed over instead: test/unit/engine.test.ts.
-  it('refuses a file whose name is not <status>[.<name>].json, naming the file', async () => {
+  it('refuses a file whose name is not <status>[.<name>].json, nor of a stream or of a known non-JSON media type, naming the file', async () => {
     for (const name of [
       'ok.json',
       '600.json',
@@ -91,7 +91,8 @@ describe('loadFixtures', () => {
       '200.a.b.json',
       '200..json',
       '200.-x.json',
-      '200.txt',
+      '200.geojson',
+      '200.nosuchextension',
     ]) {
       await rm(join(dir, 'op'), { recursive: true, force: true })
       await write({ [`op/${name}`]: '{}' })

@@ -1,13 +1,17 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { SequenceFraming } from '../../src/internal/media-type.js'
-import { type StreamItem, createItemReader, eventDataOf } from '../../src/proxy/read-upstream-stream.js'
+import {
+  type ItemFraming,
+  type StreamItem,
+  createItemReader,
+  eventDataOf,
+} from '../../src/proxy/read-upstream-stream.js'
 
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
 
 /** Reads `text` cut into chunks at `cuts` (byte offsets); every item with its bytes as text. */
-function readItems(framing: SequenceFraming, text: string, cuts: number[] = [], max = 1024) {
+function readItems(framing: ItemFraming, text: string, cuts: number[] = [], max = 1024) {
   const bytes = encoder.encode(text)
   const reader = createItemReader(framing, max)
   const items: StreamItem[] = []
@@ -64,7 +68,7 @@ describe('createItemReader (#31 §2)', () => {
   })
 
   it('finds the same items, their bytes end to end the input, however the input is cut into chunks', () => {
-    const samples: Array<[SequenceFraming, string]> = [
+    const samples: Array<[ItemFraming, string]> = [
       ['jsonl', '{"n":1}\n\n{"é":"ü"}\r\n[1,\n2]'],
       ['sse', ': hi\n\ndata: {"t":"é"}\r\n\r\nid: 1\rdata: 2\r\rdata: [DONE]\n\n'],
       ['json-seq', '\x1e{"a":\n1}\n\x1e2\x1e\x1e3\n\n\x1e4'],
