@@ -77,7 +77,7 @@ export function streamedBody(
           if (refuse) return judgement.violations
         } else recording?.keep(item.bytes, judgement?.parsed)
         record.items++
-      } else recording?.keep(item.bytes)
+      } else if (item.text !== undefined) recording?.keep(item.bytes)
       sent.push(item.bytes)
     }
     return undefined

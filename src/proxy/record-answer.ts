@@ -49,10 +49,11 @@ export interface Recorder {
 
 /**
  * One streamed answer being recorded: written as `<code>.stream.jsonl` (one JSON item a line), or for
- * Server-Sent Events `<code>.stream.sse` (the events as they came), the stream fixtures the mock serves.
+ * Server-Sent Events `<code>.stream.sse` (the events as they came, names and ids kept; blocks with no
+ * data, such as comments and `retry:`, left out), the stream fixtures the mock serves.
  */
 export interface StreamRecording {
-  /** Bytes that passed: an item with its value, or bytes that carry none (an SSE comment, the closing event). */
+  /** An item that passed, with its value; or an SSE stream's closing event (`data: [DONE]`), which has none. */
   keep(bytes: Uint8Array, item?: { value: unknown }): void
   /** The stream will not be written: it broke the contract, or did not end whole. Told once an operation, status and reason. */
   drop(reason: string): void
@@ -104,8 +105,8 @@ const FIXTURE_NAME = /^[A-Za-z0-9][\w-]*$/
  * so that it stays the first recorded answer.
  *
  * A streamed answer (#31 §2) that keeps the contract to its end is written as `<code>.stream.jsonl`
- * (one JSON item a line), or for Server-Sent Events `<code>.stream.sse` (the events as they came): the
- * first of each code this run, as the default fixture is; no stream fixture is named by a request.
+ * (one JSON item a line), or for Server-Sent Events `<code>.stream.sse` (its events with data, as
+ * they came): the first of each code this run, as the default fixture is; none is named by a request.
  *
  * What cannot be a fixture (`fixtureOfAnswer`) is told once per operation, status and reason. At
  * most `MAX_PENDING_RECORDINGS` answers wait to be written; past that an answer is not recorded, told

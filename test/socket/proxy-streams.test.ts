@@ -324,9 +324,10 @@ describe('a client that leaves stops the upstream at once (#31 §2)', () => {
 })
 
 describe('--record writes a stream fixture (#31 §2)', () => {
-  it('SSE as <status>.stream.sse, the events as they came; JSON Lines as <status>.stream.jsonl, one JSON a line', async () => {
+  it('SSE as <status>.stream.sse, the events as they came; JSON Lines as <status>.stream.jsonl, one JSON a line; the mock replays them', async () => {
     const dir = await tempDir('mock-record-streams-', {})
-    const events = await wholeUpstream('text/event-stream', EVENTS.join(''))
+    // A comment or a retry: carries no item: left out of the recording, whose events all carry data.
+    const events = await wholeUpstream('text/event-stream', `: hello\n\nretry: 500\n\n${EVENTS.join('')}`)
     const lines = await wholeUpstream('application/x-ndjson', '{"n":1}\n\n{ "n" : 2 }\n')
     const sequence = await wholeUpstream('application/json-seq', '\x1e1\n\x1e2\n')
     for (const [upstream, path] of [
@@ -344,6 +345,18 @@ describe('--record writes a stream fixture (#31 §2)', () => {
     expect(await readFile(join(dir, 'events/200.stream.sse'), 'utf8')).toBe(EVENTS.join(''))
     expect(await readFile(join(dir, 'lines/200.stream.jsonl'), 'utf8')).toBe('{"n":1}\n{"n":2}\n')
     expect(await readFile(join(dir, 'sequence/200.stream.jsonl'), 'utf8')).toBe('1\n2\n')
+
+    // Replay: plain mock mode on the folder sends the recorded items, the SSE events' names and ids kept.
+    const replay = await startMockServer({ spec: SEQUENCES, fixtures: dir, port: 0, logger: keptWarnings().logger })
+    servers.push(replay)
+    const replayed = await (await fetch(`${replay.url}/events`, { headers: { prefer: 'stream-interval=0' } })).text()
+    expect(replayed).toContain('data: {"token":"Hel"}\n\n')
+    expect(replayed).toContain('event: delta\nid: 2\ndata: {"token":"lo"}\n\n')
+    expect(replayed.endsWith('data: [DONE]\n\n')).toBe(true)
+    const replayedLines = await (
+      await fetch(`${replay.url}/lines`, { headers: { prefer: 'stream-interval=0' } })
+    ).text()
+    expect(replayedLines).toBe('{"n":1}\n{"n":2}\n')
   })
 
   it('a stream with a broken item, or one the client left, is not recorded', async () => {
