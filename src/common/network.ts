@@ -42,7 +42,13 @@ export interface UpstreamCall {
   body: Uint8Array | undefined
 }
 
-/** The upstream's answer: its head, and its body as it comes, to be read whole, passed on or let go once. */
+/**
+ * Largest upstream answer read whole to be checked (a larger one is refused, 502, rather than held), and
+ * the largest item of a streamed answer held to be checked (#31 §2).
+ */
+export const MAX_UPSTREAM_BODY = 16 * 1024 * 1024
+
+/** The upstream's answer: its head, and its body as it comes, to be read whole, passed on, read chunk by chunk or let go once. */
 export interface UpstreamReply {
   status: number
   /** Lower-case names; a repeated header is a list (Set-Cookie). */
@@ -51,6 +57,11 @@ export interface UpstreamReply {
   readBody(): Promise<Uint8Array>
   /** The body as it comes, passed on unread. */
   streamBody(): ReadableStream<Uint8Array>
+  /**
+   * The body's next chunk as it comes, `undefined` at its end: for a stream read item by item. A body
+   * cut short rejects with a 502, a pause longer than the timeout with a 504; `destroyBody` stops it.
+   */
+  readChunk(): Promise<Uint8Array | undefined>
   /** The body drained unread: its connection goes back to the pool. */
   discardBody(): void
   /** The body cut off: the answer is refused. */

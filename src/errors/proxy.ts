@@ -25,6 +25,10 @@ export const proxyErrors = {
     failed(
       `The upstream ${upstream} answered more than ${bytes / 1024 / 1024} MiB, which the proxy does not hold to check.`,
     ),
+  upstreamItemTooLong: (upstream: string, bytes: number) =>
+    failed(
+      `The upstream ${upstream} streamed an item longer than ${bytes / 1024 / 1024} MiB, which the proxy does not hold to check.`,
+    ),
   upstreamBrokeContract: (upstream: string, operationId: string, violations: readonly Violation[]) =>
     failed(
       `The upstream ${upstream} answered ${operationId} against the description (${violations.length} problem${violations.length === 1 ? '' : 's'}): ${violations.map((v) => `${v.path} ${v.message}`).join('; ')}.`,

@@ -92,8 +92,12 @@ export interface JournalResponse {
 export interface StreamRecord {
   items: number
   bytes: number
-  /** `cut`, `stalled` and a `malformed` item are a rule's faults (#31 §2). */
-  ended: 'streaming' | 'complete' | 'client closed' | 'failed' | 'cut' | 'stalled'
+  /**
+   * `cut`, `stalled` and a `malformed` item are a rule's faults (#31 §2). In proxy mode, `upstream
+   * failed`: the upstream broke off, or paused past `--proxy-timeout`; `refused`: the proxy ended it
+   * at an item that breaks the description (`--errors`) or is longer than it holds.
+   */
+  ended: 'streaming' | 'complete' | 'client closed' | 'failed' | 'cut' | 'stalled' | 'upstream failed' | 'refused'
 }
 
 /**
@@ -172,7 +176,7 @@ export function entryOf(record: Stored, redaction: Redaction): JournalEntry {
   entry.query = redactQuery(query, redaction)
   entry.violations = violations.map((v) => ({ ...v }))
   entry.headers = redactHeaders(record.headers, redaction)
-  if (responseViolations) entry.responseViolations = responseViolations.map((v) => ({ ...v }))
+  if (responseViolations?.length) entry.responseViolations = responseViolations.map((v) => ({ ...v }))
   if (body) writeBody(entry, body)
   if (response) entry.response = responseOf(response, redaction)
   if (nearMiss) entry.nearMiss = nearMissOf(nearMiss)

@@ -39,8 +39,10 @@ export interface NamedBody {
 /** What the request path hands over; redaction and decoding wait until someone reads the journal. */
 export interface RequestRecord extends Omit<
   JournalEntry,
-  'id' | 'time' | 'headers' | 'body' | 'bodyTruncated' | 'response' | 'nearMiss'
+  'id' | 'time' | 'headers' | 'body' | 'bodyTruncated' | 'response' | 'nearMiss' | 'responseViolations'
 > {
+  /** As the answer holds them, not a copy: a streamed answer's grow as its items pass (#31 §2). */
+  responseViolations?: readonly Violation[]
   /** Formatted when the journal is listed. */
   nearMiss?: NearMiss
   /** Milliseconds since the epoch. */

@@ -1,11 +1,14 @@
 import { Readable } from 'node:stream'
 import type { Pool } from 'undici'
-import type { UpstreamCall, UpstreamClient, UpstreamReply, UpstreamSettings } from '../common/network.js'
+import {
+  MAX_UPSTREAM_BODY,
+  type UpstreamCall,
+  type UpstreamClient,
+  type UpstreamReply,
+  type UpstreamSettings,
+} from '../common/network.js'
 import type { ParsedHeaders } from '../common/request.js'
 import { errors } from '../errors/index.js'
-
-/** Largest upstream answer read whole to be checked; a larger one is refused (502) rather than held. */
-const MAX_UPSTREAM_BODY = 16 * 1024 * 1024
 
 /**
  * Connections kept open to the upstream and reused across requests, with undici's `Pool`: its
@@ -64,6 +67,18 @@ class NodeUpstreamReply implements UpstreamReply {
 
   streamBody(): ReadableStream<Uint8Array> {
     return Readable.toWeb(this.body) as ReadableStream<Uint8Array>
+  }
+
+  private chunks?: ReadableStreamDefaultReader<Uint8Array>
+
+  async readChunk(): Promise<Uint8Array | undefined> {
+    this.chunks ??= this.streamBody().getReader()
+    try {
+      const { value, done } = await this.chunks.read()
+      return done ? undefined : value
+    } catch (error) {
+      throw upstreamError(error, this.settings, 'its answer was cut short')
+    }
   }
 
   discardBody(): void {

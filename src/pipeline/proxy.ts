@@ -1,6 +1,6 @@
 import type { CompiledOperation } from '../engine/compile-operation.js'
 import { errors } from '../errors/index.js'
-import type { Transport } from './request-data.js'
+import type { Connection, Transport } from './request-data.js'
 import { readBody } from './read-body.js'
 import { joinHeader } from '../internal/join-header.js'
 import type { Exchange, PipelineDeps } from './exchange.js'
@@ -9,6 +9,8 @@ import { VIOLATIONS_HEADER, renderViolationsHeader } from '../validation/violati
 import { checkUpstreamHead, upstreamBodyViolations } from '../proxy/check-upstream-answer.js'
 import type { Upstream } from '../engine/upstream.js'
 import type { UpstreamReply } from '../common/network.js'
+import type { StreamRecord } from '../journal/journal-entry.js'
+import { streamedBody } from './proxy-stream.js'
 
 /** Headers of one connection, not of the message: never forwarded either way (RFC 9110 §7.6.1), nor what fetch sets itself. */
 const HOP_BY_HOP = new Set([
@@ -50,7 +52,8 @@ const MOCK_ONLY = 'the operation is mocked (--mock-only, or not in --proxy-only)
  * (method, path under the upstream's own path, query, headers but hop-by-hop ones, the raw body), and
  * the upstream's answer comes back as it came, checked against the operation's declared responses:
  * what breaks them is sent in `X-Mock-Violations` and journaled, or with `--errors` answered 502.
- * Only a body the check must see (JSON with a schema) is read whole; any other is streamed through.
+ * Only a body the check must see (JSON with a schema) is read whole; an answer of a sequential media
+ * type passes item by item, each judged as it goes (`streamedBody`, #31 §2); any other is streamed through.
  * A refused connection or a DNS failure is a 502, a timeout a 504, each naming the upstream.
  * `undefined` where the mock answers instead: the test says so (`mockAnswers`), the operation is
  * mocked, or with `--fallback` the upstream answered 404 or 501. With `--record`, an answer that
@@ -91,20 +94,21 @@ export async function proxyStep(
     exchange.proxy = `fell back to the mock: the upstream answered ${reply.status}`
     return undefined
   }
-  return passOn(exchange, deps, operation, upstream, { reply, sent: body })
+  return passOn(exchange, deps, operation, upstream, { reply, sent: body, connection: transport.connection })
 }
 
 /**
  * The upstream's answer, checked against the operation's declared responses (its head at once, its
- * body where the check must see it), recorded (`--record`) when it keeps them, and passed on: what
- * breaks them in `X-Mock-Violations` and the journal, or with `--errors` a 502.
+ * body where the check must see it, a stream's items as they pass), recorded (`--record`) when it
+ * keeps them, and passed on: what breaks them in `X-Mock-Violations` and the journal, or with
+ * `--errors` a 502 (a stream's broken item, once its head is sent: an error item that ends it).
  */
 async function passOn(
   exchange: Exchange,
   deps: PipelineDeps,
   operation: CompiledOperation,
   upstream: Upstream,
-  { reply, sent }: { reply: UpstreamReply; sent: Uint8Array | undefined },
+  { reply, sent, connection }: { reply: UpstreamReply; sent: Uint8Array | undefined; connection?: Connection },
 ): Promise<Response> {
   const { request } = exchange
   const { recorder } = upstream
@@ -112,8 +116,10 @@ async function passOn(
   const described = upstream.descriptions[operation.index]!.responses
   const bodiless = request.method === 'HEAD' || NULL_BODY.has(status)
   const head = checkUpstreamHead(operation.responses, described, status, reply.headers, bodiless)
-  // A recording needs the body of an answer that keeps the contract, whatever its schema.
-  const readWhole = head.body !== undefined || (recorder !== undefined && !head.violations.length && !bodiless)
+  const { stream } = head
+  // A recording needs the body of an answer that keeps the contract, whatever its schema; a stream's is kept as it passes.
+  const readWhole =
+    head.body !== undefined || (recorder !== undefined && !head.violations.length && !bodiless && !stream)
   const whole = readWhole ? await reply.readBody() : undefined
   const violations =
     head.body && whole ? [...head.violations, ...upstreamBodyViolations(head.body, whole)] : head.violations
@@ -132,6 +138,15 @@ async function passOn(
   const headers = passedBack(reply.headers)
   if (violations.length || exchange.violations)
     headers[VIOLATIONS_HEADER] = renderViolationsHeader(exchange.violations, exchange.responseViolations)
+  if (stream) {
+    // Item by item, each judged as it passes (#31 §2): the journal's record and violations fill as they go.
+    const record: StreamRecord = { items: 0, bytes: 0, ended: 'streaming' }
+    const listed = [...violations]
+    exchange.responseViolations = listed
+    exchange.answer = { status, headers, body: null, stream: record }
+    const body = streamedBody(deps, operation, upstream, { reply, stream, record, violations: listed, connection })
+    return new Response(body, { status, headers: headersInit(headers) })
+  }
   if (bodiless) reply.discardBody()
   const passed = bodiless ? null : (whole ?? reply.streamBody())
   // A streamed body is passed on, not kept: the journal shows none.

@@ -60,7 +60,7 @@ export function recordExchange(exchange: Exchange, deps: PipelineDeps, status: n
       : refused
         ? [...refused.details]
         : [],
-    responseViolations: exchange.responseViolations ? [...exchange.responseViolations] : undefined,
+    responseViolations: exchange.responseViolations,
     fault: decision?.fault,
     reason: reasonOf(exchange, status),
     data: exchange.dataEffect,

@@ -1,10 +1,12 @@
 import type { Violation } from '../errors/index.js'
 import type { ParsedHeaders } from '../common/request.js'
 import { joinHeader } from '../internal/join-header.js'
-import { essenceOf } from '../internal/media-type.js'
+import { essenceOf, framingOf } from '../internal/media-type.js'
 import type { ResponseDescription } from '../openapi/operations.js'
 import { type DeclaredMedia, type ResponseSet, findResponse, mediaOf } from '../responses/declared-responses.js'
 import { schemaViolations } from '../validation/check-response-body.js'
+import { toViolations } from '../validation/violations.js'
+import { type ItemFraming, eventDataOf, itemFramingOf } from './read-upstream-stream.js'
 
 /** An upstream's answer with its body read whole: what a recording is made of. */
 export interface UpstreamAnswer {
@@ -23,6 +25,18 @@ export interface HeadCheck {
   violations: Violation[]
   /** The body must be read whole: `schema` checks it; without one, it came with no Content-Type (`declared` says what it should have). */
   body?: { schema?: DeclaredMedia; declared: readonly DeclaredMedia[] }
+  /** The body is a stream of items (a sequential media type, #31 §2): read and judged item by item as it passes. */
+  stream?: UpstreamStream
+}
+
+/** How an answer of a sequential media type is read as it passes. */
+export interface UpstreamStream {
+  /** As the answer's Content-Type frames its items. */
+  framing: ItemFraming
+  /** The item schema (3.2's `itemSchema`, else the `schema`); `undefined` where the declared media type has none: items are counted, not judged. */
+  item?: DeclaredMedia
+  /** The closing event's data the description's examples show (`[DONE]`): passed on, not judged as an item. */
+  closing?: string
 }
 
 /**
@@ -62,6 +76,12 @@ export function checkUpstreamHead(
     violations.push(mediaViolation(contentType, declared))
     return { violations }
   }
+  const framing = itemFramingOf(framingOf(contentType))
+  if (framing) {
+    const { sequence } = media
+    const closing = sequence?.closing === undefined ? undefined : eventDataOf(sequence.closing)
+    return { violations, stream: { framing, item: sequence?.item, closing } }
+  }
   return media.kind === 'json' && media.validate ? { violations, body: { schema: media, declared } } : { violations }
 }
 
@@ -79,6 +99,29 @@ export function upstreamBodyViolations(check: NonNullable<HeadCheck['body']>, bo
 }
 
 const utf8 = new TextDecoder()
+
+/**
+ * What one item of a streamed answer breaks (#31 §2), named by its place from 0 (`body[2].token`):
+ * not JSON, or against the item schema; with its value where it is JSON. `parsed` is the value when
+ * reading the stream parsed it already.
+ */
+export function upstreamItemViolations(
+  item: DeclaredMedia,
+  text: string,
+  index: number,
+  parsed?: { value: unknown },
+): { violations: Violation[]; parsed?: { value: unknown } } {
+  if (!parsed) {
+    try {
+      parsed = { value: JSON.parse(text) }
+    } catch {
+      return { violations: [{ path: `body[${index}]`, message: 'is not JSON, as the item of its media type must be' }] }
+    }
+  }
+  const violations =
+    !item.validate || item.validate(parsed.value) ? [] : toViolations(`body[${index}]`, item.validate.errors)
+  return { violations, parsed }
+}
 
 function mediaViolation(contentType: string, declared: readonly DeclaredMedia[]): Violation {
   const types = declared.map((m) => m.mediaType).join(', ')

@@ -1,6 +1,13 @@
 import { essenceOf, isJsonType } from '../internal/media-type.js'
 import type { HeaderDescription, ResponseDescription } from '../openapi/operations.js'
-import { type ResponseSet, findResponse, mediaOf, statusOf } from '../responses/declared-responses.js'
+import {
+  type DeclaredMedia,
+  type DeclaredResponse,
+  type ResponseSet,
+  findResponse,
+  mediaOf,
+  statusOf,
+} from '../responses/declared-responses.js'
 import { fixtureHeaderProblems } from '../responses/fixture-header-problems.js'
 import { RESERVED_HEADER, sidecarHeaderProblem } from '../responses/fixtures.js'
 import type { HeaderContext } from '../responses/header-context.js'
@@ -47,20 +54,16 @@ export function fixtureOfAnswer(
   checking: HeaderContext,
   credentials: ReadonlySet<string>,
 ): RecordedFixture | NotRecordable {
-  const response = findResponse(operation.responses.declared, answer.status)
-  if (!response) return { code: String(answer.status), problem: 'the operation declares no response for it' }
-  const { code } = response
-  // `2XX` replays as 200, `default` as the success status: a fixture keeps no status of its own.
-  if (statusOf(response, 200) !== answer.status)
-    return {
-      code,
-      problem: `its status is declared only as ${code}, which a fixture replays as ${statusOf(response, 200)}`,
-    }
-  const media = mediaOf(response).find((m) => m.kind === 'json')
+  const recorded = recordedResponseOf(operation.responses, answer.status)
+  if ('problem' in recorded) return recorded
+  const { code } = recorded.response
+  const media = mediaOf(recorded.response).find((m) => m.kind === 'json')
   if (!media)
     return {
       code,
-      problem: response.mediaType ? 'the response declares no JSON media type' : 'the response declares no body',
+      problem: recorded.response.mediaType
+        ? 'the response declares no JSON media type'
+        : 'the response declares no body',
     }
   const contentType = essenceOf(answer.headers.get('content-type') ?? '')
   if (!isJsonType(contentType)) return { code, problem: `its content type is ${contentType || 'absent'}, not JSON` }
@@ -77,8 +80,7 @@ export function fixtureOfAnswer(
       code,
       problem: `its body would not pass start-up as a fixture: ${violations.map((v) => `${v.path} ${v.message}`).join('; ')}`,
     }
-  if (readsAsTemplate(value))
-    return { code, problem: 'a string in its body holds a {{…}} a fixture reads as a placeholder' }
+  if (readsAsTemplate(value)) return { code, problem: `a string in its body ${READ_AS_TEMPLATE}` }
   const json = `${JSON.stringify(value, null, 2)}\n`
   const declared = described.find((r) => r.code === code)?.headers ?? []
   const headers = declaredHeaders(answer.headers, declared, credentials)
@@ -92,6 +94,38 @@ export function fixtureOfAnswer(
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
+
+const READ_AS_TEMPLATE = 'holds a {{…}} a fixture reads as a placeholder'
+
+/**
+ * The declared response an answer of `status` is recorded under, which names its files (`200`, or
+ * `2XX` or `default` for the status a fixture of it replays as), or why there is none.
+ */
+export function recordedResponseOf(
+  responses: ResponseSet,
+  status: number,
+): { response: DeclaredResponse } | NotRecordable {
+  const response = findResponse(responses.declared, status)
+  if (!response) return { code: String(status), problem: 'the operation declares no response for it' }
+  // `2XX` replays as 200, `default` as the success status: a fixture keeps no status of its own.
+  if (statusOf(response, 200) !== status)
+    return {
+      code: response.code,
+      problem: `its status is declared only as ${response.code}, which a fixture replays as ${statusOf(response, 200)}`,
+    }
+  return { response }
+}
+
+/**
+ * Why one item of a streamed answer could not be in a stream fixture (#31 §2), checked as a body
+ * fixture is (`fixtureOfAnswer`): a field the item schema does not declare, or a `{{`; `undefined` when it can.
+ */
+export function streamItemProblem(checking: HeaderContext, item: DeclaredMedia, value: unknown): string | undefined {
+  const violations = bodyViolations(checking, item, value)
+  if (violations.length)
+    return `an item would not pass start-up in a fixture: ${violations.map((v) => `${v.path} ${v.message}`).join('; ')}`
+  return readsAsTemplate(value) ? `a string in an item ${READ_AS_TEMPLATE}` : undefined
+}
 
 /** The answer's values of the headers the response declares, but reserved ones and credentials; `undefined` when none is left. */
 function declaredHeaders(

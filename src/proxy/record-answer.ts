@@ -8,11 +8,21 @@ import { SEED_FOLDER } from '../responses/fixtures.js'
 import type { HeaderContext } from '../responses/header-context.js'
 import { parsePrefer } from '../responses/prefer.js'
 import type { UpstreamAnswer } from './check-upstream-answer.js'
-import { type RecordedFixture, type RecordedOperation, fixtureOfAnswer } from './fixture-of-answer.js'
+import {
+  type RecordedFixture,
+  type RecordedOperation,
+  fixtureOfAnswer,
+  recordedResponseOf,
+  streamItemProblem,
+} from './fixture-of-answer.js'
 import { requestHash } from './request-hash.js'
+import type { ItemFraming } from './read-upstream-stream.js'
 import { CREDENTIAL_HEADERS } from '../journal/redaction-of.js'
 import type { PlatformCrypto } from '../common/platform.js'
 import { afterThisTurn } from '../internal/later.js'
+import { utf8Text } from '../internal/bytes.js'
+import type { DeclaredMedia } from '../responses/declared-responses.js'
+import { MAX_UPSTREAM_BODY } from '../common/network.js'
 
 /** Proxy mode's `--record DIR`: upstream answers written as fixtures, for `--fixtures DIR` to replay. */
 export interface Recorder {
@@ -26,10 +36,29 @@ export interface Recorder {
     requestBody: Uint8Array | undefined,
     answer: UpstreamAnswer,
   ): void
+  /**
+   * Starts the recording of a streamed answer (#31 §2) that kept the contract so far: its items are
+   * kept as they pass, and written as a stream fixture once it ends whole (`StreamRecording`).
+   */
+  recordStream(operation: RecordedOperation, status: number, framing: ItemFraming, item: DeclaredMedia): StreamRecording
   /** Logs that an answer breaking the contract is not recorded, once per operation, status and violations. */
   passOver(operation: RecordedOperation, status: number, violations: readonly Violation[]): void
   /** Resolves once no write is pending: for tests, and for a server that closes. */
   idle(): Promise<void>
+}
+
+/**
+ * One streamed answer being recorded: written as `<code>.stream.jsonl` (one JSON item a line), or for
+ * Server-Sent Events `<code>.stream.sse` (the events as they came, names and ids kept; blocks with no
+ * data, such as comments and `retry:`, left out), the stream fixtures the mock serves.
+ */
+export interface StreamRecording {
+  /** An item that passed, with its value; or an SSE stream's closing event (`data: [DONE]`), which has none. */
+  keep(bytes: Uint8Array, item?: { value: unknown }): void
+  /** The stream will not be written: it broke the contract, or did not end whole. Told once an operation, status and reason. */
+  drop(reason: string): void
+  /** The stream ended whole: its fixture is written in the background, unless it was dropped. */
+  end(): void
 }
 
 /** What recording needs of the engine. */
@@ -74,6 +103,10 @@ const FIXTURE_NAME = /^[A-Za-z0-9][\w-]*$/
  * With `overwrite`, a named fixture is replaced by its latest answer (its old sidecar removed where
  * the new answer has none), and the default by the first answer of this run, never by a later one,
  * so that it stays the first recorded answer.
+ *
+ * A streamed answer (#31 §2) that keeps the contract to its end is written as `<code>.stream.jsonl`
+ * (one JSON item a line), or for Server-Sent Events `<code>.stream.sse` (its events with data, as
+ * they came): the first of each code this run, as the default fixture is; none is named by a request.
  *
  * What cannot be a fixture (`fixtureOfAnswer`) is told once per operation, status and reason. At
  * most `MAX_PENDING_RECORDINGS` answers wait to be written; past that an answer is not recorded, told
@@ -151,14 +184,41 @@ export function createRecorder(setup: RecorderSetup): Recorder {
     if (recorded.length) logger.info(`Recorded ${answerOf} as ${recorded.join(' and ')}.`)
   }
 
+  /** Writes a stream fixture, the first of its operation and code this run, as the default fixture is. */
+  const saveStream = async (operation: RecordedOperation, status: number, extension: string, text: string) => {
+    const { fixtureKey } = descriptions[operation.index]!
+    const answerOf = `the ${status} stream of ${operation.id}`
+    if (!isFolderName(fixtureKey))
+      return tellOnce(
+        `${operation.index} folder`,
+        `Not recording ${answerOf}: its fixture folder "${fixtureKey}" cannot be read back from ${dir}.`,
+      )
+    const recorded = recordedResponseOf(operation.responses, status)
+    if ('problem' in recorded)
+      return tellOnce(
+        `${operation.index} ${status} ${recorded.problem}`,
+        `Not recording ${answerOf}: ${recorded.problem}.`,
+      )
+    const key = `${fixtureKey}/${recorded.response.code}.${extension}`
+    if (settled.has(key)) return
+    settled.add(key)
+    const folder = join(dir, fixtureKey)
+    await files.makeFolder(folder).catch((error: unknown) => {
+      throw new Error(`could not make the folder ${folder} (${reasonOf(error)})`)
+    })
+    const file = join(folder, `${recorded.response.code}.${extension}`)
+    if (await writeOnce(file, text, overwrite, files)) logger.info(`Recorded ${answerOf} as ${file}.`)
+    else keep(file)
+  }
+
   let pending = 0
   let behindTold = false
   const waiting: Array<() => void> = []
-  const run = async (...args: Parameters<Recorder['record']>) => {
+  const run = async (what: string, save: () => Promise<void>) => {
     try {
-      await save(...args)
+      await save()
     } catch (error) {
-      logger.warn(`Not recording the ${args[3].status} answer of ${args[0].id}: ${reasonOf(error)}.`)
+      logger.warn(`Not recording ${what}: ${reasonOf(error)}.`)
     } finally {
       if (--pending === 0) {
         behindTold = false
@@ -166,20 +226,59 @@ export function createRecorder(setup: RecorderSetup): Recorder {
       }
     }
   }
+  /** Runs a write after this turn, unless too many are waiting already (told once until they are written). */
+  const enqueue = (what: string, save: () => Promise<void>) => {
+    if (pending >= MAX_PENDING_RECORDINGS) {
+      if (!behindTold)
+        logger.warn(
+          `Not recording answers for now: ${pending} are still being written to ${dir}; recording resumes once they are.`,
+        )
+      behindTold = true
+      return
+    }
+    pending++
+    // After this turn's answers are on their way: the checks and the hash stay off the request path.
+    // A logger that throws must not end the process, so even that rejection is caught.
+    afterThisTurn(() => void run(what, save).catch(() => {}))
+  }
   return {
     record(...args) {
-      if (pending >= MAX_PENDING_RECORDINGS) {
-        if (!behindTold)
-          logger.warn(
-            `Not recording answers for now: ${pending} are still being written to ${dir}; recording resumes once they are.`,
-          )
-        behindTold = true
-        return
+      enqueue(`the ${args[3].status} answer of ${args[0].id}`, () => save(...args))
+    },
+    recordStream(operation, status, framing, item) {
+      const extension = framing === 'sse' ? 'stream.sse' : 'stream.jsonl'
+      const lines: string[] = []
+      let size = 0
+      let dropped = false
+      const drop = (reason: string) => {
+        if (dropped) return
+        dropped = true
+        lines.length = 0
+        tellOnce(
+          `${operation.index} ${status} stream ${reason}`,
+          `Not recording the ${status} stream of ${operation.id}: ${reason}.`,
+        )
       }
-      pending++
-      // After this turn's answers are on their way: the checks and the hash stay off the request path.
-      // A logger that throws must not end the process, so even that rejection is caught.
-      afterThisTurn(() => void run(...args).catch(() => {}))
+      return {
+        keep(bytes, kept) {
+          if (dropped || (framing !== 'sse' && !kept)) return
+          const problem = kept && streamItemProblem(checking, item, kept.value)
+          if (problem) return drop(problem)
+          // JSON Lines and JSON text sequences alike are kept one JSON a line; events as they came.
+          const line = framing === 'sse' ? utf8Text(bytes) : `${JSON.stringify(kept!.value)}\n`
+          size += line.length
+          if (size > MAX_UPSTREAM_BODY)
+            return drop(`it is longer than ${MAX_UPSTREAM_BODY / 1024 / 1024} MiB, the most a recording holds`)
+          lines.push(line)
+        },
+        drop,
+        end() {
+          if (dropped) return
+          const text = lines.join('')
+          lines.length = 0
+          enqueue(`the ${status} stream of ${operation.id}`, () => saveStream(operation, status, extension, text))
+        },
+      }
     },
     passOver(operation, status, violations) {
       const problems = violations.map((v) => `${v.path} ${v.message}`).join('; ')
