@@ -1,7 +1,7 @@
 /**
  * What the MSW handlers add to the app they wrap (#33): which requests are the mock's (the
  * description's paths, the admin API, `baseUrl`, `strict`) and which go on to MSW, and a fault as a
- * failed fetch. The behaviour they share with the other runtimes is in `runtimes.test.ts`.
+ * failed fetch. The behaviour they share with the other runtimes is in `test/socket/runtimes.test.ts`.
  */
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
