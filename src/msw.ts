@@ -2,8 +2,9 @@
  * `plant-store-mock/msw` in Node: the mock as MSW request handlers (`createHandlers`), for
  * `setupServer(...handlers)` from `msw/node`, with the same handle as `createApp().mock`.
  */
-export { createHandlers } from './node/create-handlers.js'
+export { type NodeHandlersOptions, createHandlers } from './node/create-handlers.js'
 export type { HandlersOptions, MockHandlers } from './msw-handlers/create-mock-handlers.js'
+export type { MockBundle } from './bundle/mock-bundle.js'
 export type { MockHandle, MockState, StubDefinition, StubHandle } from './admin/mock-handle.js'
 export type { JournalEntry, JournalResponse } from './journal/journal-entry.js'
 export type { JournalFilter } from './journal/journal-filter.js'

@@ -96,6 +96,11 @@ export const startupErrorCodes = [
   'state_seed_unknown_resource',
   'state_file_unreadable',
   'state_file_invalid',
+  // A mock bundle (`plant-store-mock bundle`), and options that need Node where it runs without.
+  'bundle_invalid',
+  'bundle_unreadable',
+  'bundle_unwritable',
+  'option_needs_node',
   // The command line (`CommandLineError`).
   'cli_unknown_flag',
   'cli_bad_value',

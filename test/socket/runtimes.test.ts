@@ -16,7 +16,7 @@ function addPlant(mock: RunningMock, body: unknown, headers: Record<string, stri
 describe.each(runtimes)('the Plant Store on $name', (runtime) => {
   let running: RunningMock
   beforeAll(async () => {
-    running = await runtime.start({})
+    running = await runtime.start({ tokens: ['t'] })
   })
   afterAll(() => running.close())
 
@@ -34,10 +34,11 @@ describe.each(runtimes)('the Plant Store on $name', (runtime) => {
     expect(body.message).toMatch(/body\.name is required.*body\.id must be an integer/)
   })
 
-  it('answers a request without a bearer token 401', async () => {
+  it('answers a request without a bearer token, or with one it was not given, 401', async () => {
     const res = await addPlant(running, { id: 1, name: 'Fern' }, {})
     expect(res.status).toBe(401)
     expect(await res.json()).toMatchObject({ error: 401 })
+    expect((await addPlant(running, { id: 1, name: 'Fern' }, { authorization: 'Bearer other' })).status).toBe(401)
   })
 
   it('answers Prefer code=400 with the declared 400, and Prefer example with the named fixture', async () => {
