@@ -17,7 +17,6 @@ export interface BrowserHandlersOptions extends HandlersOptions {
  * The mock as MSW request handlers in a browser, from a bundle. Rejects with a `StartupError`.
  * @example
  * import { setupWorker } from 'msw/browser'
- * import { createHandlers } from 'plant-store-mock/msw'
  *
  * const { handlers, mock } = await createHandlers({ bundle: '/mock.bundle.json', baseUrl: '/api' })
  * await setupWorker(...handlers).start({ onUnhandledRequest: 'bypass' })

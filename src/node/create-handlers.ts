@@ -20,7 +20,6 @@ export interface NodeHandlersOptions extends HandlersOptions {
  * description does not know go on to MSW (`onUnhandledRequest`) unless `strict`. Rejects with a `StartupError`.
  * @example
  * import { setupServer } from 'msw/node'
- * import { createHandlers } from 'plant-store-mock/msw'
  *
  * const { handlers, mock } = await createHandlers({ baseUrl: 'http://localhost/api' })
  * const server = setupServer(...handlers)
