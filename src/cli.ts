@@ -8,6 +8,7 @@ import { consoleLogger, createConsoleLogger } from './node/console-logger.js'
 import { parseCommandLine } from './command-line/parse-command-line.js'
 import { filterByLevel } from './command-line/verbose-level.js'
 import { finishCoverage } from './command-line/coverage-at-exit.js'
+import { writeBundle } from './node/write-bundle.js'
 
 function main(argv: string[]): void {
   fromUsersFolder()
@@ -19,6 +20,14 @@ function main(argv: string[]): void {
   }
   if (command.action === 'help') return void process.stdout.write(CLI_HELP)
   if (command.action === 'version') return void process.stdout.write(`${readVersion()}\n`)
+  if (command.action === 'bundle') {
+    const logger = createConsoleLogger(command.options)
+    writeBundle(command.options, command.out, logger).then(
+      (wrote) => logger.info(wrote),
+      (error) => reportFailure(logger, error),
+    )
+    return
+  }
   const { options, verboseLevel, environment, workers } = command
   const unfiltered = createConsoleLogger(options)
   const logger = verboseLevel ? filterByLevel(unfiltered, verboseLevel) : unfiltered

@@ -141,6 +141,12 @@ Logs:
   --help               show this help
   --version            show the version
 
+Without a server ("bundle <description> --out <file>"):
+  --out <file>         write the description, fixtures, scenarios and seed
+                       data, checked as at start-up, and the options given,
+                       to one JSON file for createHandlers({ bundle }) from
+                       plant-store-mock/msw (MSW in a browser)
+
 Flags win over environment variables.
 
 `

@@ -9,6 +9,7 @@ import { CommandLineError } from './command-line-error.js'
 const FLAGS = {
   spec: { type: 'string' },
   fixtures: { type: 'string' },
+  out: { type: 'string' },
   port: { type: 'string', short: 'p' },
   host: { type: 'string', short: 'h' },
   dynamic: { type: 'boolean', short: 'd' },

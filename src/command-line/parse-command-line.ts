@@ -21,6 +21,12 @@ export type CommandLine =
       /** Processes answering on the port (`--workers`); 1 is the single process, without node:cluster. */
       workers: number
     }
+  | {
+      /** `bundle <description> --out FILE`: the files start-up reads, checked, in one JSON file (#33). */
+      action: 'bundle'
+      options: MockOptions
+      out: string
+    }
 
 /**
  * Reads the command line and the environment into options: the description as an argument (after
@@ -39,8 +45,9 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   const proxying = positionals[0] === 'proxy'
   const upstreamWord = proxying ? positionals[2] : undefined
   if (proxying && positionals.length > 3) throw tooManyWords(positionals.slice(1))
-  const spec =
-    readDescription(proxying ? positionals.slice(1, 2) : positionals, values.spec) ?? settings.path('MOCK_SPEC')
+  const bundling = positionals[0] === 'bundle'
+  const words = proxying ? positionals.slice(1, 2) : bundling ? positionals.slice(1) : positionals
+  const spec = readDescription(words, values.spec) ?? settings.path('MOCK_SPEC')
   const port =
     values.port === undefined
       ? settings.read('PORT', readPort, (text) => [`Port ${text} on`, `:${text}`])
@@ -120,6 +127,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     storePrefix: values['store-prefix'],
     sessionTtlMs: readOptional('--session-ttl', values['session-ttl'], readDuration),
   }
+  if (bundling || values.out !== undefined) return { action: 'bundle', options, out: readOut(bundling, values.out) }
   // `--multiprocess` is taken and does nothing: `--workers` says how many processes answer.
   const workers =
     values.workers === undefined ? settings.read('MOCK_WORKERS', readWorkers) : readWorkers('--workers', values.workers)
@@ -153,6 +161,21 @@ function readDescription(positionals: readonly string[], specFlag: string | unde
     )
   }
   return chosen
+}
+
+/** Where `bundle` writes: `--out` is needed, and is for `bundle` only. */
+function readOut(bundling: boolean, out: string | undefined): string {
+  if (!bundling)
+    throw new CommandLineError(
+      'cli_bad_value',
+      '--out is where `bundle` writes: `plant-store-mock bundle <description> --out <file>`.',
+    )
+  if (out === undefined)
+    throw new CommandLineError(
+      'cli_missing_value',
+      '`bundle` writes one file: give it with --out <file> (e.g. public/mock.bundle.json).',
+    )
+  return out
 }
 
 function tooManyWords(words: readonly string[]): CommandLineError {

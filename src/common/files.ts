@@ -16,6 +16,8 @@ export interface Files {
   realPath(path: string): Promise<string>
   /** Whether anything is at a path; synchronous, as the options are resolved before anything is read. */
   exists(path: string): boolean
+  /** The media type a file's name says (`200.png` → `image/png`); `false` when it says none. */
+  mediaTypeOf(path: string): string | false
   /** The path a `file:` URL names (`file:///a/b%20c.yaml` → `/a/b c.yaml`). */
   pathOfFileUrl(url: string): string
   /** Makes a folder, and the folders above it that are missing. */

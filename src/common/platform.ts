@@ -20,7 +20,15 @@ export interface Platform {
    * platform without one (a browser) leaves it out, and the wall clock is used.
    */
   cpuTime?: () => number
+  /**
+   * Converts a Swagger 2.0 description (bundled: every `$ref` local) to OpenAPI 3.0. Node's is
+   * swagger2openapi, which runs in Node only; a platform without one (a browser) refuses Swagger 2.0.
+   */
+  swagger2?: Swagger2Converter
 }
+
+/** Swagger 2.0 → OpenAPI 3.0, the document converted whole (`Platform.swagger2`); rejects with the converter's reason. */
+export type Swagger2Converter = (swagger: Record<string, any>) => Promise<Record<string, any>>
 
 /** Hashing, synchronous, as Node's `node:crypto` does it natively (Web Crypto's digest is asynchronous only). */
 export interface PlatformCrypto {

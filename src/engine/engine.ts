@@ -85,7 +85,11 @@ export interface EngineSetup {
 export async function createEngine(input: MockOptions, logger: Logger, setup: EngineSetup): Promise<Engine> {
   const { files } = setup.platform
   const options = resolveOptions(input, setup.platform)
-  const spec = await loadSpec(options.spec, { files, allowRefOutside: options.allowRefOutside })
+  const spec = await loadSpec(options.spec, {
+    files,
+    allowRefOutside: options.allowRefOutside,
+    swagger2: setup.platform.swagger2,
+  })
   const { document } = spec
   for (const warning of spec.warnings ?? []) logger.warn(`${spec.path}: ${warning}`)
   // Prism reads json-schema-faker options from the description; its 0.5 option names are not this 0.6's, so they are told, not guessed at.

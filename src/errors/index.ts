@@ -1,5 +1,6 @@
 import { adminErrors } from './admin.js'
 import { authErrors } from './auth.js'
+import { bundleErrors } from './bundle.js'
 import { descriptionErrors } from './description.js'
 import { fixtureErrors } from './fixture.js'
 import { MockError, type Violation } from './mock-error.js'
@@ -192,4 +193,5 @@ export const startupErrors = {
   ...optionErrors,
   ...stateStartupErrors,
   ...webhookErrors,
+  ...bundleErrors,
 }

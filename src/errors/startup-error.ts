@@ -100,6 +100,11 @@ export const startupErrorCodes = [
   'state_file_invalid',
   // The shared store (`--store redis://`, #32).
   'store_unreachable',
+  // A mock bundle (`plant-store-mock bundle`), and options that need Node where it runs without.
+  'bundle_invalid',
+  'bundle_unreadable',
+  'bundle_unwritable',
+  'option_needs_node',
   // The command line (`CommandLineError`).
   'cli_unknown_flag',
   'cli_bad_value',

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { mkdir, readFile, readdir, realpath, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { lookup as mediaTypeOfFile } from 'mime-types'
 import type { FileInfo, Files } from '../common/files.js'
 
 /** The file system through `node:fs`; its errors are Node's, as `Files` says. */
@@ -20,6 +21,7 @@ export const nodeFiles: Files = {
     })),
   realPath: (path) => realpath(path),
   exists: (path) => existsSync(path),
+  mediaTypeOf: (path) => mediaTypeOfFile(path),
   pathOfFileUrl: (url) => fileURLToPath(url),
   makeFolder: async (path) => void (await mkdir(path, { recursive: true })),
   writeNew: async (path, text) => {

@@ -2,6 +2,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Platform } from '../common/platform.js'
+import { convertSwagger2Obj } from './convert-swagger2-obj.js'
 import { nodeFiles } from './node-files.js'
 import { nodeNetwork } from './node-network.js'
 import { readStateFile } from './state-file.js'
@@ -21,6 +22,7 @@ export const nodePlatform: Platform = {
   network: nodeNetwork,
   stateFile: { read: readStateFile, createWriter: createStateWriter },
   embedded: { spec: resolve(packageRoot, 'openapi.yaml'), fixtures: resolve(packageRoot, 'fixtures') },
+  swagger2: convertSwagger2Obj,
   cpuTime() {
     const { user, system } = process.cpuUsage()
     return (user + system) / 1000

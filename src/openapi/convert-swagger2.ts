@@ -1,30 +1,26 @@
 import { startupErrors } from '../errors/index.js'
+import type { Swagger2Converter } from '../common/platform.js'
 import { nodeAt } from './resolve-ref.js'
 
 /**
- * Swagger 2.0 → OpenAPI 3.0 with swagger2openapi, after bundling (so every `$ref` is already
- * local). The converter's own resolver stays off and any fetch it might try is refused.
- * @note Imported on demand: an OpenAPI 3 description never pays for loading the converter.
+ * Swagger 2.0 → OpenAPI 3.0, after bundling (so every `$ref` is already local), by the platform's
+ * converter (`Platform.swagger2`: swagger2openapi, which runs in Node only, #33); where there is none
+ * (a browser), a Swagger 2.0 description is refused with what to do.
  */
-export async function convertSwagger2(path: string, bundled: Record<string, any>): Promise<Record<string, any>> {
-  const { convertObj } = await import('swagger2openapi')
-  const refuseDownload = (url: unknown) =>
-    Promise.reject(new Error(`${String(url)} would be downloaded; only local files may be referenced`))
-  try {
-    const converted = await convertObj(
-      bundled as never,
-      {
-        direct: true,
-        resolve: false,
-        resolveInternal: false,
-        // Fix small slips (a missing `type` on a parameter...) the way the converter's CLI does.
-        patch: true,
-        warnOnly: true,
-        fetch: refuseDownload as never,
-      } as never,
+export async function convertSwagger2(
+  path: string,
+  bundled: Record<string, any>,
+  convert: Swagger2Converter | undefined,
+): Promise<Record<string, any>> {
+  if (!convert)
+    throw startupErrors.descriptionSwaggerConversion(
+      path,
+      'Swagger 2.0 is converted by swagger2openapi, which needs Node; convert the description to OpenAPI 3 first (npx swagger2openapi)',
     )
-    keepFormDataEmptyValues(bundled, converted as unknown as Record<string, any>)
-    return converted as unknown as Record<string, any>
+  try {
+    const converted = await convert(bundled)
+    keepFormDataEmptyValues(bundled, converted)
+    return converted
   } catch (error) {
     throw startupErrors.descriptionSwaggerConversion(path, (error as Error).message)
   }

@@ -1,5 +1,6 @@
 import { parse as parseYaml } from 'yaml'
 import { type Files, isMissing } from '../common/files.js'
+import type { Swagger2Converter } from '../common/platform.js'
 import { startupErrors } from '../errors/index.js'
 import { bundleExternalRefs } from './bundle-external-refs.js'
 import { checkRegularFile, checkShape } from './check-shape.js'
@@ -25,14 +26,18 @@ export interface SpecDocument {
  */
 export async function loadSpec(
   path: string,
-  { files, allowRefOutside = [] }: { files: Files; allowRefOutside?: readonly string[] },
+  {
+    files,
+    allowRefOutside = [],
+    swagger2,
+  }: { files: Files; allowRefOutside?: readonly string[]; swagger2?: Swagger2Converter },
 ): Promise<SpecDocument> {
   const parsed = parseDescription(path, await readText(path, files))
   checkShape(path, parsed)
   const version = detectVersion(path, parsed)
   const bundled = await bundleExternalRefs(path, parsed as Record<string, any>, allowRefOutside, files)
   let document = bundled as Record<string, any>
-  if (version === '2.0') document = await convertSwagger2(path, document)
+  if (version === '2.0') document = await convertSwagger2(path, document, swagger2)
   const notes = normalizeSchemas(document)
   const warnings = describeNotes(notes, version)
   if (version === '3.2') warnings.push(...unreadFeatures(document))

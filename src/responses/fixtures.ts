@@ -3,7 +3,6 @@ import { startupErrors } from '../errors/index.js'
 import { isHeaderName } from '../internal/header-value.js'
 import { isJsonType } from '../internal/media-type.js'
 import { isPlainObject } from '../internal/plain-object.js'
-import { lookup as mediaTypeOfFile } from 'mime-types'
 
 /** One fixture file: a named response body for one operation and status. */
 export interface Fixture {
@@ -135,7 +134,7 @@ async function readFixture(file: string, name: string, files: Files): Promise<Fi
     return { file, code: stream[1]!, name: stream[2] ?? 'default', value: undefined, stream: items }
   }
   const other = OTHER_FILE.exec(name)
-  const mediaType = other ? mediaTypeOfFile(name) : false
+  const mediaType = other ? files.mediaTypeOf(file) : false
   // A JSON body is a `.json` fixture, checked against its schema: `200.JSON` or `200.geojson` is a misnamed one.
   if (!other || !mediaType || isJsonType(mediaType)) throw startupErrors.fixtureBadName(file)
   let bytes: Uint8Array

@@ -187,6 +187,7 @@ describe('the Docker image build and stop', () => {
     const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
       dependencies: Record<string, string>
       devDependencies: Record<string, string>
+      peerDependencies: Record<string, string>
     }
     // Every install in the build stage runs after keep-build-dependencies.mjs has trimmed package.json.
     const installs = buildRuns.filter((run) => /\bnpm (ci|install|i)\b/.test(run))
@@ -209,16 +210,18 @@ describe('the Docker image build and stop', () => {
     const trimmed = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as typeof manifest
     expect(Object.keys(trimmed.devDependencies).sort()).toEqual(
       Object.keys(manifest.devDependencies)
-        .filter((name) => name === 'typescript' || name.startsWith('@types/'))
+        .filter((name) => name === 'typescript' || name.startsWith('@types/') || name in manifest.peerDependencies)
         .sort(),
     )
     expect(trimmed.devDependencies.typescript).toBe(manifest.devDependencies.typescript)
     for (const tool of ['vitest', '@stoplight/prism-cli', 'autocannon', 'fast-check'])
       expect(trimmed.devDependencies).not.toHaveProperty(tool)
     expect(trimmed.dependencies).toEqual(manifest.dependencies)
-    // What src/ imports the build must find installed: every bare import is a production dependency.
+    // What src/ imports the build must find installed: every bare import is a production dependency,
+    // or a peer kept for its types (msw: only `plant-store-mock/msw` imports it, where the user has it).
     for (const name of importedPackages(join(root, 'src')))
-      expect(Object.keys(trimmed.dependencies), name).toContain(name)
+      expect([...Object.keys(trimmed.dependencies), ...Object.keys(manifest.peerDependencies)], name).toContain(name)
+    for (const peer of Object.keys(manifest.peerDependencies)) expect(trimmed.devDependencies).toHaveProperty(peer)
   })
 
   it('carries the licence: LICENSE in the final stage, and the licence label (#13)', () => {

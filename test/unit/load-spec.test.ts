@@ -11,7 +11,7 @@ import { ajvFor } from '../support/builders.js'
 import { expectStartupError, expectStartupErrorThrown } from '../support/startup-error.js'
 import { nodePlatform } from '../../src/node/node-platform.js'
 
-const { files } = nodePlatform
+const { files, swagger2 } = nodePlatform
 
 const specFile = (name: string) => fileURLToPath(new URL(`../descriptions/${name}`, import.meta.url))
 const plantStore = fileURLToPath(new URL('../../openapi.yaml', import.meta.url))
@@ -72,14 +72,14 @@ describe('loadSpec', () => {
     const petstore = specFile('swagger2-petstore.yaml')
 
     it('converts a Swagger 2.0 description to OpenAPI 3.0', async () => {
-      const spec = await loadSpec(petstore, { files })
+      const spec = await loadSpec(petstore, { files, swagger2 })
       expect(spec.version).toBe('3.0')
       expect(spec.document.openapi).toMatch(/^3\.0\./)
       expect(spec.document.swagger).toBeUndefined()
     })
 
     it('turns a Swagger body parameter into a requestBody with the declared media type', async () => {
-      const { document } = await loadSpec(petstore, { files })
+      const { document } = await loadSpec(petstore, { files, swagger2 })
       expect(document.paths['/pets'].post.requestBody).toEqual({
         required: true,
         content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPet' } } },
@@ -87,20 +87,20 @@ describe('loadSpec', () => {
     })
 
     it('moves Swagger definitions and security definitions under components', async () => {
-      const { document } = await loadSpec(petstore, { files })
+      const { document } = await loadSpec(petstore, { files, swagger2 })
       expect(Object.keys(document.components.schemas)).toContain('NewPet')
       expect(document.components.securitySchemes.api_key).toEqual({ type: 'apiKey', name: 'api_key', in: 'header' })
     })
 
     it('bundles a definition from another local file, leaving no $ref to another file', async () => {
-      const { document } = await loadSpec(petstore, { files })
+      const { document } = await loadSpec(petstore, { files, swagger2 })
       const refs = JSON.stringify(document).match(/"\$ref":"[^"]*"/g) ?? []
       expect(refs.length).toBeGreaterThan(0)
       expect(refs.every((ref) => ref.startsWith('"$ref":"#/components/'))).toBe(true)
     })
 
     it('gives a pipes collectionFormat the pipeDelimited style', async () => {
-      const { document } = await loadSpec(petstore, { files })
+      const { document } = await loadSpec(petstore, { files, swagger2 })
       expect(document.paths['/pets'].get.parameters[0]).toMatchObject({
         name: 'tags',
         in: 'query',
@@ -109,7 +109,7 @@ describe('loadSpec', () => {
     })
 
     it('reads x-nullable as a type that admits null', async () => {
-      const { document } = await loadSpec(petstore, { files })
+      const { document } = await loadSpec(petstore, { files, swagger2 })
       expect(document.components.schemas.NewPet.properties.tag.type).toEqual(['string', 'null'])
     })
   })
@@ -180,11 +180,19 @@ describe('loadSpec', () => {
 
     it('names the file and the converter problem of a Swagger 2.0 description that cannot be converted (#7)', async () => {
       const error = await expectStartupError(
-        loadSpec(specFile('swagger-2.yaml'), { files }),
+        loadSpec(specFile('swagger-2.yaml'), { files, swagger2 }),
         'description_swagger_conversion',
       )
       expect(error.message).toContain(specFile('swagger-2.yaml'))
       expect(error.message).toContain('info must be an object')
+    })
+
+    it('refuses Swagger 2.0 on a platform with no converter (a browser), saying what to do (#33)', async () => {
+      const error = await expectStartupError(
+        loadSpec(specFile('swagger2-petstore.yaml'), { files }),
+        'description_swagger_conversion',
+      )
+      expect(error.message).toContain('npx swagger2openapi')
     })
 
     it('refuses a Swagger version other than 2.0, naming it (#7)', async () => {
