@@ -27,7 +27,7 @@ COPY fixtures ./fixtures
 USER node
 EXPOSE 4010
 # slim has no curl: node asks /__mock/health (always open, even with --admin-token) on the PORT the mock listens on.
-HEALTHCHECK --interval=5s --timeout=3s --start-period=10s --retries=3 \
+HEALTHCHECK --interval=5s --timeout=3s --start-period=10s --start-interval=1s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/__mock/health', { signal: AbortSignal.timeout(2500) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Exec form: node is PID 1 and receives SIGTERM itself; src/cli.ts handles it (finish in-flight requests, exit 0),
 # within 8 s (CLOSE_GRACE_MS in src/node/server.ts), before docker stop's SIGKILL at 10 s.

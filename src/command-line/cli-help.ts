@@ -5,7 +5,7 @@
 export const CLI_HELP = `Usage: plant-store-mock [mock] [<description>] [options]
 
 Serves an API description as a contract-checking mock: OpenAPI 3.1, OpenAPI
-3.0 or Swagger 2.0, in YAML or JSON (default: the embedded Plant Store).
+3.2, 3.0 or Swagger 2.0, in YAML or JSON (default: the embedded Plant Store).
 Prism's command line works as it is: "prism mock api.yaml -p 4010 -d" becomes
 "plant-store-mock mock api.yaml -p 4010 -d"; the word "mock" is optional.
 
@@ -148,5 +148,24 @@ Without a server ("bundle <description> --out <file>"):
                        plant-store-mock/msw (MSW in a browser)
 
 Flags win over environment variables.
+
+Requests steer the mock (docs/request-controls.md):
+  Prefer: code=400, example=<name>, dynamic=true, delay=<ms>   (Prism's)
+  ?__code=400&__example=<name>   the same, in the query
+  X-Mock-Scenario: error         a scenario for one request
+  X-Mock-Session: <id>           scenarios and data of one test apart
+The admin API is under /__mock/ (the dashboard at /__mock/, the journal at
+/__mock/requests, scenarios, stubs, state, coverage; docs/
+journal-and-admin-api.md).
+
+Examples:
+  plant-store-mock api.yaml -p 4010       Prism's "prism mock api.yaml -p 4010"
+  curl -X POST localhost:4010/plants -H 'Authorization: Bearer t' \\
+    -H 'Content-Type: application/json' -d '{"id":1,"name":"Fern"}' \\
+    -H 'Prefer: code=400'                 the 400 path, on demand
+  plant-store-mock api.yaml --scenario error   every answer its error
+  npx vitest   # with startMockServer({ spec, port: 0 }) in a test (README)
+  docker run --rm -p 4010:4010 -v "$PWD:/spec:ro" \\
+    -e MOCK_SPEC=/spec/api.yaml plant-store-mock
 
 `

@@ -138,6 +138,12 @@ function rewordParseError(error: NodeJS.ErrnoException): Error {
   if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && quoted) return unknownFlag(quoted)
   const flag = /(--[\w-]+)/.exec(error.message)?.[1] ?? quoted
   if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag && /argument missing/.test(error.message)) {
+    // `-h` alone is a request for help in many tools; here, as in Prism, it is the host.
+    if (/'-h, --host/.test(error.message))
+      return new CommandLineError(
+        'cli_missing_value',
+        '-h is --host, as in Prism, and needs a host name (-h 0.0.0.0). For the help, run with --help.',
+      )
     return new CommandLineError('cli_missing_value', `${flag} needs a value. Run with --help to see the options.`)
   }
   if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag && /ambiguous/.test(error.message)) {

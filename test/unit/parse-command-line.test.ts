@@ -244,6 +244,13 @@ describe('mistyped flags: did you mean #13', () => {
       message: '--port needs a value. Run with --help to see the options.',
     })
   })
+
+  it('says -h without a value is --host, as in Prism, and points to --help (#36 §11)', () => {
+    expect(refusal(['-h'])).toEqual({
+      code: 'cli_missing_value',
+      message: '-h is --host, as in Prism, and needs a host name (-h 0.0.0.0). For the help, run with --help.',
+    })
+  })
 })
 
 describe('errors name what the user wrote: the flag, or the environment variable #13', () => {
@@ -305,7 +312,16 @@ describe('--help #13', () => {
   it('names the versions it loads, Swagger 2.0 included, and the forms of Prism’s command line', () => {
     expect(CLI_HELP).toContain('Swagger 2.0')
     expect(CLI_HELP).toContain('OpenAPI 3.1')
+    expect(CLI_HELP).toMatch(/OpenAPI\s+3\.2/)
     expect(CLI_HELP).toContain('Usage: plant-store-mock [mock] [<description>] [options]')
+  })
+
+  it('ends with the request controls, the admin API and examples: the Prism line, the 400 path, a test, Docker (#36 §11)', () => {
+    for (const text of ['Prefer: code=400', '?__code=400', 'X-Mock-Scenario', 'X-Mock-Session', '/__mock/'])
+      expect(CLI_HELP).toContain(text)
+    const examples = CLI_HELP.slice(CLI_HELP.indexOf('Examples:'))
+    for (const text of ['prism mock api.yaml', "-H 'Prefer: code=400'", 'startMockServer', 'docker run'])
+      expect(examples).toContain(text)
   })
 
   it('lists every flag the parser takes, Prism’s among them', () => {
