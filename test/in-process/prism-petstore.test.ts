@@ -57,4 +57,18 @@ describe("Prism's petstore (#36)", () => {
     expect(await listed('available')).toEqual(['rex'])
     expect(await listed('sold')).toEqual(['tom'])
   })
+
+  it('a mistake in using the mock’s controls gets the mock’s own error body; an invalid request to a bodiless 400 stays bodiless (#36 §5)', async () => {
+    const { app } = await petstore()
+    const undeclared = await app.request('/no_auth/pets/findByStatus?status=available&__code=500')
+    expect(undeclared.status).toBe(404)
+    expect(await undeclared.json()).toMatchObject({ error: 404, message: expect.stringContaining('__code=500') })
+    const unknown = await app.request('/no_auth/pets/1', { headers: { prefer: 'example=nope' } })
+    expect(unknown.status).toBe(404)
+    expect(await unknown.json()).toMatchObject({ message: expect.stringContaining('example=nope') })
+    const invalid = await app.request('/no_auth/pets/abc')
+    expect(invalid.status).toBe(400)
+    expect(await invalid.text()).toBe('')
+    expect(invalid.headers.get('x-mock-error')).toContain('petId')
+  })
 })
