@@ -6,7 +6,8 @@ import type { ResponseDescription } from '../openapi/operations.js'
 import { type DeclaredMedia, type ResponseSet, findResponse, mediaOf } from '../responses/declared-responses.js'
 import { schemaViolations } from '../validation/check-response-body.js'
 import { toViolations } from '../validation/violations.js'
-import { type ItemFraming, eventDataOf, itemFramingOf } from './read-upstream-stream.js'
+import { type ItemFraming, itemFramingOf } from './read-upstream-stream.js'
+import { eventFieldsOf } from '../internal/event-stream.js'
 
 /** An upstream's answer with its body read whole: what a recording is made of. */
 export interface UpstreamAnswer {
@@ -79,7 +80,7 @@ export function checkUpstreamHead(
   const framing = itemFramingOf(framingOf(contentType))
   if (framing) {
     const { sequence } = media
-    const closing = sequence?.closing === undefined ? undefined : eventDataOf(sequence.closing)
+    const closing = sequence?.closing === undefined ? undefined : eventFieldsOf(sequence.closing).data
     return { violations, stream: { framing, item: sequence?.item, closing } }
   }
   return media.kind === 'json' && media.validate ? { violations, body: { schema: media, declared } } : { violations }

@@ -1,5 +1,6 @@
 import type { SequenceFraming } from '../internal/media-type.js'
 import { utf8Text } from '../internal/bytes.js'
+import { eventFieldsOf } from '../internal/event-stream.js'
 
 /**
  * The framings the proxy reads item by item: Server-Sent Events, JSON Lines, JSON text sequences. A
@@ -250,20 +251,6 @@ function eventSplitter(): Splitter {
 
 /** An event's item: its `data` lines joined with LF, as an EventSource gives them; none without a `data` field. */
 function eventItem(bytes: Uint8Array): StreamItem {
-  const text = eventDataOf(utf8Text(bytes))
+  const text = eventFieldsOf(utf8Text(bytes)).data
   return text === undefined ? { bytes } : { bytes, text }
-}
-
-/** The data of one event's text (its fields, one a line); `undefined` when it has no `data` field. */
-export function eventDataOf(event: string): string | undefined {
-  let data: string | undefined
-  for (const line of event.split(/\r\n|\r|\n/)) {
-    if (line === '' || line.startsWith(':')) continue
-    const colon = line.indexOf(':')
-    const field = colon === -1 ? line : line.slice(0, colon)
-    if (field !== 'data') continue
-    const value = colon === -1 ? '' : line.slice(colon + (line[colon + 1] === ' ' ? 2 : 1))
-    data = data === undefined ? value : `${data}\n${value}`
-  }
-  return data
 }

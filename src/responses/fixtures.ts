@@ -2,6 +2,7 @@ import { type Files, type FolderEntry, byName } from '../common/files.js'
 import { startupErrors } from '../errors/index.js'
 import { isHeaderName } from '../internal/header-value.js'
 import { isJsonType } from '../internal/media-type.js'
+import { eventsOf } from '../internal/event-stream.js'
 import { isPlainObject } from '../internal/plain-object.js'
 
 /** One fixture file: a named response body for one operation and status. */
@@ -168,27 +169,10 @@ function readJsonLines(file: string, text: string): StreamFixture {
  * last event's data may instead be a closing word such as `[DONE]`, sent as written.
  */
 function readEventStream(file: string, text: string): StreamFixture {
-  const events: Array<{ data: string[]; event?: string; id?: string; line: number }> = []
-  let current: (typeof events)[number] | undefined
-  text.split(/\r\n|\r|\n/).forEach((line, index) => {
-    if (!line) {
-      if (current) events.push(current)
-      current = undefined
-      return
-    }
-    if (line.startsWith(':')) return
-    const colon = line.indexOf(':')
-    const field = colon < 0 ? line : line.slice(0, colon)
-    const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '')
-    current ??= { data: [], line: index + 1 }
-    if (field === 'data') current.data.push(value)
-    else if (field === 'event') current.event = value
-    else if (field === 'id') current.id = value
-  })
-  if (current) events.push(current)
+  const events = eventsOf(text)
   const fixture: StreamFixture = { items: [] }
   events.forEach((event, index) => {
-    const data = event.data.join('\n')
+    const data = event.data ?? ''
     let value: unknown
     try {
       value = JSON.parse(data)

@@ -1,11 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import {
-  type ItemFraming,
-  type StreamItem,
-  createItemReader,
-  eventDataOf,
-} from '../../src/proxy/read-upstream-stream.js'
+import { type ItemFraming, type StreamItem, createItemReader } from '../../src/proxy/read-upstream-stream.js'
+import { eventFieldsOf } from '../../src/internal/event-stream.js'
+
+/** An event's data, as the proxy and stream fixtures read it. */
+const eventDataOf = (event: string) => eventFieldsOf(event).data
 
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
