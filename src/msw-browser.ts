@@ -42,11 +42,4 @@ async function fetchBundle(url: string): Promise<MockBundle> {
   return checkBundle(value, url)
 }
 
-export type { HandlersOptions, MockHandlers } from './msw-handlers/create-mock-handlers.js'
-export type { MockBundle } from './bundle/mock-bundle.js'
-export type { MockHandle, MockState, StubDefinition, StubHandle } from './admin/mock-handle.js'
-export type { JournalEntry, JournalResponse } from './journal/journal-entry.js'
-export type { JournalFilter } from './journal/journal-filter.js'
-export type { RequestCheck } from './verify/verify-check.js'
-export { StartupError, type StartupErrorCode, startupErrorCodes } from './errors/index.js'
-export { VerificationError } from './errors/verification-error.js'
+export * from './msw-handlers/entry-exports.js'
