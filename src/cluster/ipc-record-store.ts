@@ -1,18 +1,12 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
 import { LosslessNumber, isSafeNumber, parse as parseLossless, stringify as stringifyLossless } from 'lossless-json'
 import type { ListQuery, RecordPage } from '../state/list-page.js'
 import type { RecordPlace, RecordSets, RecordStore, StoredRecord } from '../state/record-store.js'
 import { markIfExact } from '../internal/exact-values.js'
 import type { PrimaryLink } from './primary-link.js'
+import { applyingEcho } from '../relay/relay-link.js'
 
 /** A place as it crosses the channel: the resource by name (the primary has its own `Resource`s). */
 export type WirePlace = [session: string | null, resource: string, scope: string]
-
-/**
- * Set while a worker applies an admin write another worker received (`POST /__mock/reset` relayed to
- * every worker): the data is shared, so only the worker that received it changes it.
- */
-export const applyingEcho = new AsyncLocalStorage<boolean>()
 
 /**
  * The record store of a worker of `--workers N`: every operation is one round trip to the one

@@ -1,14 +1,7 @@
 import type { Worker } from 'node:cluster'
 import type { Logger } from '../common/log.js'
-import {
-  type Call,
-  IPC_TIMEOUT_MS,
-  type Run,
-  type ToPrimary,
-  type ToWorker,
-  type WireRequest,
-  type WireResponse,
-} from './messages.js'
+import { type Call, IPC_TIMEOUT_MS, type Run, type ToPrimary, type ToWorker } from './messages.js'
+import type { WireRequest, WireResponse } from '../relay/wire.js'
 
 /** One worker as the primary knows it: its slot (0 to N-1, kept by its replacement) and whether it answers yet. */
 export interface Member {

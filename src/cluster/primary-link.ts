@@ -1,8 +1,9 @@
+import type { RelayLink } from '../relay/relay-link.js'
 import { clusterErrors } from './cluster-errors.js'
 import { type Call, IPC_TIMEOUT_MS, type Run, type ToPrimary, type ToWorker, isMessage } from './messages.js'
 
 /** A worker's side of the channel: asks the primary (`call`), and answers what the primary asks it (`onRun`). */
-export interface PrimaryLink {
+export interface PrimaryLink extends RelayLink {
   /** Resolves with the primary's answer; rejects with a 503 `MockError` when it does not come in time or the primary is gone. */
   call(call: Call, what: string): Promise<unknown>
   /** The worker's answer to each `run` of the primary; a throw is sent back as its message. */

@@ -3,17 +3,17 @@ import type { MockOptions } from '../common/config.js'
 import type { ConsoleLogger } from '../common/log.js'
 import { StartupError } from '../errors/index.js'
 import { closeThenExit } from '../command-line/report.js'
-import { relayAdmin } from './admin-relay.js'
-import { applyingEcho, createIpcRecordStore } from './ipc-record-store.js'
-import { type Run, type ToPrimary, type ToWorker, fromWireRequest, isMessage, toWireResponse } from './messages.js'
+import { relayAdmin } from '../relay/admin-relay.js'
+import { answerRelayed } from '../relay/answer-relayed.js'
+import type { FetchHandler } from '../relay/relay-link.js'
+import { createIpcRecordStore } from './ipc-record-store.js'
+import { type Run, type ToPrimary, type ToWorker, isMessage } from './messages.js'
 import { createPrimaryLink } from './primary-link.js'
-import type { FetchHandler } from '../node/server-hooks.js'
 import type { LiveMock } from '../admin/mock-handle.js'
-import { verifyInputOf } from '../admin/admin-verify.js'
 import { coverageOf, writeCoverageReport } from '../admin/admin-coverage.js'
 import type { CoverageReport } from '../coverage/coverage-report.js'
 import { finishCoverage } from '../command-line/coverage-at-exit.js'
-import { type FromWorker, journalNumbering, mergeCoverage } from './merge-reads.js'
+import { type FromWorker, journalNumbering, mergeCoverage } from '../relay/merge-reads.js'
 
 /** Where the primary tells a worker its slot and whether it prints the start-up lines: `PLANT_STORE_MOCK_WORKER=<slot>:<1|0>`. */
 export const WORKER_VARIABLE = 'PLANT_STORE_MOCK_WORKER'
@@ -55,17 +55,7 @@ export async function runWorker(options: MockOptions, logger: ConsoleLogger): Pr
   link.onRun(async (run: Run) => {
     if (run.kind === 'serve') return void ((gate = undefined), openGate())
     if (run.kind === 'finish-coverage') return finishAllCoverage()
-    if (run.kind === 'apply')
-      return applyingEcho.run(run.echo, async () =>
-        toWireResponse(await inner!(fromWireRequest(run.request), undefined)),
-      )
-    const { gather } = run
-    const journal = live!().state.journal
-    if (gather.what === 'entries') return journal.listRequests(gather.filter)
-    if (gather.what === 'count') return journal.countRequests(gather.filter)
-    if (gather.what === 'verify') return verifyInputOf(live!().state, gather.session)
-    if (gather.what === 'coverage') return coverageOf(live!().engine, live!().state)
-    return toWireResponse(await inner!(fromWireRequest(gather.request), undefined))
+    return answerRelayed(run, inner!, live!())
   })
 
   let server: MockServer
@@ -78,7 +68,8 @@ export async function runWorker(options: MockOptions, logger: ConsoleLogger): Pr
         wrapFetch: (handle, current) => {
           inner = handle
           live = current
-          const relayed = relay(handle, current)
+          // With `--store` each worker is a replica on the store, which relays its admin API (`join-replicas.ts`).
+          const relayed = options.store ? handle : relay(handle, current)
           return (request, env) => (gate ? gate.then(() => relayed(request, env)) : relayed(request, env))
         },
       },
@@ -101,6 +92,6 @@ export async function runWorker(options: MockOptions, logger: ConsoleLogger): Pr
   if (!process.connected) return stop()
   // Before any request (the gate holds them until the primary says serve): ids unique over the workers.
   const { first, step } = journalNumbering(slot)
-  live!().state.journal.numberEntries(first, step)
+  if (!options.store) live!().state.journal.numberEntries(first, step)
   link.send({ t: 'listening', url: server.url, title: server.title, operations: server.operations })
 }

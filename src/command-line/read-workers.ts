@@ -1,8 +1,9 @@
+import { SLOTS } from '../relay/merge-reads.js'
 import { availableParallelism } from 'node:os'
 import { CommandLineError } from './command-line-error.js'
 
 /** Workers at most: more would only share the same cores, and the journal's ids keep 6 bits for the worker. */
-export const MAX_WORKERS = 64
+export const MAX_WORKERS = SLOTS
 
 /**
  * `--workers` / `MOCK_WORKERS`: a whole number from 1 to 64, or `auto` (one per core the process may

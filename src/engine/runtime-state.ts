@@ -8,6 +8,7 @@ import { StubStore } from '../rules/stubs.js'
 import type { Deliverer } from '../events/delivery.js'
 import { WebhookTargets } from '../events/webhook-targets.js'
 import type { Awaitable, RecordStore } from '../state/record-store.js'
+import type { SharedCounts } from './shared-store.js'
 import { utf8ByteLength } from '../internal/bytes.js'
 
 /**
@@ -34,8 +35,10 @@ export interface RuntimeState {
   webhookTargets: WebhookTargets
   /** Runtime stubs (`POST /__mock/stubs`), tried before the scenario's rules. */
   stubs: StubStore
-  /** How often each rule and stub has answered, per session (`times`, `sequence`). */
+  /** How often each rule and stub has answered, per session (`times`, `sequence`): this process's answers. */
   counters: RuleCounters
+  /** With a shared store (`--store`), the counts over every replica, which decide `times` and `sequence` (#32). */
+  sharedCounts: SharedCounts | undefined
   /** What the requests exercised of the description (#29); kept by `reset`, cleared by `POST /__mock/coverage/reset`. */
   coverage: Coverage
   /** Scenario back to the start, sessions forgotten, journal emptied, stubs removed, counters zeroed, data back to its seed; or only one session's. */
@@ -56,13 +59,15 @@ export interface RuntimeStateParts {
   records?: RecordStore
   /** The sender of callbacks and webhooks; without one, none is sent. */
   deliveries?: Deliverer
+  /** Rule counts shared by the replicas on a store (`--store`). */
+  sharedCounts?: SharedCounts
 }
 
 export function createRuntimeState(
   scenarios: ReadonlyMap<string, Scenario>,
   startScenario: string,
   journalSize: number,
-  { previous, redaction, journalBytes, records, deliveries }: RuntimeStateParts = {},
+  { previous, redaction, journalBytes, records, deliveries, sharedCounts }: RuntimeStateParts = {},
 ): RuntimeState {
   const start = scenarios.get(startScenario)
   if (!start) throw startupErrors.scenarioUnknown(startScenario, [...scenarios.keys()])
@@ -104,6 +109,7 @@ export function createRuntimeState(
     sessions: () => bySession.entries(),
     stubs,
     counters,
+    sharedCounts,
     coverage,
     deliveries,
     webhookTargets,
@@ -121,7 +127,9 @@ export function createRuntimeState(
         journal.clearRequests()
       }
       // The in-memory store resets at once; a shared one answers when it has.
-      return records?.reset(session)
+      const data = records?.reset(session)
+      const counts = sharedCounts?.reset(session)
+      return counts ? Promise.all([data, counts]).then(() => {}) : data
     },
   }
 }

@@ -13,8 +13,26 @@ export interface SharedStore {
   readonly where: string
   /** The records of a stateful engine, kept in the store under its resources' names. */
   openRecords(setup: SharedRecordsSetup): RecordStore
+  /** The rule and stub counts (`times`, `sequence`), shared by every replica. */
+  openCounts(): SharedCounts
   /** Ends the connection (the server's close). */
   close(): Promise<void>
+}
+
+/**
+ * How often each rule and stub has answered, kept in the shared store so that `times` and `sequence`
+ * count over every replica: each answer of a counted rule is claimed there, atomically, before it is given.
+ */
+export interface SharedCounts {
+  /**
+   * Counts one answer of `rule` (its label) in the session, unless it has given `times` already: the
+   * count before this one (the step of a sequence), or -1 when its `times` are used up.
+   */
+  claim(rule: string, session: string | undefined, times: number | undefined): Promise<number>
+  /** Gives one claimed answer back: it was not given after all (a 406 found after the choice). */
+  release(rule: string, session: string | undefined): Promise<void>
+  /** Every count, or one session's. */
+  reset(session?: string): Promise<void>
 }
 
 /** What the shared records of one version of the description are made with. */

@@ -71,6 +71,12 @@ export const optionErrors = {
       'store_unreachable',
       `Cannot reach the store at ${url}: ${reason}. Start Redis there, or fix --store (MOCK_STORE); without --store the mock keeps its state in memory.`,
     ),
+  /** Every journal slot of the replicas on one store is leased (#32). */
+  storeReplicasFull: (url: string, slots: number) =>
+    fail(
+      'store_replicas_full',
+      `${slots} replicas already serve this mock on the store at ${url}: that is the most one store prefix takes. Give the others a --store-prefix of their own.`,
+    ),
   optionProxyOnly: (option: string) =>
     fail(
       'option_bad_proxy',

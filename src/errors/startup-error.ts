@@ -100,6 +100,7 @@ export const startupErrorCodes = [
   'state_file_invalid',
   // The shared store (`--store redis://`, #32).
   'store_unreachable',
+  'store_replicas_full',
   // A mock bundle (`plant-store-mock bundle`), and options that need Node where it runs without.
   'bundle_invalid',
   'bundle_unreadable',

@@ -29,14 +29,41 @@ export async function createMockApp(
   options: AppOptions,
   platform: Platform,
   openStore?: OpenSharedStore,
+  joinReplicas?: JoinReplicas,
 ): Promise<MockApp> {
   const logger = options.logger ?? silentLogger
   const engine = await createEngine(options, logger, { platform })
   const store = await openStoreOf(engine, openStore)
   const signal = new AbortController().signal
   if (!store) return assemble(engine, signal, undefined, await openRecords(engine)).app
-  return assemble(engine, signal, undefined, undefined, (next) => openSharedRecords(next, store), store).app
+  const assembled = assemble(engine, signal, undefined, undefined, (next) => openSharedRecords(next, store), store)
+  const { app } = assembled
+  if (joinReplicas) {
+    const own = app.fetch
+    app.fetch = (await joinReplicas(
+      store,
+      (request, env) => own(request, env),
+      () => assembled,
+      logger,
+    ).catch(async (error: unknown) => {
+      await store.close()
+      throw error
+    })) as typeof app.fetch
+  }
+  return app
 }
+
+/**
+ * Makes this app one replica among those on the shared store (`store`): its admin API, reached
+ * through `app.fetch` and `app.request()`, answers for all of them (#32). The platform's; Node's
+ * joins through Redis (`node/join-replicas.ts`).
+ */
+export type JoinReplicas = (
+  store: SharedStore,
+  handle: (request: Request, env?: unknown) => Response | Promise<Response>,
+  live: () => Assembled,
+  logger: Logger,
+) => Promise<(request: Request, env?: unknown) => Response | Promise<Response>>
 
 /** The shared store the options name (`--store`), opened; `undefined` for the in-memory default. */
 export async function openStoreOf(
@@ -85,6 +112,7 @@ export function assemble(
     journalBytes: engine.options.journalBytes,
     records: sharedRecords?.(engine) ?? opened?.records,
     deliveries: previous?.deliveries ?? createDeliverer(engine),
+    sharedCounts: store?.openCounts(),
   })
   carryStubs(previous, state, engine)
   const assembled = { engine, state, opened, store } as Assembled

@@ -62,6 +62,8 @@ export interface JournalEntry {
   /** What the request did to the data (`--stateful`): `created plants/1`, `replaced plants/1`, `updated plants/1`, `deleted plants/1`; absent when it changed nothing. */
   data?: string
   durationMs: number
+  /** The replica that served the request (`host:pid`), where several share one store (`--store`); absent otherwise. */
+  replica?: string
 }
 
 export interface NearMissEntry {

@@ -93,9 +93,9 @@ export interface Journal {
   /**
    * Numbers the entries `first`, `first + step`, ... instead of 1, 2, ...: each worker of `--workers`
    * gives ids of its own (`id × 64 + slot`), so that an id names one entry whichever worker is asked.
-   * Only before the first entry.
+   * Only before the first entry. A replica on a shared store (`--store`) names itself in each entry too.
    */
-  numberEntries(first: number, step: number): void
+  numberEntries(first: number, step: number, replica?: string): void
 }
 
 /** Summaries of a batch (JSON texts, oldest first), their ids, and how many older ones were left out. */
@@ -141,6 +141,7 @@ export function createJournal(
   let first = 0
   let bytes = 0
   let nextId = 1
+  let replicaName: string | undefined
   let idStep = 1
   // Counted where records are let go of, in bulk: the request path pays nothing for it.
   let letGo = 0
@@ -170,6 +171,7 @@ export function createJournal(
       const stored = record as Stored
       stored.id = nextId
       nextId += idStep
+      if (replicaName !== undefined) stored.replica = replicaName
       // The live feed (`GET /__mock/requests/stream`): with no listener, this check is all it costs.
       if (listeners.length !== 0) feed.push(stored)
       if (capacity === 0) return void letGo++
@@ -231,10 +233,11 @@ export function createJournal(
       }
       return texts.length ? { texts: texts.reverse(), ids: ids.reverse(), skipped: 0 } : undefined
     },
-    numberEntries(first, step) {
+    numberEntries(first, step, replica) {
       if (nextId !== 1 || records.length !== 0) throw new Error('the journal numbers its entries before the first')
       nextId = first
       idStep = step
+      replicaName = replica
     },
     getRequest(id) {
       // Ids rise with the index: a binary search over the records kept.

@@ -1,6 +1,7 @@
 import { type AppOptions, type MockApp, createMockApp } from '../http/create-app.js'
 import { nodePlatform } from './node-platform.js'
 import { openStore } from './open-store.js'
+import { joinReplicasOf } from './join-replicas.js'
 
 /**
  * Builds the mock as a Hono app, for socket-free tests with `app.request()`.
@@ -16,5 +17,5 @@ import { openStore } from './open-store.js'
  * // res.status === 400; app.mock.requests()[0].status === 400
  */
 export function createApp(options: AppOptions = {}): Promise<MockApp> {
-  return createMockApp(options, nodePlatform, openStore)
+  return createMockApp(options, nodePlatform, openStore, joinReplicasOf)
 }

@@ -1,9 +1,7 @@
+import type { FetchHandler } from '../relay/relay-link.js'
 import type { Engine } from '../engine/engine.js'
 import type { LiveMock } from '../admin/mock-handle.js'
 import type { RecordStore } from '../state/record-store.js'
-
-/** Node's server's request handler, as `listen` takes it: the request, and the Node bindings `@hono/node-server` passes (`{ incoming, outgoing }`). */
-export type FetchHandler = (request: Request, env?: unknown) => Response | Promise<Response>
 
 /**
  * What a worker of `--workers N` changes in `startMockServer` (src/cluster/worker.ts); a single process

@@ -13,8 +13,10 @@ import { watchSources } from './watch.js'
 import { type ReadSet, recordingReads } from '../common/files.js'
 import type { Platform } from '../common/platform.js'
 import { nodePlatform } from './node-platform.js'
-import type { FetchHandler, ServerHooks } from './server-hooks.js'
+import type { FetchHandler } from '../relay/relay-link.js'
+import type { ServerHooks } from './server-hooks.js'
 import { NodeConnection } from './node-connection.js'
+import { joinReplicasOf } from './join-replicas.js'
 
 /** How long `close()` (SIGTERM) lets callbacks and webhooks under way finish before cancelling them. */
 const DELIVERY_GRACE_MS = 2000
@@ -66,12 +68,14 @@ export async function startMockServer(options: AppOptions = {}, hooks: ServerHoo
   }
   const handle: FetchHandler = (request, env) => serveNodeRequest(live, request, env)
   // One socket for the server's life; with --watch the app behind it is swapped, connections stay.
-  const server = await listen({ fetch: hooks.wrapFetch?.(handle, () => live) ?? handle }, live.engine.options).catch(
-    async (error: unknown) => {
-      await store?.close()
-      throw error
-    },
-  )
+  const server = await (async () => {
+    // With --store this process is one replica among those on the store: its admin API answers for all (#32).
+    const served = store ? await joinReplicasOf(store, handle, () => live, logger) : handle
+    return listen({ fetch: hooks.wrapFetch?.(served, () => live) ?? served }, live.engine.options)
+  })().catch(async (error: unknown) => {
+    await store?.close()
+    throw error
+  })
   warnOfOpenAdmin(live.engine)
   settleDeferredExamples(live.engine, closing.signal)
   let reloading = Promise.resolve()

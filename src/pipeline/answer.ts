@@ -12,7 +12,7 @@ import { templateRequestOf } from '../responses/template-request.js'
 import { type RouteMatch, matchOperation } from '../routing/match-operation.js'
 import { validateParameters } from '../validation/validate-params.js'
 import type { Exchange, PipelineDeps } from './exchange.js'
-import { chooseStep, countHit, mayAnswerPastViolations, scenarioStep } from './choose.js'
+import { chooseStep, countHit, mayAnswerPastViolations, scenarioStep, unclaim } from './choose.js'
 import { proxyStep } from './proxy.js'
 import { dataStep } from './data.js'
 import { deliverStep } from './deliver.js'
@@ -69,12 +69,18 @@ async function answerDescribed(
   if (refusal) return refused(exchange, refusal, prefer)
   const value = await validateStep(transport, exchange, deps, { operation, params, described, prefer })
   if (isMockError(value)) return refused(exchange, value, prefer)
-  if (exchange.choice) chooseStep(exchange, deps, operation, prefer, { params, value })
+  if (exchange.choice) {
+    // A promise only where a shared store (`--store`) counts the rule chosen.
+    const claiming = chooseStep(exchange, deps, operation, prefer, { params, value })
+    if (claiming) await claiming
+  }
   if (operation.sendsEvents) exchange.eventInput = { params, value }
   const { upstream } = deps.engine
   const proxied = upstream && (await proxyStep(transport, exchange, deps, operation, upstream))
   if (proxied) return proxied
-  const decided = decideStep(exchange, deps, operation, prefer, query)
+  const decided = exchange.choice?.claimed
+    ? await decideClaimed(exchange, deps, operation, prefer, query)
+    : decideStep(exchange, deps, operation, prefer, query)
   if (isMockError(decided)) return decided
   if (exchange.choice) countHit(exchange, deps)
   const plan = operation.stateful
@@ -195,6 +201,19 @@ function sendsBody(request: RequestData, transport: Transport): boolean {
  * 5. Decide the response: the scenario's rule refined by Prefer picks status, media type and body
  * source. Only a request that gets this far is delayed by its Prefer.
  */
+/** Step 5 for a rule whose answer the shared store counted already (`--store`): a refusal here (a 406) gives the count back. */
+async function decideClaimed(...args: Parameters<typeof decideStep>): Promise<ResponsePlan | MockError> {
+  let decided: ResponsePlan | MockError
+  try {
+    decided = decideStep(...args)
+  } catch (error) {
+    await unclaim(args[0], args[1])
+    throw error
+  }
+  if (isMockError(decided)) await unclaim(args[0], args[1])
+  return decided
+}
+
 function decideStep(
   exchange: Exchange,
   { engine }: PipelineDeps,

@@ -66,6 +66,8 @@ export interface RuleChoice {
   strict?: boolean
   /** The rule or stub chosen at step 4b, counted once the answer is decided (step 5). */
   chosen?: AnswerRule
+  /** Its answer was counted already, in the shared store (`--store`): given back if the answer is not given. */
+  claimed?: boolean
 }
 
 /** What every step may read, built once per app (fastify's route context plays this part). */

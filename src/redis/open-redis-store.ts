@@ -3,8 +3,9 @@ import type { ResolvedOptions } from '../common/config.js'
 import type { Logger } from '../common/log.js'
 import type { OpenSharedStore, SharedStore } from '../engine/shared-store.js'
 import { errors, isMockError, startupErrors } from '../errors/index.js'
-import { defineCommands } from './redis-commands.js'
+import { type RedisCommands, defineCommands } from './redis-commands.js'
 import { createRedisRecords } from './redis-records.js'
+import { createRedisCounts } from './redis-counts.js'
 
 /** How long start-up waits for Redis to answer before refusing to start. */
 const CONNECT_MS = 5000
@@ -16,6 +17,17 @@ const COMMAND_MS = 2000
 /** Reconnection: 100 ms after the loss, doubling, at most every 5 s. */
 const BACKOFF_FIRST_MS = 100
 const BACKOFF_MAX_MS = 5000
+
+/** The store as the Redis adapter's own parts see it: the client, the keys' prefix, and how a failed command becomes a 503. */
+export interface RedisStore extends SharedStore {
+  readonly redis: Redis & RedisCommands
+  readonly prefix: string
+  readonly sessionTtlMs: number
+  /** Turns a failed command into the 503 the client gets (`storeUnavailable`). */
+  guard<T>(work: Promise<T>): Promise<T>
+  /** Runs at close, before the connection ends (a replica leaving). */
+  onClose(close: () => Promise<void>): void
+}
 
 /**
  * Opens the Redis the options name (`--store redis://…`, #32): connected and answering PING before
@@ -60,11 +72,19 @@ export const openRedisStore: OpenSharedStore = async (options: ResolvedOptions, 
       throw errors.storeUnavailable(where, up ? reasonOf(error as Error) : 'the connection is lost')
     }
   }
-  const store: SharedStore = {
+  const closing: Array<() => Promise<void>> = []
+  const store: RedisStore = {
     where,
+    redis: commands,
+    prefix,
+    sessionTtlMs: options.sessionTtlMs,
+    guard,
+    onClose: (close) => void closing.push(close),
+    openCounts: () => createRedisCounts(store),
     openRecords: (setup) =>
       createRedisRecords({ redis: commands, prefix, sessionTtlMs: options.sessionTtlMs, guard }, setup),
     async close() {
+      await Promise.all(closing.splice(0).map((close) => close()))
       up = false
       redis.removeAllListeners('close')
       await Promise.race([redis.quit().catch(() => {}), new Promise((resolve) => setTimeout(resolve, 1000).unref())])

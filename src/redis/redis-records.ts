@@ -11,6 +11,7 @@ import type { Resource } from '../state/resource.js'
 import { withFieldsOf } from '../state/datasets.js'
 import { carryExact } from '../internal/exact-values.js'
 import type { RedisCommands } from './redis-commands.js'
+import { applyingEcho } from '../relay/relay-link.js'
 
 /** Tries of a replace or merge whose record another replica changed between the read and the write. */
 const MAX_TRIES = 8
@@ -203,6 +204,8 @@ export function createRedisRecords(context: RedisRecordsContext, setup: SharedRe
       await guard(redis.fillRecords(keysOf(session, name), ...fillArgs(session, '0', pairs)))
     },
     async reset(session) {
+      // A reset another replica received is applied here too (`replicas.ts`): the data it drops is shared, dropped once.
+      if (applyingEcho.getStore()) return
       const which = session === undefined ? ['all', ''] : ['one', session]
       await guard(redis.dropRecords([sessionsKey], prefix, ...which, names.length, ...names))
     },

@@ -28,6 +28,8 @@ export interface Choosing {
   onlySkipping: boolean
   /** Set when no rule answered and some had conditions. */
   nearMiss?: NearMiss
+  /** Rules the shared store said have used up their `times` (`--store`): passed over as this process's own counts would be. */
+  usedUp?: ReadonlySet<AnswerRule>
 }
 
 /**
@@ -56,18 +58,25 @@ export function chooseRule(rules: readonly AnswerRule[], choosing: Choosing): Ch
       }
     }
     const count = rule.times === undefined && rule.sequence === undefined ? 0 : counters.count(rule, match.session)
-    if (rule.times !== undefined && count >= rule.times) {
-      noteMiss(choosing, rule, 0, { condition: -1, actual: count })
+    if ((rule.times !== undefined && count >= rule.times) || choosing.usedUp?.has(rule)) {
+      noteMiss(choosing, rule, 0, { condition: -1, actual: Math.max(count, rule.times ?? 0) })
       continue
     }
-    return { rule, answer: rule.sequence ? stepOf(rule.sequence, count, rule.cycle) : rule.answer }
+    return { rule, answer: answerAt(rule, count) }
   }
   return undefined
 }
 
-/** The answer a sequence gives the request that finds it at `count`: in turn, the last repeating, or from the start again (`cycle`). */
-function stepOf(sequence: readonly RuleAnswer[], count: number, cycle: boolean | undefined): RuleAnswer {
-  return sequence[cycle ? count % sequence.length : Math.min(count, sequence.length - 1)]!
+/** Whether the rule's answers are counted: it has `times` or a `sequence`. */
+export function isCounted(rule: AnswerRule): boolean {
+  return rule.times !== undefined || rule.sequence !== undefined
+}
+
+/** The answer of a rule that has answered `count` times: a sequence's in turn, the last repeating, or from the start again (`cycle`). */
+export function answerAt(rule: AnswerRule, count: number): RuleAnswer {
+  const { sequence } = rule
+  if (!sequence) return rule.answer
+  return sequence[rule.cycle ? count % sequence.length : Math.min(count, sequence.length - 1)]!
 }
 
 /** Reused for every check: a miss is copied out only when it is the closest so far. */

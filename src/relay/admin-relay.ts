@@ -7,9 +7,8 @@ import { readBody } from '../pipeline/read-body.js'
 import { JOURNAL_FILTERS, LISTING_PARAMETERS, journalFilterOf, readPage } from '../admin/read-admin-input.js'
 import type { LiveMock } from '../admin/mock-handle.js'
 import { renderError } from '../responses/render-error.js'
-import type { FetchHandler } from '../node/server-hooks.js'
-import { type Gather, type WireResponse, fromWireResponse, toWireRequest } from './messages.js'
-import type { PrimaryLink } from './primary-link.js'
+import { type Gather, type WireResponse, fromWireResponse, toWireRequest } from './wire.js'
+import type { FetchHandler, RelayLink } from './relay-link.js'
 import {
   type FromWorker,
   slotOf,
@@ -46,7 +45,7 @@ function mergerOf(path: string): ((answers: Array<FromWorker<any>>) => unknown) 
  * agree. The journal and the deliveries are gathered from every worker and merged by time; rule hits
  * are summed. Requests to the described API pass straight through, after one prefix check.
  */
-export function relayAdmin(link: PrimaryLink, slot: number) {
+export function relayAdmin(link: RelayLink, slot: number) {
   const gather = async (what: Gather): Promise<Array<FromWorker<any>>> =>
     (await link.call({ kind: 'gather', gather: what }, 'an admin read')) as Array<FromWorker<any>>
 

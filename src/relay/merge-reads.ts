@@ -1,7 +1,6 @@
 import type { CoverageReport } from '../coverage/coverage-report.js'
 import type { JournalEntry } from '../journal/journal-entry.js'
 import type { StubUse, VerifyInput } from '../verify/verify-check.js'
-import { MAX_WORKERS } from '../command-line/read-workers.js'
 
 /** One worker's answer, with the slot (0 to N-1) of the worker that gave it. */
 export interface FromWorker<T> {
@@ -9,8 +8,8 @@ export interface FromWorker<T> {
   value: T
 }
 
-/** Slots a global id keeps room for. */
-const SLOTS = MAX_WORKERS
+/** Slots a global id keeps room for: the most workers of `--workers`, and of replicas on one store. */
+export const SLOTS = 64
 
 /**
  * An id across workers, `id × 64 + slot`, unique over the workers: a worker's journal numbers its
