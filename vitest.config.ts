@@ -1,7 +1,15 @@
 import { defineConfig } from 'vitest/config'
 
-/** The behaviour suites that run against both stores, memory and Redis (#32). */
-const BOTH_STORES = ['test/in-process/stateful-*.test.ts']
+/** The behaviour suites that run against both stores, memory and Redis (#32): data, stubs, scenarios, rules, the journal, verification. */
+const BOTH_STORES = [
+  'test/in-process/stateful-*.test.ts',
+  'test/in-process/stubs.test.ts',
+  'test/in-process/scenarios.test.ts',
+  'test/in-process/admin.test.ts',
+  'test/in-process/conditional-rules*.test.ts',
+  'test/in-process/verify.test.ts',
+  'test/in-process/journal-responses.test.ts',
+]
 
 export default defineConfig({
   test: {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it, vi } from 'vitest'
 import { createTokenMatcher } from '../../src/auth/check-security.js'
-import { createApp } from '../../src/index.js'
+import { createApp } from '../support/store-under-test.js'
 import { createAdminOracle } from '../support/admin-oracle.js'
 import { describeAdminApi } from '../support/admin-cases.js'
 

@@ -6,7 +6,8 @@
  * counts none.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { type MockApp, createApp } from '../../src/index.js'
+import { type MockApp } from '../../src/index.js'
+import { createApp } from '../support/store-under-test.js'
 import { type Sent, rulesApp, send, statusesOf } from '../support/rule-app.js'
 import { removeTempDirs } from '../support/temp-dirs.js'
 

@@ -11,9 +11,9 @@ import {
   type MockServer,
   NetworkFault,
   type RequestLine,
-  createApp,
   startMockServer,
 } from '../../src/index.js'
+import { createApp } from '../support/store-under-test.js'
 import { formatRequestJson, formatRequestText } from '../../src/common/log.js'
 import { createAdminOracle } from '../support/admin-oracle.js'
 import { removeTempDirs, tempDir } from '../support/temp-dirs.js'

@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type AppOptions, type JournalEntry, type MockApp, NetworkFault, createApp } from '../../src/index.js'
+import { type AppOptions, type JournalEntry, type MockApp, NetworkFault } from '../../src/index.js'
+import { createApp, entryId } from '../support/store-under-test.js'
 import { type AdminOracle, createAdminOracle } from '../support/admin-oracle.js'
 import { expectErrorBody, fixtures } from '../support/cases.js'
 
@@ -419,7 +420,7 @@ describe('the journal names the stub', () => {
     const [rose, fern] = await journal(app)
     expect(rose).toMatchObject({ status: 400, answeredBy: 'stub 1' })
     expect(fern!.answeredBy).toBeUndefined()
-    expect((await journal(app, '?answeredBy=stub%201')).map((entry) => entry.id)).toEqual([1, 3])
+    expect((await journal(app, '?answeredBy=stub%201')).map((entry) => entry.id)).toEqual([entryId(1), entryId(3)])
     expect((await journal(app, '?answeredBy=stub%202')).length).toBe(0)
     const counted = await admin(app, 'GET', '/requests/count?answeredBy=stub%201')
     expect(counted.json).toEqual({ count: 2 })

@@ -3,7 +3,7 @@
  * then the conditions that read the query, the headers and the path parameters of a journaled request.
  */
 import { afterAll, describe, expect, it } from 'vitest'
-import { createApp } from '../../src/index.js'
+import { createApp, entryId } from '../support/store-under-test.js'
 import { describeVerification } from '../support/verify-cases.js'
 import { rulesApp, send } from '../support/rule-app.js'
 import { removeTempDirs } from '../support/temp-dirs.js'
@@ -59,7 +59,9 @@ describe('verification, in process only', () => {
       mock.verify({ operation: 'getItem', query: { limit: { gte: 5 } }, headers: { 'X-Trace': 'abc' }, times: 1 }),
     ).not.toThrow()
     expect(() => mock.verify({ operation: 'getItem', params: { itemId: 'c' }, query: { view: 'full' } })).toThrow(
-      /#1 GET \/items\/a%20b\?view=full&limit=5 → 200 \(getItem\): params itemId equals "c" failed, was "a b"\n {2}- #2 GET \/items\/c\?view=short → 200 \(getItem\): query view equals "full" failed, was "short"/,
+      new RegExp(
+        `#${entryId(1)} GET /items/a%20b\\?view=full&limit=5 → 200 \\(getItem\\): params itemId equals "c" failed, was "a b"\\n {2}- #${entryId(2)} GET /items/c\\?view=short → 200 \\(getItem\\): query view equals "full" failed, was "short"`,
+      ),
     )
   })
 

@@ -6,7 +6,8 @@
 import { cp } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type AppOptions, type MockApp, createApp } from '../../src/index.js'
+import { type AppOptions, type MockApp } from '../../src/index.js'
+import { createApp } from './store-under-test.js'
 import { removeTempDirs, tempDir, writeFiles } from './temp-dirs.js'
 
 /** POST /items (addItem, a JSON body) and GET /items/{itemId} (getItem: a query and a cookie parameter). */

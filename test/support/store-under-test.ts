@@ -16,6 +16,12 @@ declare module 'vitest' {
 /** `redis` when this run keeps state in a redis-server, else `memory`. */
 export const storeUnderTest: 'memory' | 'redis' = inject('redisUrl') ? 'redis' : 'memory'
 
+/**
+ * The id the journal gives its `n`th entry: on Redis the app is one replica (slot 0) of those on the
+ * store, and ids are `n × 64 + slot`, unique across replicas, as a worker's of `--workers` are.
+ */
+export const entryId = (n: number): number => (storeUnderTest === 'redis' ? n * 64 : n)
+
 let apps = 0
 const opened: MockApp[] = []
 

@@ -8,6 +8,7 @@ import { type AppOptions, type MockHandle, VerificationError } from '../../src/i
 import { type AdminOracle, createAdminOracle } from './admin-oracle.js'
 import type { AdminTarget, StartTarget } from './admin-cases.js'
 import { expectErrorBody } from './cases.js'
+import { entryId } from './store-under-test.js'
 
 const FERN = { id: 1, name: 'Fern' }
 const IVY = { id: 2, name: 'Ivy' }
@@ -129,7 +130,9 @@ export function describeVerification(transport: string, start: StartTarget): voi
       it('lists the requests that matched when there are more than expected', async () => {
         const mock = await fourRequests(await mockWith())
         expect(() => mock.verify({ operation: 'addPlant', status: '4xx', atMost: 1 })).toThrow(
-          /Expected at most 1 request to addPlant answered 4xx; found 2\.\nMatched:\n {2}- #2 POST \/plants → 400/,
+          new RegExp(
+            `Expected at most 1 request to addPlant answered 4xx; found 2\\.\\nMatched:\\n {2}- #${entryId(2)} POST /plants → 400`,
+          ),
         )
       })
 
@@ -138,7 +141,9 @@ export function describeVerification(transport: string, start: StartTarget): voi
         const missing = await target.send('GET', '/plantz')
         await missing.arrayBuffer()
         expect(() => target.mock.verify({ operation: 'addPlant' })).toThrow(
-          /Near misses \(closest first\):\n {2}- #1 GET \/plantz → 404 \(no operation\): operation addPlant failed, was \(none: it matched no operation\)/,
+          new RegExp(
+            `Near misses \\(closest first\\):\\n {2}- #${entryId(1)} GET /plantz → 404 \\(no operation\\): operation addPlant failed, was \\(none: it matched no operation\\)`,
+          ),
         )
       })
 
@@ -161,7 +166,9 @@ export function describeVerification(transport: string, start: StartTarget): voi
         expect(() =>
           target.mock.verify({ operation: 'addPlant', session: 'worker-1', body: { '$.name': 'Ivy' } }),
         ).toThrow(
-          /in session "worker-1"; found 0\.\nNear misses[^\n]*\n {2}- #1 POST \/plants → 200 \(addPlant\) \[session worker-1\]: body \$\.name equals "Ivy" failed, was "Fern"/,
+          new RegExp(
+            `in session "worker-1"; found 0\\.\\nNear misses[^\\n]*\\n {2}- #${entryId(1)} POST /plants → 200 \\(addPlant\\) \\[session worker-1\\]: body \\$\\.name equals "Ivy" failed, was "Fern"`,
+          ),
         )
       })
 
@@ -212,12 +219,16 @@ export function describeVerification(transport: string, start: StartTarget): voi
         const mock = await fourRequests(target)
         mock.stub({ operation: 'addPlant', when: { body: { '$.name': 'Rose' } }, status: 400 })
         expect(() => mock.verifyNoUnmatched()).toThrow(
-          /^Expected no request that matched no operation; found 1\.\nFound:\n {2}- #4 GET \/plantz → 404 \(no operation\): No operation/,
+          new RegExp(
+            `^Expected no request that matched no operation; found 1\\.\\nFound:\\n {2}- #${entryId(4)} GET /plantz → 404 \\(no operation\\): No operation`,
+          ),
         )
         const invalid = thrown(() => mock.verifyNoViolations())
         expect(invalid.message).toMatch(/^Expected no request that broke the description; found 2\./)
-        expect(invalid.message).toContain('#3 POST /plants → 400 (addPlant): body.name must be a string')
-        expect(invalid.failures).toMatchObject([{ kind: 'noViolations', found: 2, requests: [{ id: 3 }, { id: 4 }] }])
+        expect(invalid.message).toContain(`#${entryId(3)} POST /plants → 400 (addPlant): body.name must be a string`)
+        expect(invalid.failures).toMatchObject([
+          { kind: 'noViolations', found: 2, requests: [{ id: entryId(3) }, { id: entryId(4) }] },
+        ])
         expect(() => mock.verifyAllStubsUsed()).toThrow(/stub 1 \(addPlant\) never answered/)
       })
 
@@ -274,22 +285,22 @@ export function describeVerification(transport: string, start: StartTarget): voi
               found: 0,
               nearMisses: [
                 {
-                  id: 1,
+                  id: entryId(1),
                   method: 'POST',
                   path: '/plants',
                   operation: 'addPlant',
                   status: 200,
                   mismatches: [{ condition: 'status 400', actual: '200' }],
                 },
-                { id: 2, mismatches: [{ condition: 'body $.name equals "Fern"', actual: '"Ivy"' }] },
-                { id: 3 },
+                { id: entryId(2), mismatches: [{ condition: 'body $.name equals "Fern"', actual: '"Ivy"' }] },
+                { id: entryId(3) },
               ],
             },
             {
               kind: 'noUnmatched',
               expected: 'no request',
               found: 1,
-              requests: [{ id: 4, path: '/plantz', status: 404 }],
+              requests: [{ id: entryId(4), path: '/plantz', status: 404 }],
             },
             { kind: 'noViolations', found: 2 },
           ],

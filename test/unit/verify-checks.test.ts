@@ -1,7 +1,7 @@
 /** The checks of `mock.verify()` over plain journal entries (#29 §2): counts, near misses, the flags, the message, and merging workers' inputs. */
 import { describe, expect, it } from 'vitest'
 import type { JournalEntry } from '../../src/journal/journal-entry.js'
-import { mergeVerifyInputs } from '../../src/cluster/merge-reads.js'
+import { mergeVerifyInputs } from '../../src/relay/merge-reads.js'
 import type { Check, VerifyInput } from '../../src/verify/verify-check.js'
 import { verifyChecks } from '../../src/verify/verify-checks.js'
 import { verificationMessage } from '../../src/verify/verification-message.js'
