@@ -85,6 +85,157 @@ describe('two replicas on one Redis (#32)', () => {
   }, 30_000)
 })
 
+/** A replica of the default description (the Plant Store), stateless: scenarios, stubs and the journal. */
+async function plainReplica(prefix: string, extra: string[] = []) {
+  const spawned = startCli(['--port', '0', '--store', redis.url, '--store-prefix', prefix, ...extra])
+  return { spawned, url: await startedUrl(spawned, 10_000) }
+}
+
+let plantIds = 0
+const addPlant = (url: string) => post(url, { id: ++plantIds, name: 'Fern' })
+const admin = (url: string, method: string, path: string, body?: unknown) =>
+  fetch(`${url}/__mock${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+
+describe('scenarios, stubs and the journal shared by the replicas (#32)', () => {
+  it('a scenario switched through A is in force on B for the very next request, every time', async () => {
+    const prefix = freshPrefix()
+    const [a, b] = await Promise.all([plainReplica(prefix), plainReplica(prefix)])
+    for (let n = 0; n < 20; n++) {
+      const name = n % 2 ? 'default' : 'error'
+      expect((await admin(a.url, 'PUT', '/scenario', { name })).status).toBe(200)
+      expect((await addPlant(b.url)).status, `switch ${n} to ${name}`).toBe(name === 'error' ? 400 : 200)
+    }
+    const session = await fetch(`${a.url}/__mock/scenario`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', 'x-mock-session': 's1' },
+      body: JSON.stringify({ name: 'error' }),
+    })
+    expect(session.status).toBe(200)
+    expect((await post(b.url, { id: ++plantIds, name: 'Fern' }, { 'x-mock-session': 's1' })).status).toBe(400)
+    expect((await addPlant(b.url)).status).toBe(200)
+  }, 40_000)
+
+  it('a times: 1 stub answers once over both replicas, even under concurrent requests; its hits are summed', async () => {
+    const prefix = freshPrefix()
+    const [a, b] = await Promise.all([plainReplica(prefix), plainReplica(prefix)])
+    const made = await admin(a.url, 'POST', '/stubs', { operation: 'POST /plants', times: 1, status: 400 })
+    expect(made.status).toBe(201)
+    const { id } = (await made.json()) as { id: number }
+    const statuses = (await Promise.all(Array.from({ length: 20 }, (_, n) => addPlant(n % 2 ? a.url : b.url)))).map(
+      (answer) => answer.status,
+    )
+    expect(statuses.filter((status) => status === 400)).toHaveLength(1)
+    expect(statuses.filter((status) => status === 200)).toHaveLength(19)
+    // The same stub, under the same id, on both; its one hit counted once.
+    for (const url of [a.url, b.url]) {
+      const listed = (await (await admin(url, 'GET', '/stubs')).json()) as {
+        stubs: Array<{ id: number; hits: number }>
+      }
+      expect(listed.stubs).toEqual([expect.objectContaining({ id, hits: 1 })])
+    }
+  }, 40_000)
+
+  it('a sequence advances one step per answer, whichever replica gives it; a reset through B starts it again', async () => {
+    const prefix = freshPrefix()
+    const [a, b] = await Promise.all([plainReplica(prefix), plainReplica(prefix)])
+    const sequence = [{ status: 400 }, { status: 200 }, { status: 200 }]
+    expect((await admin(b.url, 'POST', '/stubs', { operation: 'addPlant', sequence, cycle: true })).status).toBe(201)
+    const statuses: number[] = []
+    for (let n = 0; n < 6; n++) statuses.push((await addPlant(n % 2 ? a.url : b.url)).status)
+    expect(statuses).toEqual([400, 200, 200, 400, 200, 200])
+    expect((await admin(b.url, 'POST', '/reset')).status).toBe(200)
+    // The reset removed the stub everywhere: the default answer again.
+    expect((await addPlant(a.url)).status).toBe(200)
+    expect((await (await admin(a.url, 'GET', '/stubs')).json()) as unknown).toEqual({ stubs: [] })
+  }, 40_000)
+
+  it("both replicas' journals list both replicas' requests, each entry naming its replica, with the same ids", async () => {
+    const prefix = freshPrefix()
+    const [a, b] = await Promise.all([plainReplica(prefix), plainReplica(prefix)])
+    for (let n = 0; n < 3; n++) {
+      await (await addPlant(a.url)).arrayBuffer()
+      await (await addPlant(b.url)).arrayBuffer()
+    }
+    type Listed = { requests: Array<{ id: number; replica: string; path: string }> }
+    const fromA = (await (await admin(a.url, 'GET', '/requests')).json()) as Listed
+    const fromB = (await (await admin(b.url, 'GET', '/requests')).json()) as Listed
+    expect(fromA.requests).toHaveLength(6)
+    expect(fromB.requests.map((entry) => entry.id)).toEqual(fromA.requests.map((entry) => entry.id))
+    const replicas = new Set(fromA.requests.map((entry) => entry.replica))
+    expect(replicas.size).toBe(2)
+    for (const name of replicas) expect(name).toMatch(/^.+:\d+$/)
+    expect(new Set(fromA.requests.map((entry) => entry.id)).size).toBe(6)
+    const count = (await (await admin(b.url, 'GET', '/requests/count?operation=addPlant')).json()) as { count: number }
+    expect(count.count).toBe(6)
+    // One entry, asked for by id through the replica that did not serve it.
+    const other = fromA.requests.find((entry) => entry.replica !== fromA.requests[0]!.replica)!
+    for (const url of [a.url, b.url]) {
+      const one = await admin(url, 'GET', `/requests/${other.id}`)
+      expect(one.status).toBe(200)
+      expect(((await one.json()) as { replica: string }).replica).toBe(other.replica)
+    }
+    // A clear through A empties both.
+    expect((await admin(a.url, 'DELETE', '/requests')).status).toBe(204)
+    expect(((await (await admin(b.url, 'GET', '/requests')).json()) as Listed).requests).toEqual([])
+  }, 40_000)
+
+  it('a replica that starts later applies the earlier admin writes before it serves: the same stubs, ids and scenario', async () => {
+    const prefix = freshPrefix()
+    const a = await plainReplica(prefix)
+    expect((await admin(a.url, 'POST', '/stubs', { operation: 'addPlant', status: 400 })).status).toBe(201)
+    expect((await admin(a.url, 'POST', '/stubs', { operation: 'addPlant', status: 200, priority: 1 })).status).toBe(201)
+    expect((await admin(a.url, 'DELETE', '/stubs/2')).status).toBe(204)
+    const switched = await fetch(`${a.url}/__mock/scenario`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', 'x-mock-session': 'late' },
+      body: JSON.stringify({ name: 'error' }),
+    })
+    expect(switched.status).toBe(200)
+    const c = await plainReplica(prefix)
+    const listed = (await (await admin(c.url, 'GET', '/stubs')).json()) as { stubs: Array<{ id: number }> }
+    expect(listed.stubs.map((stub) => stub.id)).toEqual([1])
+    expect((await addPlant(c.url)).status).toBe(400)
+    const scenario = (await (
+      await fetch(`${c.url}/__mock/scenario`, { headers: { 'x-mock-session': 'late' } })
+    ).json()) as {
+      active: string
+    }
+    expect(scenario.active).toBe('error')
+    // A stub added now gets the next id on both.
+    const third = await admin(c.url, 'POST', '/stubs', { operation: 'addPlant', status: 200 })
+    expect(((await third.json()) as { id: number }).id).toBe(3)
+  }, 40_000)
+
+  it('two mocks with different prefixes on one Redis do not see each other', async () => {
+    const [a, b] = await Promise.all([plainReplica(freshPrefix()), plainReplica(freshPrefix())])
+    expect((await admin(a.url, 'PUT', '/scenario', { name: 'error' })).status).toBe(200)
+    expect((await addPlant(b.url)).status).toBe(200)
+    expect((await addPlant(a.url)).status).toBe(400)
+  }, 30_000)
+
+  it('--workers 2 with --store: each worker is a replica on the store, and a third process on it sees their stubs', async () => {
+    const prefix = freshPrefix()
+    const workers = await plainReplica(prefix, ['--workers', '2'])
+    const other = await plainReplica(prefix)
+    expect((await admin(workers.url, 'POST', '/stubs', { operation: 'addPlant', times: 2, status: 400 })).status).toBe(
+      201,
+    )
+    const statuses = (
+      await Promise.all(Array.from({ length: 12 }, (_, n) => addPlant(n % 3 ? workers.url : other.url)))
+    ).map((answer) => answer.status)
+    expect(statuses.filter((status) => status === 400)).toHaveLength(2)
+    const listed = (await (await admin(other.url, 'GET', '/requests')).json()) as {
+      requests: Array<{ replica: string }>
+    }
+    expect(listed.requests).toHaveLength(12)
+    expect(new Set(listed.requests.map((entry) => entry.replica)).size).toBeGreaterThanOrEqual(2)
+  }, 40_000)
+})
+
 describe('when Redis fails (#32)', () => {
   it('Redis down at start-up: the mock refuses to start with store_unreachable, naming the URL', async () => {
     const url = `redis://127.0.0.1:${await freePort()}/0`
