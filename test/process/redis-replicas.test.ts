@@ -3,6 +3,7 @@
  * redis-server (test/support/redis-server.ts, no mock of Redis), and what happens when Redis is not
  * there at start-up, stops answering, or is lost and comes back.
  */
+import { readFileSync } from 'node:fs'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../../src/index.js'
 import { type RedisServer, startRedisServer } from '../support/redis-server.js'
@@ -303,3 +304,72 @@ describe('when Redis fails (#32)', () => {
     expect(spawned.child.exitCode).toBeNull()
   }, 40_000)
 })
+
+describe('Redis killed under load (#32)', () => {
+  let durable: RedisServer
+  beforeAll(async () => {
+    durable = await startRedisServer({ durable: true })
+  })
+  afterAll(async () => {
+    await durable?.stop()
+  })
+
+  it('503s while it is down, none slower than the command timeout, no crash, no queue; afterwards every acknowledged record is there', async () => {
+    const spawned = startCli([
+      gardenSpec,
+      '--port',
+      '0',
+      '--stateful',
+      '--store',
+      durable.url,
+      '--store-prefix',
+      freshPrefix(),
+    ])
+    const url = await startedUrl(spawned, 10_000)
+    const rssBefore = rssKiB(spawned.child.pid!)
+    const acknowledged: number[] = []
+    const statuses = new Map<number, number>()
+    let slowest = 0
+    const deadline = Date.now() + 5000
+    // Eight clients, each sending one request after another until the deadline (at most 5 s).
+    const client = async () => {
+      for (let n = 0; n < 5000 && Date.now() < deadline; n++) {
+        const started = Date.now()
+        const answer = await post(url, { name: `Load ${n}` })
+        slowest = Math.max(slowest, Date.now() - started)
+        statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1)
+        if (answer.status === 201) acknowledged.push(((await answer.json()) as { id: number }).id)
+        else await answer.arrayBuffer()
+      }
+    }
+    const load = Promise.all(Array.from({ length: 8 }, client))
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    await durable.crash()
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    await durable.restart()
+    await load
+    expect([...statuses.keys()].sort()).toEqual([201, 503])
+    expect(statuses.get(503)).toBeGreaterThan(0)
+    // Commands are never queued while Redis is away: each fails at once or within the 2 s command timeout.
+    expect(slowest).toBeLessThan(3000)
+    expect(spawned.child.exitCode).toBeNull()
+    expect(rssKiB(spawned.child.pid!) - rssBefore).toBeLessThan(64 * 1024)
+    await waitForOutput(spawned, /the store at redis:\/\/127\.0\.0\.1:\d+\/? is back/, 15_000)
+    // Served again, and every create that was answered 201 is in Redis.
+    expect((await post(url, { name: 'After' })).status).toBe(201)
+    const lost: number[] = []
+    for (let start = 0; start < acknowledged.length; start += 50) {
+      const batch = acknowledged.slice(start, start + 50)
+      const reads = await Promise.all(batch.map((id) => fetch(`${url}/plants/${id}`, { headers: auth })))
+      reads.forEach((read, index) => read.status !== 200 && lost.push(batch[index]!))
+      await Promise.all(reads.map((read) => read.arrayBuffer()))
+    }
+    expect(acknowledged.length).toBeGreaterThan(0)
+    expect(lost).toEqual([])
+  }, 40_000)
+})
+
+/** Resident memory of a process, from /proc. */
+function rssKiB(pid: number): number {
+  return Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0)
+}
