@@ -10,8 +10,26 @@ import type { RedisStore } from './open-redis-store.js'
 
 /** How long an admin write waits for every replica to apply it, and a read for every replica's part. */
 const RELAY_WAIT_MS = 5000
-/** Admin writes the log keeps for replicas that start later; beyond, the oldest go. */
-const LOG_ENTRIES = 10_000
+/** Bytes of admin writes the log keeps for replicas that start later, as the primary of `--workers` keeps; beyond, the oldest go. */
+const LOG_BYTES = 64 * 1024 * 1024
+
+/**
+ * KEYS: the log (a stream), its size in bytes. ARGV: the write, the most bytes kept, the log's life in
+ * ms. Appends the write and drops the oldest until the log fits again; answers the write's id.
+ */
+export const APPEND = `
+local id = redis.call('XADD', KEYS[1], '*', 'write', ARGV[1])
+local total = redis.call('INCRBY', KEYS[2], #ARGV[1])
+while total > tonumber(ARGV[2]) do
+  local oldest = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 1)
+  if #oldest == 0 or oldest[1][1] == id then break end
+  redis.call('XDEL', KEYS[1], oldest[1][1])
+  total = redis.call('INCRBY', KEYS[2], -#oldest[1][2][2])
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+return id
+`
 /** A replica's slot (the last 6 bits of its journal's ids) is leased, and renewed well before the lease ends. */
 const SLOT_LEASE_MS = 30_000
 const SLOT_RENEW_MS = 10_000
@@ -183,8 +201,9 @@ export async function joinReplicas(
         const done = waitFor(write, entry)
         const logged: Logged = { from: id, write, request: call.request }
         try {
-          await store.guard(redis.xadd(logKey, 'MAXLEN', '~', LOG_ENTRIES, '*', 'write', JSON.stringify(logged)))
-          void redis.pexpire(logKey, store.sessionTtlMs).catch(() => {})
+          await store.guard(
+            redis.eval(APPEND, 2, logKey, `${logKey}:bytes`, JSON.stringify(logged), LOG_BYTES, store.sessionTtlMs),
+          )
           // Every replica up listens on the replicas' channel: each but this one says it has applied the write.
           const [, listening] = (await store.guard(redis.pubsub('NUMSUB', everyone))) as [string, number]
           entry.expected = Number(listening) - 1

@@ -5,7 +5,9 @@
  */
 import { readFileSync } from 'node:fs'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { Redis } from 'ioredis'
 import { createApp } from '../../src/index.js'
+import { APPEND } from '../../src/redis/replicas.js'
 import { type RedisServer, startRedisServer } from '../support/redis-server.js'
 import { freePort, startCli, startedUrl, stopProcesses, waitForOutput } from '../support/processes.js'
 import { gardenSpec } from '../support/stateful.js'
@@ -303,6 +305,28 @@ describe('when Redis fails (#32)', () => {
     expect((await fetch(`${url}/plants/${id}`, { headers: auth })).status).toBe(200)
     expect(spawned.child.exitCode).toBeNull()
   }, 40_000)
+})
+
+describe('the admin log (#32)', () => {
+  it('keeps its last bytes only: appending past the bound drops the oldest writes, never the newest', async () => {
+    const client = new Redis(redis.url)
+    try {
+      const key = `${freshPrefix()}:admin`
+      const write = (n: number) => JSON.stringify({ n, pad: 'x'.repeat(90) })
+      for (let n = 0; n < 30; n++) await client.eval(APPEND, 2, key, `${key}:bytes`, write(n), 1000, 60_000)
+      const kept = (await client.xrange(key, '-', '+')).map(([, fields]) => JSON.parse(fields[1]!).n as number)
+      expect(kept.length).toBeGreaterThan(0)
+      expect(kept.length).toBeLessThan(11)
+      expect(kept[kept.length - 1]).toBe(29)
+      expect(kept).toEqual(kept.map((_, index) => 30 - kept.length + index))
+      const bytes = Number(await client.get(`${key}:bytes`))
+      expect(bytes).toBe(kept.reduce((sum, n) => sum + write(n).length, 0))
+      expect(bytes).toBeLessThanOrEqual(1000)
+      expect(await client.pttl(key)).toBeGreaterThan(0)
+    } finally {
+      client.disconnect()
+    }
+  })
 })
 
 describe('Redis killed under load (#32)', () => {
