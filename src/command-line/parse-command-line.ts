@@ -153,14 +153,8 @@ function readDescription(positionals: readonly string[], specFlag: string | unde
       `Two descriptions: "${written}" as an argument and "${specFlag}" with --spec. Give one of them.`,
     )
   }
-  const chosen = written ?? specFlag
-  if (chosen !== undefined && /^https?:\/\//i.test(chosen)) {
-    throw new CommandLineError(
-      'cli_remote_description',
-      `The mock reads its description from a file, and never downloads one: save ${chosen} first (e.g. curl -o api.yaml '${chosen}') and give the file.`,
-    )
-  }
-  return chosen
+  // A URL is fetched at start (and asked again under --watch): `node/remote-description.ts`.
+  return written ?? specFlag
 }
 
 /** Where `bundle` writes: `--out` is needed, and is for `bundle` only. */

@@ -111,7 +111,6 @@ export const startupErrorCodes = [
   'cli_bad_value',
   'cli_missing_value',
   'cli_two_descriptions',
-  'cli_remote_description',
   'cli_bad_workers',
   // Listening.
   'port_in_use',

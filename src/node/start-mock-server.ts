@@ -17,6 +17,7 @@ import type { FetchHandler } from '../relay/relay-link.js'
 import type { ServerHooks } from './server-hooks.js'
 import { NodeConnection } from './node-connection.js'
 import { joinReplicasOf } from './join-replicas.js'
+import { fetchRemoteDescription, isRemoteDescription } from './remote-description.js'
 
 /** How long `close()` (SIGTERM) lets callbacks and webhooks under way finish before cancelling them. */
 const DELIVERY_GRACE_MS = 2000
@@ -42,8 +43,11 @@ export interface MockServer extends MockHandle {
  * expect(mock.requests({ operation: 'addPlant' })).toHaveLength(1)
  * await mock.close()
  */
-export async function startMockServer(options: AppOptions = {}, hooks: ServerHooks = {}): Promise<MockServer> {
-  const logger = options.logger ?? createConsoleLogger(options)
+export async function startMockServer(given: AppOptions = {}, hooks: ServerHooks = {}): Promise<MockServer> {
+  const logger = given.logger ?? createConsoleLogger(given)
+  // A description given by URL is fetched to a folder of its own, then read as any file (#36 §10).
+  const remote = isRemoteDescription(given.spec) ? await fetchRemoteDescription(given.spec, logger) : undefined
+  const options = remote ? { ...given, spec: remote.path } : given
   const closing = new AbortController()
   // Under --watch, what each load reads is told, to be watched (#35).
   const load = (read?: ReadSet) =>
@@ -53,7 +57,10 @@ export async function startMockServer(options: AppOptions = {}, hooks: ServerHoo
       loading(read ? { ...nodePlatform, files: recordingReads(nodePlatform.files, read) } : nodePlatform),
     )
   let read: ReadSet | undefined = options.watch ? { files: new Set(), folders: new Set() } : undefined
-  const engine = await load(read)
+  const engine = await load(read).catch(async (error: unknown) => {
+    await remote?.close()
+    throw error
+  })
   // With `--store` the data is in the store, for every replica and worker (a reload keeps the connection).
   const store = await openStoreOf(engine, openStore)
   const shared = store ? (next: Engine) => openSharedRecords(next, store) : hooks.records
@@ -94,7 +101,7 @@ export async function startMockServer(options: AppOptions = {}, hooks: ServerHoo
         read = attempt
         watcher?.follow(attempt)
         logger.info(
-          `reloaded ${describeMock(live.engine).title} after a change to ${changed}: ${live.engine.operations.length} operation(s)`,
+          `reloaded ${describeMock(live.engine).title} after a change to ${remote?.urlOf(changed) ?? changed}: ${live.engine.operations.length} operation(s)`,
         )
       } catch (error) {
         const code = error instanceof StartupError ? ` [${error.code}]` : ''
@@ -107,6 +114,8 @@ export async function startMockServer(options: AppOptions = {}, hooks: ServerHoo
     })
   }
   const watcher = read ? watchSources(read, reload, logger) : undefined
+  // The server is asked for changes; a changed file is written over its copy, which the watcher sees.
+  if (read) remote?.poll()
   return {
     ...handleOf(() => live),
     url: server.url,
@@ -130,6 +139,7 @@ export async function startMockServer(options: AppOptions = {}, hooks: ServerHoo
       await live.opened?.writer?.flush()
       live.opened?.writer?.close()
       await store?.close()
+      await remote?.close()
     },
   }
 }

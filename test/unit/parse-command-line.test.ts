@@ -84,10 +84,9 @@ describe('the description: an argument, after Prism’s optional "mock" word, or
     expect(perOperation).toMatchObject({ proxyOnly: ['a', 'POST /b'], mockOnly: ['c'], proxyFallback: true })
   })
 
-  it('refuses a URL, since nothing is downloaded, and says how to fetch it', () => {
-    const { code, message } = refusal(['mock', 'https://example.com/api.yaml'])
-    expect(code).toBe('cli_remote_description')
-    expect(message).toContain("curl -o api.yaml 'https://example.com/api.yaml'")
+  it('takes a URL as the description, as Prism does: it is fetched at start (node/remote-description.ts)', () => {
+    const command = parseCommandLine(['mock', 'https://example.com/api.yaml'])
+    expect(command.action === 'serve' && command.options.spec).toBe('https://example.com/api.yaml')
   })
 })
 
