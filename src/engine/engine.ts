@@ -195,6 +195,7 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
       budget,
       beyondBudget: budgetWarnings.length > 0,
       explain: explainer(spec, views.response),
+      offThread: setup.platform.offThread?.(input),
     },
     logger,
     scenarios,

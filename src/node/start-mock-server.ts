@@ -17,6 +17,7 @@ import type { FetchHandler } from '../relay/relay-link.js'
 import type { ServerHooks } from './server-hooks.js'
 import { NodeConnection } from './node-connection.js'
 import { joinReplicasOf } from './join-replicas.js'
+import { offThreadGenerator } from './generation-thread.js'
 import { fetchRemoteDescription, isRemoteDescription } from './remote-description.js'
 
 /** How long `close()` (SIGTERM) lets callbacks and webhooks under way finish before cancelling them. */
@@ -50,11 +51,13 @@ export async function startMockServer(given: AppOptions = {}, hooks: ServerHooks
   const options = remote ? { ...given, spec: remote.path } : given
   const closing = new AbortController()
   // Under --watch, what each load reads is told, to be watched (#35).
+  // A server makes costly bodies off its event loop (#34): `generation-thread.ts`.
+  const platform: Platform = { ...nodePlatform, offThread: offThreadGenerator }
   const load = (read?: ReadSet) =>
     createEngine(
       options,
       logger,
-      loading(read ? { ...nodePlatform, files: recordingReads(nodePlatform.files, read) } : nodePlatform),
+      loading(read ? { ...platform, files: recordingReads(platform.files, read) } : platform),
     )
   let read: ReadSet | undefined = options.watch ? { files: new Set(), folders: new Set() } : undefined
   const engine = await load(read).catch(async (error: unknown) => {
@@ -96,6 +99,7 @@ export async function startMockServer(given: AppOptions = {}, hooks: ServerHooks
         // The data goes on in the new version: the old writer's last change is written before the new one takes over.
         live.opened?.writer?.flushSync()
         live.opened?.writer?.close()
+        void live.engine.errorContext.offThread?.close()
         live = assemble(next, closing.signal, live.state, opened, shared, store)
         settleDeferredExamples(live.engine, closing.signal)
         read = attempt
@@ -133,6 +137,7 @@ export async function startMockServer(given: AppOptions = {}, hooks: ServerHooks
       // Callbacks and webhooks under way get a short grace, then are recorded as cancelled.
       await live.state.deliveries?.close(DELIVERY_GRACE_MS)
       await live.engine.upstream?.client.destroy()
+      await live.engine.errorContext.offThread?.close()
       // Recordings under way (`--record`) are on disk before close resolves, within the same grace.
       await settledWithin(live.engine.upstream?.recorder?.idle(), DELIVERY_GRACE_MS)
       // Every answered change is in the state file before close resolves (SIGTERM, SIGINT).
