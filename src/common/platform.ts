@@ -25,6 +25,12 @@ export interface Platform {
    * swagger2openapi, which runs in Node only; a platform without one (a browser) refuses Swagger 2.0.
    */
   swagger2?: Swagger2Converter
+  /**
+   * json-schema-faker, which only generated bodies need, is loaded when first needed rather than at
+   * start-up: a browser fetches it as a chunk of its own (#33). Without (Node), it is loaded at
+   * start-up, and no request waits for it.
+   */
+  loadsOnDemand?: boolean
 }
 
 /** Swagger 2.0 → OpenAPI 3.0, the document converted whole (`Platform.swagger2`); rejects with the converter's reason. */

@@ -52,6 +52,16 @@ describe.each(runtimes)('the Plant Store on $name', (runtime) => {
     expect(await named.json()).toEqual({ name: 'Monstera deliciosa', tag: 'houseplant' })
   })
 
+  it('generates a body for Prefer: dynamic=true, and for every request under the dynamic scenario', async () => {
+    const asked = await addPlant(running, { id: 1, name: 'Fern' }, { ...TOKEN, prefer: 'dynamic=true' })
+    expect(asked.status).toBe(200)
+    expect(await asked.json()).toEqual({ name: expect.any(String), tag: expect.any(String) })
+    await running.steer((mock) => mock.useScenario('dynamic'))
+    const generated = await addPlant(running, { id: 1, name: 'Fern' })
+    expect(await generated.json()).toEqual({ name: expect.any(String), tag: expect.any(String) })
+    await running.steer((mock) => mock.reset())
+  })
+
   it('switches to the error scenario through the handle, and back with reset', async () => {
     await running.steer((mock) => mock.useScenario('error'))
     const failed = await addPlant(running, { id: 1, name: 'Fern' })

@@ -25,6 +25,14 @@ import type { RunningMock } from './runtimes.js'
 interface PageFile {
   type: string
   body: Uint8Array | string
+  /** The package a chunk loaded on demand (`import()`) holds: `json-schema-faker`. */
+  lazyPackage?: string
+}
+
+/** The mock in Chromium, and which of its chunks loaded on demand the page has fetched so far. */
+export interface BrowserMock extends RunningMock {
+  /** The packages of the chunks loaded on demand that the page fetched, in order. */
+  fetchedPackages(): string[]
 }
 
 /** The page (#33): a favicon of its own, so that the browser asks the server for nothing but the page's files. */
@@ -53,11 +61,16 @@ async function buildPageFiles(): Promise<Map<string, PageFile>> {
     splitting: true,
     outdir,
     write: false,
+    metafile: true,
     logLevel: 'silent',
   })
   const files = new Map<string, PageFile>([['/', { type: 'text/html', body: PAGE_HTML }]])
-  for (const file of result.outputFiles)
-    files.set(file.path.slice(outdir.length), { type: 'text/javascript', body: file.contents })
+  for (const file of result.outputFiles) {
+    const path = file.path.slice(outdir.length)
+    const entry = Object.entries(result.metafile.outputs).find(([output]) => output.endsWith(path))?.[1].entryPoint
+    const lazyPackage = entry && /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(entry)?.[1]
+    files.set(path, { type: 'text/javascript', body: file.contents, ...(lazyPackage && { lazyPackage }) })
+  }
   const worker = createRequire(import.meta.url).resolve('msw/mockServiceWorker.js')
   files.set('/mockServiceWorker.js', { type: 'text/javascript', body: await readFile(worker) })
   return files
@@ -65,6 +78,8 @@ async function buildPageFiles(): Promise<Map<string, PageFile>> {
 
 interface PageServer {
   origin: string
+  /** The page's files it served, in order. */
+  served: PageFile[]
   /** Every request it was asked that is not for a file of the page, as `METHOD /path`. */
   passedThrough: string[]
   close(): Promise<void>
@@ -73,6 +88,7 @@ interface PageServer {
 /** A static server of the page's files on loopback, port 0. */
 async function servePage(files: Map<string, PageFile>): Promise<PageServer> {
   const passedThrough: string[] = []
+  const served: PageFile[] = []
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://page.invalid').pathname
     const file = request.method === 'GET' ? files.get(path) : undefined
@@ -81,6 +97,7 @@ async function servePage(files: Map<string, PageFile>): Promise<PageServer> {
       response.writeHead(404).end()
       return
     }
+    served.push(file)
     response.writeHead(200, { 'content-type': file.type, 'cache-control': 'no-store' }).end(file.body)
   })
   await new Promise<void>((resolve, reject) => {
@@ -90,6 +107,7 @@ async function servePage(files: Map<string, PageFile>): Promise<PageServer> {
   const { port } = server.address() as AddressInfo
   return {
     origin: `http://127.0.0.1:${port}`,
+    served,
     passedThrough,
     close: () =>
       new Promise((resolve) => {
@@ -100,7 +118,7 @@ async function servePage(files: Map<string, PageFile>): Promise<PageServer> {
 }
 
 /** Starts Chromium on a page whose service worker answers as the mock with these options. */
-export async function startInBrowser(options: AppOptions): Promise<RunningMock> {
+export async function startInBrowser(options: AppOptions): Promise<BrowserMock> {
   const [files, bundle] = await Promise.all([pageFiles(), makeBundle(options, silentLogger)])
   const bundleFile = { type: 'application/json', body: JSON.stringify(bundle) }
   const server = await servePage(new Map([...files, ['/mock.bundle.json', bundleFile]]))
@@ -148,6 +166,7 @@ export async function startInBrowser(options: AppOptions): Promise<RunningMock> 
       )
       return within(15_000, 'a call on the handle in the page', call) as never
     },
+    fetchedPackages: () => server.served.flatMap((file) => (file.lazyPackage ? [file.lazyPackage] : [])),
     close,
   }
 }
