@@ -12,7 +12,7 @@ import { createServer } from 'node:http'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
-import type { Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import type { AppOptions } from '../../src/http/create-app.js'
 import { makeBundle } from '../../src/node/write-bundle.js'
 import { silentLogger } from '../../src/common/log.js'
@@ -122,13 +122,14 @@ export async function startInBrowser(options: AppOptions): Promise<BrowserMock> 
   const [files, bundle] = await Promise.all([pageFiles(), makeBundle(options, silentLogger)])
   const bundleFile = { type: 'application/json', body: JSON.stringify(bundle) }
   const server = await servePage(new Map([...files, ['/mock.bundle.json', bundleFile]]))
-  const browser = await launchChromium()
+  let browser: Browser | undefined
   const close = async () => {
-    await browser.close()
+    await browser?.close()
     await server.close()
   }
   let page: Page
   try {
+    browser = await launchChromium()
     page = await browser.newPage()
     await page.goto(`${server.origin}/`, { timeout: 15_000 })
     const start = page.evaluate(([bundle, baseUrl]) => (globalThis as unknown as MockPage).startMock(bundle, baseUrl), [
