@@ -1,6 +1,5 @@
 import type { Hono } from 'hono'
 import { ADMIN_PREFIX } from '../common/config.js'
-import { DASHBOARD_CSS, DASHBOARD_HTML, DASHBOARD_SCRIPT } from './dashboard-assets.js'
 
 /**
  * What the dashboard's page may do: its own script and style only (no inline code, so markup that
@@ -19,15 +18,20 @@ const SECURITY_HEADERS = {
   'cache-control': 'no-cache',
 }
 
+/** The page, its script and its style, imported on the first visit: a browser build keeps them in a chunk of its own (#33). */
+type Assets = typeof import('./dashboard-assets.js')
+
 /**
  * `GET /__mock/` and its two assets. Registered after the Host and Origin checks and before the
  * token's: a browser's navigation cannot send a bearer token, so the page asks for it and sends it
  * with each call it makes. The page holds no data; everything it shows comes from the admin API.
  */
 export function addDashboardRoutes(admin: Hono): void {
-  const page = (body: string, contentType: string) => () =>
-    new Response(body, { headers: { 'content-type': contentType, ...SECURITY_HEADERS } })
-  const html = page(DASHBOARD_HTML, 'text/html; charset=utf-8')
+  const page = (bodyOf: (assets: Assets) => string, contentType: string) => async () =>
+    new Response(bodyOf(await import('./dashboard-assets.js')), {
+      headers: { 'content-type': contentType, ...SECURITY_HEADERS },
+    })
+  const html = page((assets) => assets.DASHBOARD_HTML, 'text/html; charset=utf-8')
   // `/__mock` too: the page's links are absolute. Mounted at `/__mock`, Hono routes `/` to `/__mock`
   // only, so `/__mock/` is caught here.
   admin.get('/', html)
@@ -35,6 +39,12 @@ export function addDashboardRoutes(admin: Hono): void {
     if ((c.req.method === 'GET' || c.req.method === 'HEAD') && c.req.path === DASHBOARD_PATH) return html()
     return next()
   })
-  admin.get('/dashboard/dashboard.js', page(DASHBOARD_SCRIPT, 'text/javascript; charset=utf-8'))
-  admin.get('/dashboard/dashboard.css', page(DASHBOARD_CSS, 'text/css; charset=utf-8'))
+  admin.get(
+    '/dashboard/dashboard.js',
+    page((assets) => assets.DASHBOARD_SCRIPT, 'text/javascript; charset=utf-8'),
+  )
+  admin.get(
+    '/dashboard/dashboard.css',
+    page((assets) => assets.DASHBOARD_CSS, 'text/css; charset=utf-8'),
+  )
 }

@@ -27,6 +27,12 @@ export interface Platform {
    */
   swagger2?: Swagger2Converter
   /**
+   * json-schema-faker, which only generated bodies need, is loaded when first needed rather than at
+   * start-up: a browser fetches it as a chunk of its own (#33). Without (Node), it is loaded at
+   * start-up, and no request waits for it.
+   */
+  loadsOnDemand?: boolean
+  /**
    * Generation off the event loop (#34): a body whose making outlasts a slice of the main thread is
    * made again, with the whole budget, in a thread of its own, while other requests are answered.
    * Given the options the engine was made with; a platform without threads (a browser) leaves it out,

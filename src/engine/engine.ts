@@ -167,6 +167,8 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
   const { webhooks, webhookBindings } = await loadWebhooks(described, checking, events)
   const budget = { bytes: options.generationBytes, ms: options.generationMs, cpuTime: setup.platform.cpuTime }
   const faker = createFaker(views.response, options.seed, budget, { fillProperties: options.fillProperties })
+  // Generation is synchronous: loaded now unless the platform loads it on demand, and then still now for --dynamic.
+  if (options.dynamic || !setup.platform.loadsOnDemand) await faker.load()
   // Told against this app's own budget, which loadSpec does not know. The walk that names the
   // schemas by pointer runs only for a description that has one (GitHub's took 130 ms).
   const budgetWarnings = faker.beyondBudget ? compileBudgetWarnings(views.response, budget) : []

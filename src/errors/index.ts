@@ -159,6 +159,17 @@ export const errors = {
       'generation_budget',
       `No body within the generation budget meets the ${code} response's schema (#${schemaPointer}): ${problems.slice(0, 3).join('; ')}. Serve this response from a fixture or an example.`,
     ),
+  /**
+   * A body to generate before json-schema-faker has loaded: in a browser it is loaded on demand (#33),
+   * ahead of every request that asks for generated bodies, but a static body whose sample breaks its
+   * schema needs it too, unannounced; it is loading now.
+   */
+  generatorLoading: () =>
+    new MockError(
+      500,
+      'generator_loading',
+      'This body is made by json-schema-faker, which the mock loads on demand in a browser and was still loading; send the request again. Start the mock with dynamic: true to load it at start-up.',
+    ),
   /** json-schema-faker refused a schema (one no value meets, such as `required: [id]` beside `additionalProperties: false` and no properties): named, not an unexpected failure. */
   generationFailed: (code: string, schemaPointer: string, reason: string) =>
     new MockError(

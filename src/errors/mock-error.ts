@@ -20,6 +20,7 @@ export type MockErrorKind =
   | 'internal'
   | 'generation_budget'
   | 'generation_failed'
+  | 'generator_loading'
   | 'admin_forbidden'
   | 'too_many_held'
   | 'too_many_streams'

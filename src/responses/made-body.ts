@@ -1,4 +1,4 @@
-import { type MockError, type Violation, errors } from '../errors/index.js'
+import { type MockError, type Violation, errors, isMockError } from '../errors/index.js'
 import type { DeclaredMedia } from './declared-responses.js'
 import type { Deadline } from '../generation/generation-deadline.js'
 import { BrokenBody, type Draw, generateValid, isSliceOver } from './generate-valid.js'
@@ -84,6 +84,8 @@ function sampledBodyOf(code: string, media: DeclaredMedia, context: RenderContex
     } catch (error) {
       // Handed off: made elsewhere, and kept once it comes back (`handed`).
       if (isSliceOver(error)) throw error
+      // json-schema-faker still loading (in a browser, #33) is no answer to keep: the next request makes the body.
+      if (isMockError(error) && error.kind === 'generator_loading') throw error
       // A schema beyond the budget, or one no body can be made of, is refused the same way every time, without the work again.
       made = error as MockError
     }
