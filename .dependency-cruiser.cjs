@@ -13,7 +13,10 @@ const LAYERS = [
   { name: '5 the engine, compiled at start-up', folders: ['engine'] },
   { name: '6 the per-request pipeline', folders: ['pipeline'] },
   { name: '7 the admin API and the app', folders: ['admin', 'http'] },
-  { name: '8 platform adapters', folders: ['bundle', 'msw-handlers', 'relay', 'command-line', 'redis', 'node', 'cluster'] },
+  {
+    name: '8 platform adapters',
+    folders: ['bundle', 'msw-handlers', 'relay', 'command-line', 'redis', 'node', 'cluster'],
+  },
 ]
 /** The entry points, above every layer: the package's barrel and the command line. */
 const ENTRY_POINTS = ['index.ts', 'cli.ts', 'msw.ts', 'msw-browser.ts']
