@@ -81,6 +81,8 @@ const leastTs: Record<string, { blocks: number; claims: number }> = {
 const mocks: Record<string, () => Promise<string[]>> = {
   // Started as the page says: the Garden description, --stateful.
   'docs/stateful-mode.md': async () => ['test/descriptions/stateful/garden.yaml', '--stateful'],
+  // The compose recipe's replicas as one stateful mock: they answer as one (scale-out-recipe.test.ts runs them behind nginx).
+  'docs/scale-out.md': async () => ['--stateful'],
   // The Plant Store's fixtures with a scenarios file made of the page's YAML blocks, as a reader would put them there.
   'docs/conditions-and-stubs.md': async () => {
     const dir = await tempDir('mock-docs-rules-', {})
