@@ -198,6 +198,8 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
       beyondBudget: budgetWarnings.length > 0,
       explain: explainer(spec, views.response),
       offThread: setup.platform.offThread?.(input),
+      // Set only while a body made off the thread is rendered; here from the start, so the object's shape never changes.
+      handed: undefined,
     },
     logger,
     scenarios,
