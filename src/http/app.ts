@@ -8,6 +8,7 @@ import type { RuntimeState } from '../engine/runtime-state.js'
 import { ADMIN_ROUTES, createAdminRoutes } from '../admin/admin-routes.js'
 import { corsForMockRequests } from '../admin/cors.js'
 import { NetworkFault } from '../pipeline/faults.js'
+import { HeldAnswers } from '../pipeline/held-answers.js'
 import { createOwnPages } from './own-pages.js'
 import { type ServerBindings, type Transport, toRequestData, transportOf } from '../pipeline/request-data.js'
 
@@ -52,9 +53,8 @@ export function createMockApps(engine: Engine, state: RuntimeState, closing: Abo
   const deps: PipelineDeps = {
     engine,
     state,
-    closing,
     answerOwnPage: createOwnPages(engine, options.admin ? ADMIN_ROUTES : []),
-    held: { count: 0 },
+    held: new HeldAnswers(closing),
   }
   const cors = options.cors ? corsForMockRequests() : undefined
   // Not async: the pipeline's promise is handed to Hono as it is, one promise fewer a request (#19).
