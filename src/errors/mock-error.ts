@@ -22,6 +22,7 @@ export type MockErrorKind =
   | 'generation_failed'
   | 'admin_forbidden'
   | 'too_many_held'
+  | 'too_many_connections'
   | 'too_many_streams'
   | 'invalid_response'
   | 'record_exists'

@@ -1,5 +1,5 @@
-import type { IncomingMessage } from 'node:http'
-import { StartupError } from '../errors/index.js'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { type MockError, StartupError, errors } from '../errors/index.js'
 import { ADMIN_PREFIX } from '../common/config.js'
 import { createConsoleLogger } from './console-logger.js'
 import { type Engine, settleDeferredExamples, createEngine } from '../engine/engine.js'
@@ -15,6 +15,7 @@ import type { Platform } from '../common/platform.js'
 import { nodePlatform } from './node-platform.js'
 import type { FetchHandler, ServerHooks } from './server-hooks.js'
 import { NodeConnection } from './node-connection.js'
+import { OpenConnections, connectionCapsOf, readDescriptors } from './connection-caps.js'
 
 /** How long `close()` (SIGTERM) lets callbacks and webhooks under way finish before cancelling them. */
 const DELIVERY_GRACE_MS = 2000
@@ -64,14 +65,19 @@ export async function startMockServer(options: AppOptions = {}, hooks: ServerHoo
     await store?.close()
     throw error
   }
-  const handle: FetchHandler = (request, env) => serveNodeRequest(live, request, env)
-  // One socket for the server's life; with --watch the app behind it is swapped, connections stay.
-  const server = await listen({ fetch: hooks.wrapFetch?.(handle, () => live) ?? handle }, live.engine.options).catch(
-    async (error: unknown) => {
-      await store?.close()
-      throw error
-    },
+  const connections = new OpenConnections(
+    connectionCapsOf(readDescriptors(), { proxy: live.engine.options.proxy !== undefined }),
   )
+  const crowded = errors.tooManyConnections(connections.caps.described, connections.caps.descriptorLimit)
+  const handle: FetchHandler = (request, env) => serveNodeRequest(live, request, env, connections, crowded)
+  // One socket for the server's life; with --watch the app behind it is swapped, connections stay.
+  const server = await listen(
+    { fetch: hooks.wrapFetch?.(handle, () => live) ?? handle },
+    { ...live.engine.options, connections },
+  ).catch(async (error: unknown) => {
+    await store?.close()
+    throw error
+  })
   warnOfOpenAdmin(live.engine)
   settleDeferredExamples(live.engine, closing.signal)
   let reloading = Promise.resolve()
@@ -132,14 +138,25 @@ export async function startMockServer(options: AppOptions = {}, hooks: ServerHoo
 
 /**
  * A request as Node's server hands it over: one that came over a socket (`@hono/node-server` passes
- * Node's request in `env`) goes to the app with its connection, for the server's own lane
+ * Node's request and response in `env`) goes to the app with its connection, for the server's own lane
  * (`MockApps.serve`); one without (a worker's admin call relayed by the primary) goes through Hono.
+ * While more connections are open than the described API is answered on, its requests are refused
+ * (`crowded`) and their connections closed, so that descriptors come free (#34).
  */
-function serveNodeRequest(live: Assembled, request: Request, env: unknown): Response | Promise<Response> {
-  const incoming = (env as { incoming?: IncomingMessage } | undefined)?.incoming
-  return incoming
-    ? live.serve({ raw: request, connection: new NodeConnection(incoming) })
-    : live.app.fetch(request, env)
+function serveNodeRequest(
+  live: Assembled,
+  request: Request,
+  env: unknown,
+  connections: OpenConnections,
+  crowded: MockError,
+): Response | Promise<Response> {
+  const node = env as { incoming?: IncomingMessage; outgoing?: ServerResponse } | undefined
+  const incoming = node?.incoming
+  if (!incoming) return live.app.fetch(request, env)
+  const transport = { raw: request, connection: new NodeConnection(incoming) }
+  if (!connections.crowded) return live.serve(transport)
+  node.outgoing!.shouldKeepAlive = false
+  return live.serveCrowded(transport, crowded)
 }
 
 /** How the server's engine is made: the description's examples are checked once it listens (`settleDeferredExamples`). */
