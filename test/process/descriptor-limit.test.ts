@@ -49,14 +49,18 @@ describe.runIf(process.platform === 'linux')('the descriptor limit (#34)', () =>
       expect([{ status: 200 }, { status: 503, retryAfter: '1' }]).toContainEqual(plant)
       const answers = await within(15_000, 'the held answers', Promise.all(held))
       const statuses = answers.map((answer) => answer.status)
-      process.stderr.write(
-        `[descriptor-limit] fresh POST ${plant.status}; held ${JSON.stringify(statuses.reduce<Record<number, number>>((all, s) => ({ ...all, [s]: (all[s] ?? 0) + 1 }), {}))}\n`,
-      )
       // Held to the cap the limit leaves (160 less those open at start and 64 kept back, less 16 for the admin API).
       expect(statuses.filter((status) => status === 200).length).toBeGreaterThan(40)
       // Beyond it, 503 with Retry-After, or closed at accept (0) when they all came at once.
       expect(statuses.every((status) => status === 200 || status === 503 || status === 0)).toBe(true)
       expect(answers.filter((answer) => answer.status === 503).every((answer) => answer.retryAfter === '1')).toBe(true)
+      // The refusals are journaled, naming the cap and the descriptor limit.
+      const listed = (await (await fetch(`${url}/__mock/requests?limit=1000`)).json()) as {
+        requests: Array<{ status: number; reason?: string }>
+      }
+      const refusals = listed.requests.filter((request) => request.status === 503)
+      expect(refusals.length).toBeGreaterThan(0)
+      expect(refusals[0]!.reason).toMatch(/connections open already, as many as its limit of 160 file descriptors/)
       // Once they are answered, the described API answers again.
       expect((await send(`${url}/plants`, { ...addPlant, body })).status).toBe(200)
       expect(mock.stderr()).not.toMatch(/MaxListenersExceededWarning|EMFILE|\n\s+at /)
