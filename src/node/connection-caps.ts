@@ -17,8 +17,8 @@ export interface ConnectionCaps {
   /** Open connections at most: Node closes any beyond at accept (the client sees the connection closed). */
   connections: number
   /**
-   * While more than this many are open, a request to the described API is answered 503 with `Retry-After`
-   * and its connection closed; the admin API is still answered, up to `connections`.
+   * A connection opened while more than this many are open is answered 503 with `Retry-After` when it
+   * asks the described API, and closed; the admin API is still answered on it, up to `connections`.
    */
   described: number
   /** The descriptor limit the caps come from, when it could be read. */
@@ -65,15 +65,21 @@ function capsOf(connections: number): ConnectionCaps {
   return { connections, described: connections - Math.min(ADMIN_CONNECTIONS, Math.floor(connections / 4)) }
 }
 
-/** The server's connections open now, counted as they open and close, against its caps. */
+/**
+ * The server's connections open now, counted as they open and close, against its caps. A connection
+ * opened past the described API's cap is marked: its requests to the described API are refused while
+ * the server is that crowded. Those opened before are served: in a burst, the first connections get
+ * their answers, and the later ones a refusal, rather than every one a refusal.
+ */
 export class OpenConnections {
   count = 0
+  readonly #crowded = new WeakSet<Socket>()
 
   constructor(readonly caps: ConnectionCaps) {}
 
-  /** Whether a request to the described API is refused now: more connections are open than its cap. */
-  get crowded(): boolean {
-    return this.count > this.caps.described
+  /** Whether a request over `socket` to the described API is refused now. One comparison while under the cap. */
+  refuses(socket: Socket): boolean {
+    return this.count > this.caps.described && this.#crowded.has(socket)
   }
 
   /** Caps the server's connections, and counts them from now on. */
@@ -81,7 +87,7 @@ export class OpenConnections {
     server.maxConnections = this.caps.connections
     const closed = () => this.count--
     server.on('connection', (socket: Socket) => {
-      this.count++
+      if (++this.count > this.caps.described) this.#crowded.add(socket)
       socket.once('close', closed)
     })
   }

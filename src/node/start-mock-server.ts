@@ -140,8 +140,8 @@ export async function startMockServer(options: AppOptions = {}, hooks: ServerHoo
  * A request as Node's server hands it over: one that came over a socket (`@hono/node-server` passes
  * Node's request and response in `env`) goes to the app with its connection, for the server's own lane
  * (`MockApps.serve`); one without (a worker's admin call relayed by the primary) goes through Hono.
- * While more connections are open than the described API is answered on, its requests are refused
- * (`crowded`) and their connections closed, so that descriptors come free (#34).
+ * Over a connection opened past the described API's cap, its requests are refused (`crowded`) and the
+ * connection closed, so that descriptors come free (#34).
  */
 function serveNodeRequest(
   live: Assembled,
@@ -154,7 +154,7 @@ function serveNodeRequest(
   const incoming = node?.incoming
   if (!incoming) return live.app.fetch(request, env)
   const transport = { raw: request, connection: new NodeConnection(incoming) }
-  if (!connections.crowded) return live.serve(transport)
+  if (!connections.refuses(incoming.socket)) return live.serve(transport)
   node.outgoing!.shouldKeepAlive = false
   return live.serveCrowded(transport, crowded)
 }
