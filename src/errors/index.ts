@@ -127,6 +127,18 @@ export const errors = {
       { headers: { 'retry-after': '1' } },
     ),
 
+  /**
+   * More connections open than the described API is answered on (#34): they would take the descriptors
+   * the process needs. The connection is closed after this answer; the client may retry.
+   */
+  tooManyConnections: (cap: number, descriptorLimit: number | undefined) =>
+    new MockError(
+      503,
+      'too_many_connections',
+      `The mock has ${cap} connections open already, as many as ${descriptorLimit === undefined ? 'it takes' : `its limit of ${descriptorLimit} file descriptors leaves room for`}; this connection is closed: try again in a second.`,
+      { headers: { 'retry-after': '1' } },
+    ),
+
   /** A request to the admin API that a web page or a rebinding attack could have made (#12). */
   adminForbidden: (message: string) => new MockError(403, 'admin_forbidden', message),
 

@@ -23,6 +23,7 @@ export type MockErrorKind =
   | 'generator_loading'
   | 'admin_forbidden'
   | 'too_many_held'
+  | 'too_many_connections'
   | 'too_many_streams'
   | 'invalid_response'
   | 'record_exists'

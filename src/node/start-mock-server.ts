@@ -1,5 +1,5 @@
-import type { IncomingMessage } from 'node:http'
-import { StartupError } from '../errors/index.js'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { type MockError, StartupError, errors } from '../errors/index.js'
 import { ADMIN_PREFIX } from '../common/config.js'
 import { createConsoleLogger } from './console-logger.js'
 import { type Engine, settleDeferredExamples, createEngine } from '../engine/engine.js'
@@ -19,6 +19,7 @@ import { NodeConnection } from './node-connection.js'
 import { joinReplicasOf } from './join-replicas.js'
 import { offThreadGenerator } from './generation-thread.js'
 import { fetchRemoteDescription, isRemoteDescription } from './remote-description.js'
+import { OpenConnections, connectionCapsOf, readDescriptors } from './connection-caps.js'
 
 /** How long `close()` (SIGTERM) lets callbacks and webhooks under way finish before cancelling them. */
 const DELIVERY_GRACE_MS = 2000
@@ -76,12 +77,16 @@ export async function startMockServer(given: AppOptions = {}, hooks: ServerHooks
     await store?.close()
     throw error
   }
-  const handle: FetchHandler = (request, env) => serveNodeRequest(live, request, env)
+  const connections = new OpenConnections(
+    connectionCapsOf(readDescriptors(), { proxy: live.engine.options.proxy !== undefined }),
+  )
+  const crowded = errors.tooManyConnections(connections.caps.described, connections.caps.descriptorLimit)
+  const handle: FetchHandler = (request, env) => serveNodeRequest(live, request, env, connections, crowded)
   // One socket for the server's life; with --watch the app behind it is swapped, connections stay.
   const server = await (async () => {
     // With --store this process is one replica among those on the store: its admin API answers for all (#32).
     const served = store ? await joinReplicasOf(store, handle, () => live, logger) : handle
-    return listen({ fetch: hooks.wrapFetch?.(served, () => live) ?? served }, live.engine.options)
+    return listen({ fetch: hooks.wrapFetch?.(served, () => live) ?? served }, { ...live.engine.options, connections })
   })().catch(async (error: unknown) => {
     await store?.close()
     throw error
@@ -151,14 +156,25 @@ export async function startMockServer(given: AppOptions = {}, hooks: ServerHooks
 
 /**
  * A request as Node's server hands it over: one that came over a socket (`@hono/node-server` passes
- * Node's request in `env`) goes to the app with its connection, for the server's own lane
+ * Node's request and response in `env`) goes to the app with its connection, for the server's own lane
  * (`MockApps.serve`); one without (a worker's admin call relayed by the primary) goes through Hono.
+ * Over a connection opened past the described API's cap, its requests are refused (`crowded`) and the
+ * connection closed, so that descriptors come free (#34).
  */
-function serveNodeRequest(live: Assembled, request: Request, env: unknown): Response | Promise<Response> {
-  const incoming = (env as { incoming?: IncomingMessage } | undefined)?.incoming
-  return incoming
-    ? live.serve({ raw: request, connection: new NodeConnection(incoming) })
-    : live.app.fetch(request, env)
+function serveNodeRequest(
+  live: Assembled,
+  request: Request,
+  env: unknown,
+  connections: OpenConnections,
+  crowded: MockError,
+): Response | Promise<Response> {
+  const node = env as { incoming?: IncomingMessage; outgoing?: ServerResponse } | undefined
+  const incoming = node?.incoming
+  if (!incoming) return live.app.fetch(request, env)
+  const transport = { raw: request, connection: new NodeConnection(incoming) }
+  if (!connections.refuses(incoming.socket)) return live.serve(transport)
+  node.outgoing!.shouldKeepAlive = false
+  return live.serveCrowded(transport, crowded)
 }
 
 /** How the server's engine is made: the description's examples are checked once it listens (`settleDeferredExamples`). */
