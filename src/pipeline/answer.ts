@@ -256,16 +256,13 @@ interface TemplateSource {
 
 /**
  * A body too costly for the main thread, made off it (`Platform.offThread`) while other requests are
- * answered, then rendered as any other: the render takes the body handed to it, once.
+ * answered, then rendered as any other (`renderAgain`): the render takes the body handed to it, once.
  */
 async function renderHandedOff(
   handOff: HandOff,
-  exchange: Exchange,
-  deps: PipelineDeps,
-  plan: ResponsePlan,
   operation: CompiledOperation,
-  template: TemplateSource,
-  transport: Transport,
+  deps: PipelineDeps,
+  renderAgain: () => Response | Promise<Response>,
 ): Promise<Response> {
   const context = deps.engine.errorContext
   const { code, media, sampled } = handOff
@@ -273,7 +270,7 @@ async function renderHandedOff(
   // Set and taken back within one synchronous render: no other request renders in between.
   context.handed = { media, made }
   try {
-    return renderStep(exchange, deps, plan, operation, template, transport, false)
+    return renderAgain()
   } finally {
     context.handed = undefined
   }
@@ -308,7 +305,9 @@ function renderStep(
   } catch (error) {
     if (!isHandOff(error)) throw error
     // Making the body outlasted its slice of the main thread: it is made off it, then rendered here (#34).
-    return renderHandedOff(error, exchange, deps, plan, operation, template, transport)
+    return renderHandedOff(error, operation, deps, () =>
+      renderStep(exchange, deps, plan, operation, template, transport, false),
+    )
   }
   if (rendered.streamPlan) return streamAnswer(rendered, rendered.streamPlan, exchange, deps, operation, transport)
   const { headers: added, violations: forced } = exchange.decision!
