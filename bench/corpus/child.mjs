@@ -17,7 +17,7 @@ async function main() {
   const t0 = performance.now()
   let app
   try {
-    app = await createApp({ spec: job.file, seed: job.seed, logger, stateful: job.stateful })
+    app = await createApp({ spec: job.file, seed: job.seed, logger, stateful: job.stateful, dynamic: job.dynamic })
   } catch (e) {
     const message = String(e?.message ?? e)
     if (e?.name === 'StartupError') await send({ type: 'refused', message, warnings: warnings.length })

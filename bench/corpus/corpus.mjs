@@ -221,13 +221,14 @@ export function selectDescriptions({ source = 'apis-guru', sample, seed = 1, onl
 // ---------------------------------------------------------------------------------------------
 // Running
 
-function runOne(entry, { seed, maxOps, dist, stateful }) {
+function runOne(entry, { seed, maxOps, dist, stateful, dynamic }) {
   const file = fileOf(entry.source, entry.rel)
   const job = {
     file,
     dist: pathToFileURL(join(dist, 'index.js')).href,
     seed,
     stateful: stateful === true,
+    dynamic: dynamic === true,
     maxOps: entry.maxOps ?? maxOps,
     unsatisfiable: entry.unsatisfiable ?? [],
   }

@@ -4,7 +4,7 @@
 // request per operation, every answer checked by an independent validator. See bench/corpus/README.md.
 //
 //   npm run corpus -- [--source apis-guru|readme|all] [--sample N] [--seed S] [--jobs N]
-//                     [--only SUBSTRING] [--list FILE] [--max-ops N] [--json] [--stateful]
+//                     [--only SUBSTRING] [--list FILE] [--max-ops N] [--json] [--stateful] [--dynamic]
 import { parseArgs } from 'node:util'
 import { formatReport, runCorpus } from './corpus.mjs'
 
@@ -19,6 +19,7 @@ const { values: args } = parseArgs({
     'max-ops': { type: 'string' },
     json: { type: 'boolean', default: false },
     stateful: { type: 'boolean', default: false },
+    dynamic: { type: 'boolean', default: false },
     top: { type: 'string', default: '25' },
   },
 })
@@ -39,6 +40,7 @@ const options = {
   list: args.list,
   maxOps: int('max-ops', args['max-ops'], 1),
   stateful: args.stateful,
+  dynamic: args.dynamic,
   onProgress: (r, i, n) => {
     const failed = r.ops.filter((o) => o.kind === 'fail').length
     const what =

@@ -62,7 +62,129 @@ export function prepareForGeneration(
   })
   // Discriminators read the original branches (the rewrite wraps them), so they come second.
   walkSchemas(prepared, (schema) => tagDiscriminatedBranches(prepared, schema))
+  inlineAcyclicRefs(prepared)
   return prepared
+}
+
+const COMPONENT_SCHEMA = '#/components/schemas/'
+
+/**
+ * json-schema-faker counts each `$ref` it follows as a level of depth, and from its fifth level on
+ * makes required properties only: a list of `Tag`s, given by `$ref`, came out `[{}, {}, {}]` where
+ * the same schema written inline was filled (#36 §2). So a `$ref` to a component schema that no
+ * cycle of `$ref`s leads back to is replaced, in the copy, by the component itself (one object,
+ * shared): depth then counts the body's own nesting. A `$ref` into a cycle stays, and json-schema-faker
+ * bounds the recursion as before.
+ */
+function inlineAcyclicRefs(prepared: Record<string, any>): void {
+  const components = prepared.components?.schemas as Record<string, unknown> | undefined
+  if (!components || typeof components !== 'object') return
+  const nameOf = (ref: string): string | undefined => {
+    if (!ref.startsWith(COMPONENT_SCHEMA)) return undefined
+    const rest = ref.slice(COMPONENT_SCHEMA.length)
+    if (rest.includes('/')) return undefined
+    const name = decodeURIComponent(rest).replace(/~1/g, '/').replace(/~0/g, '~')
+    return Object.hasOwn(components, name) ? name : undefined
+  }
+  const edges = new Map<string, string[]>()
+  for (const [name, schema] of Object.entries(components)) {
+    const targets: string[] = []
+    eachSchemaRef(schema, (ref) => {
+      const target = nameOf(ref)
+      if (target !== undefined) targets.push(target)
+    })
+    edges.set(name, targets)
+  }
+  const cyclic = namesOnCycles(edges)
+  const inline = (node: unknown, seen: Set<object>): void => {
+    if (typeof node !== 'object' || node === null || seen.has(node)) return
+    seen.add(node)
+    const entries: Array<[string | number, unknown]> = Array.isArray(node)
+      ? node.map((value, index) => [index, value])
+      : Object.entries(node)
+    for (const [key, value] of entries) {
+      if (key === 'example' || key === 'examples') continue
+      const target = refOnly(value) !== undefined ? nameOf(refOnly(value)!) : undefined
+      if (target !== undefined && !cyclic.has(target) && typeof components[target] === 'object') {
+        ;(node as Record<string | number, unknown>)[key] = components[target]
+        inline(components[target], seen)
+      } else inline(value, seen)
+    }
+  }
+  inline(prepared.paths, new Set())
+  inline(prepared.webhooks, new Set())
+  inline(components, new Set())
+}
+
+/** The `$ref` of a node that is a `$ref` and nothing else (siblings would be lost by replacing it). */
+function refOnly(node: unknown): string | undefined {
+  if (typeof node !== 'object' || node === null || Array.isArray(node)) return undefined
+  const keys = Object.keys(node)
+  const ref = (node as Record<string, unknown>).$ref
+  return keys.length === 1 && typeof ref === 'string' ? ref : undefined
+}
+
+/** Every `$ref` string under a node, examples left out. */
+function eachSchemaRef(root: unknown, visit: (ref: string) => void): void {
+  const stack: unknown[] = [root]
+  while (stack.length) {
+    const node = stack.pop()
+    if (typeof node !== 'object' || node === null) continue
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string') visit(value)
+      else if (key !== 'example' && key !== 'examples') stack.push(value)
+    }
+  }
+}
+
+/** The names that lie on a cycle of the graph (a strongly connected component of two or more, or a name that leads to itself): Tarjan's algorithm, iterative. */
+function namesOnCycles(edges: ReadonlyMap<string, readonly string[]>): Set<string> {
+  const index = new Map<string, number>()
+  const low = new Map<string, number>()
+  const onStack = new Set<string>()
+  const stack: string[] = []
+  const cyclic = new Set<string>()
+  let counter = 0
+  for (const start of edges.keys()) {
+    if (index.has(start)) continue
+    const work: Array<{ name: string; next: number }> = [{ name: start, next: 0 }]
+    index.set(start, counter)
+    low.set(start, counter++)
+    stack.push(start)
+    onStack.add(start)
+    while (work.length) {
+      const frame = work[work.length - 1]!
+      const targets = edges.get(frame.name) ?? []
+      if (frame.next < targets.length) {
+        const target = targets[frame.next++]!
+        if (!index.has(target)) {
+          index.set(target, counter)
+          low.set(target, counter++)
+          stack.push(target)
+          onStack.add(target)
+          work.push({ name: target, next: 0 })
+        } else if (onStack.has(target)) low.set(frame.name, Math.min(low.get(frame.name)!, index.get(target)!))
+        continue
+      }
+      work.pop()
+      if (work.length) {
+        const parent = work[work.length - 1]!.name
+        low.set(parent, Math.min(low.get(parent)!, low.get(frame.name)!))
+      }
+      if (low.get(frame.name) === index.get(frame.name)) {
+        const component: string[] = []
+        let member: string
+        do {
+          member = stack.pop()!
+          onStack.delete(member)
+          component.push(member)
+        } while (member !== frame.name)
+        if (component.length > 1 || (edges.get(frame.name) ?? []).includes(frame.name))
+          for (const name of component) cyclic.add(name)
+      }
+    }
+  }
+  return cyclic
 }
 
 /**

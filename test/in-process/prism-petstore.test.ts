@@ -31,6 +31,23 @@ describe("Prism's petstore (#36)", () => {
     expect(app.mock.requests().map((r) => r.operation)).toEqual(['getPetById', 'GET /pets/{petId}'])
   })
 
+  it('--dynamic fills every declared field through $refs at any depth: tags and category are not empty objects (#36 §2)', async () => {
+    const { app } = await petstore({ dynamic: true, seed: 1 })
+    for (const path of ['/no_auth/pets/1', '/no_auth/pets/findByStatus?status=available']) {
+      const answer = await app.request(path)
+      expect(answer.status).toBe(200)
+      const body = (await answer.json()) as unknown
+      const pets = (Array.isArray(body) ? body : [body]) as Array<Record<string, any>>
+      expect(pets.length).toBeGreaterThan(0)
+      for (const pet of pets) {
+        // Pet.category and Pet.tags[] are $refs to Category and Tag, whose fields are all optional.
+        expect(Object.keys(pet.category).sort()).toEqual(['id', 'name'])
+        expect(pet.tags.length).toBeGreaterThan(0)
+        for (const tag of pet.tags) expect(Object.keys(tag).sort()).toEqual(['id', 'name'])
+      }
+    }
+  })
+
   it('--stateful stores nothing for POST /pets, whose only answer is 405', async () => {
     const { app } = await petstore({ stateful: true })
     const refused = await app.request('/pets', { method: 'POST', headers: json, body: '{"name":"rex","photoUrls":[]}' })
