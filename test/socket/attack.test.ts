@@ -27,6 +27,7 @@ describe('npm run attack -- --quick', () => {
       'form-repeats',
       'multipart-cut',
       'generation',
+      'generation-bomb',
       'streams',
       'descriptors',
       'header-values',
