@@ -29,10 +29,7 @@ export interface MockPluginOptions extends Omit<AppOptions, 'port' | 'host'> {
  * `stateFile`...) are read from Vite's `root`. Every other option is `createApp`'s. A bad description
  * stops Vite from starting, with the `StartupError` that names the problem.
  * @example
- * // vite.config.ts
- * import { defineConfig } from 'vite'
- * import { mockPlugin } from 'plant-store-mock/vite'
- *
+ * // vite.config.ts, with defineConfig imported from vite and mockPlugin from plant-store-mock/vite
  * export default defineConfig({
  *   plugins: [mockPlugin({ spec: 'openapi.yaml', base: '/api', tokens: ['dev-token'] })],
  * })
