@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs'
 import { type MockServer, startMockServer } from './index.js'
-import { closeThenExit, reportFailure, startLine } from './command-line/report.js'
+import { closeThenExit, reportFailure, startLine, writeUrlFile } from './command-line/report.js'
 import { CLI_HELP } from './command-line/cli-help.js'
 import type { ConsoleLogger } from './common/log.js'
 import { consoleLogger, createConsoleLogger } from './node/console-logger.js'
@@ -39,8 +39,10 @@ function main(argv: string[]): void {
     return
   }
   startMockServer({ ...options, logger }).then(
-    (server) =>
-      serveUntilSignalled(server, logger, startLine(server, options), () => finishCoverage(server, options, logger)),
+    (server) => {
+      writeUrlFile(server.url)
+      serveUntilSignalled(server, logger, startLine(server, options), () => finishCoverage(server, options, logger))
+    },
     // Printed whatever the level: `-v silent` still says why the mock did not start.
     (error) => reportFailure(unfiltered, error, environment),
   )

@@ -17,7 +17,8 @@ export function addScenarioRoutes(admin: Hono, state: RuntimeState): void {
     const body = parseJsonObject(await readBody(transportOf(c), ADMIN_BODY_LIMIT))
     if (typeof body.name !== 'string') throw errors.adminBodyNotScenario()
     if (body.session !== undefined && typeof body.session !== 'string') throw errors.adminSessionNotString()
-    const session = sessionOf(body.session, c.req.header('x-mock-session'))
+    // The body's session first, then the query's and the header's, as GET reads them: `?session=` was ignored here.
+    const session = sessionOf(body.session, askedSession(c))
     state.useScenario(body.name, session)
     return c.json(describeScenarios(state, session))
   })

@@ -1,6 +1,5 @@
 import type { Hono } from 'hono'
 import { ADMIN_PREFIX } from '../common/config.js'
-import { DASHBOARD_CSS, DASHBOARD_HTML, DASHBOARD_SCRIPT } from './dashboard-assets.js'
 
 /**
  * What the dashboard's page may do: its own script and style only (no inline code, so markup that
@@ -13,7 +12,7 @@ export const DASHBOARD_CSP =
 const DASHBOARD_PATH = `${ADMIN_PREFIX}/`
 
 /** The page as `/__mock` (no slash) serves it: its relative links start with the folder's name. */
-const DASHBOARD_HTML_OUTSIDE = DASHBOARD_HTML.replaceAll('="dashboard/', `="${ADMIN_PREFIX.slice(1)}/dashboard/`)
+const fromOutsideFolder = (html: string) => html.replaceAll('="dashboard/', `="${ADMIN_PREFIX.slice(1)}/dashboard/`)
 
 const SECURITY_HEADERS = {
   'content-security-policy': DASHBOARD_CSP,
@@ -22,23 +21,37 @@ const SECURITY_HEADERS = {
   'cache-control': 'no-cache',
 }
 
+/** The page, its script and its style, imported on the first visit: a browser build keeps them in a chunk of its own (#33). */
+type Assets = typeof import('./dashboard-assets.js')
+
 /**
  * `GET /__mock/` and its two assets. Registered after the Host and Origin checks and before the
  * token's: a browser's navigation cannot send a bearer token, so the page asks for it and sends it
  * with each call it makes. The page holds no data; everything it shows comes from the admin API.
  */
 export function addDashboardRoutes(admin: Hono): void {
-  const page = (body: string, contentType: string) => () =>
-    new Response(body, { headers: { 'content-type': contentType, ...SECURITY_HEADERS } })
-  const html = page(DASHBOARD_HTML, 'text/html; charset=utf-8')
+  const page = (bodyOf: (assets: Assets) => string, contentType: string) => async () =>
+    new Response(bodyOf(await import('./dashboard-assets.js')), {
+      headers: { 'content-type': contentType, ...SECURITY_HEADERS },
+    })
+  const html = page((assets) => assets.DASHBOARD_HTML, 'text/html; charset=utf-8')
   // `/__mock` too (mounted at `/__mock`, Hono routes `/` to `/__mock` only, so `/__mock/` is caught
   // below). The page's links are relative, so that it works under a prefix too (the Vite plugin's
   // base): from `/__mock` they name the folder first.
-  admin.get('/', page(DASHBOARD_HTML_OUTSIDE, 'text/html; charset=utf-8'))
+  admin.get(
+    '/',
+    page((assets) => fromOutsideFolder(assets.DASHBOARD_HTML), 'text/html; charset=utf-8'),
+  )
   admin.use('*', async function serveDashboard(c, next) {
     if ((c.req.method === 'GET' || c.req.method === 'HEAD') && c.req.path === DASHBOARD_PATH) return html()
     return next()
   })
-  admin.get('/dashboard/dashboard.js', page(DASHBOARD_SCRIPT, 'text/javascript; charset=utf-8'))
-  admin.get('/dashboard/dashboard.css', page(DASHBOARD_CSS, 'text/css; charset=utf-8'))
+  admin.get(
+    '/dashboard/dashboard.js',
+    page((assets) => assets.DASHBOARD_SCRIPT, 'text/javascript; charset=utf-8'),
+  )
+  admin.get(
+    '/dashboard/dashboard.css',
+    page((assets) => assets.DASHBOARD_CSS, 'text/css; charset=utf-8'),
+  )
 }

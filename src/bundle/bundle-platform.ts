@@ -11,7 +11,7 @@ import { resolve } from 'pathe'
 /**
  * A platform with no Node (#33), for a browser or a service worker: the files of a bundle, hashing
  * in JavaScript (Web Crypto's digest is asynchronous only, and the core's hashing is not), multipart
- * bodies read by the fetch API, no upstream client and no state file.
+ * bodies read by the fetch API, no upstream client and no state file; json-schema-faker loaded on demand.
  */
 export function bundlePlatform(bundle: MockBundle, where = 'a browser'): Platform {
   return {
@@ -28,6 +28,7 @@ export function bundlePlatform(bundle: MockBundle, where = 'a browser'): Platfor
       spec: resolve(BUNDLE_ROOT, bundle.spec),
       fixtures: bundle.fixtures === '' ? '' : resolve(BUNDLE_ROOT, bundle.fixtures),
     },
+    loadsOnDemand: true,
   }
 }
 

@@ -5,7 +5,7 @@ import { StartupError } from '../errors/index.js'
 import { silentLogger } from '../common/log.js'
 import type { ConsoleLogger } from '../common/log.js'
 import type { EnvironmentSetting } from '../command-line/environment-reader.js'
-import { reportFailure, startLine } from '../command-line/report.js'
+import { reportFailure, startLine, writeUrlFile } from '../command-line/report.js'
 import { type OpenedRecords, openRecords } from '../engine/open-records.js'
 import { type Member, createHub } from './primary-hub.js'
 import { createRecordsServer } from './primary-records.js'
@@ -69,6 +69,7 @@ export async function runPrimary(
   const ready = (listening: Extract<ToPrimary, { t: 'listening' }>) => {
     if (started || [...hub.members.values()].some((member) => !member.serving)) return
     started = true
+    writeUrlFile(listening.url)
     logger.info(startLine(listening, options))
   }
 

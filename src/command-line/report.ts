@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs'
 import { StartupError } from '../errors/index.js'
 import type { Logger } from '../common/log.js'
 import type { MockOptions } from '../common/config.js'
@@ -20,6 +21,21 @@ export function startLine(
       : `${operations.length.toLocaleString('en-US')} operations: ${url}/ lists them, and --verboseLevel debug here`
   const proxying = upstream ? `, proxying to ${withoutCredentials(upstream)}` : ''
   return `${title} mock listening on ${url}${proxying} (${listed})`
+}
+
+/**
+ * Where the mock writes the URL it answers on once it is ready, when `MOCK_URL_FILE` names a file
+ * (the Docker image sets it): its health check reads it, so that `--port`, `PORT` or port 0 all work
+ * (#36 §12). A wildcard address (`0.0.0.0`, `::`) is written as loopback, where a probe inside reaches it.
+ */
+export function writeUrlFile(url: string, file = process.env.MOCK_URL_FILE): void {
+  if (!file) return
+  const reachable = url.replace('://0.0.0.0:', '://127.0.0.1:').replace('://[::]:', '://[::1]:')
+  try {
+    writeFileSync(file, `${reachable}\n`)
+  } catch (error) {
+    process.stderr.write(`[mock] cannot write MOCK_URL_FILE ${file}: ${(error as Error).message}\n`)
+  }
 }
 
 /** Operations the start line names one by one. */

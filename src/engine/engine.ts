@@ -167,6 +167,8 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
   const { webhooks, webhookBindings } = await loadWebhooks(described, checking, events)
   const budget = { bytes: options.generationBytes, ms: options.generationMs, cpuTime: setup.platform.cpuTime }
   const faker = createFaker(views.response, options.seed, budget, { fillProperties: options.fillProperties })
+  // Generation is synchronous: loaded now unless the platform loads it on demand, and then still now for --dynamic.
+  if (options.dynamic || !setup.platform.loadsOnDemand) await faker.load()
   // Told against this app's own budget, which loadSpec does not know. The walk that names the
   // schemas by pointer runs only for a description that has one (GitHub's took 130 ms).
   const budgetWarnings = faker.beyondBudget ? compileBudgetWarnings(views.response, budget) : []
@@ -195,6 +197,9 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
       budget,
       beyondBudget: budgetWarnings.length > 0,
       explain: explainer(spec, views.response),
+      offThread: setup.platform.offThread?.(input),
+      // Set only while a body made off the thread is rendered; here from the start, so the object's shape never changes.
+      handed: undefined,
     },
     logger,
     scenarios,

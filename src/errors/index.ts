@@ -127,6 +127,18 @@ export const errors = {
       { headers: { 'retry-after': '1' } },
     ),
 
+  /**
+   * More connections open than the described API is answered on (#34): they would take the descriptors
+   * the process needs. The connection is closed after this answer; the client may retry.
+   */
+  tooManyConnections: (cap: number, descriptorLimit: number | undefined) =>
+    new MockError(
+      503,
+      'too_many_connections',
+      `The mock has ${cap} connections open already, as many as ${descriptorLimit === undefined ? 'it takes' : `its limit of ${descriptorLimit} file descriptors leaves room for`}; this connection is closed: try again in a second.`,
+      { headers: { 'retry-after': '1' } },
+    ),
+
   /** A request to the admin API that a web page or a rebinding attack could have made (#12). */
   adminForbidden: (message: string) => new MockError(403, 'admin_forbidden', message),
 
@@ -158,6 +170,17 @@ export const errors = {
       500,
       'generation_budget',
       `No body within the generation budget meets the ${code} response's schema (#${schemaPointer}): ${problems.slice(0, 3).join('; ')}. Serve this response from a fixture or an example.`,
+    ),
+  /**
+   * A body to generate before json-schema-faker has loaded: in a browser it is loaded on demand (#33),
+   * ahead of every request that asks for generated bodies, but a static body whose sample breaks its
+   * schema needs it too, unannounced; it is loading now.
+   */
+  generatorLoading: () =>
+    new MockError(
+      500,
+      'generator_loading',
+      'This body is made by json-schema-faker, which the mock loads on demand in a browser and was still loading; send the request again. Start the mock with dynamic: true to load it at start-up.',
     ),
   /** json-schema-faker refused a schema (one no value meets, such as `required: [id]` beside `additionalProperties: false` and no properties): named, not an unexpected failure. */
   generationFailed: (code: string, schemaPointer: string, reason: string) =>

@@ -1,4 +1,4 @@
-import { generateSync } from 'json-schema-faker'
+import { errors } from '../errors/index.js'
 import { nodeAt } from '../openapi/resolve-ref.js'
 import { type GenerationBudget, GENERATION_BUDGET, withinBudget } from './generation-budget.js'
 import type { Deadline } from './generation-deadline.js'
@@ -24,6 +24,51 @@ export interface Faker {
    * found while preparing the copy, so that a description without one pays for no walk of its own.
    */
   readonly beyondBudget: boolean
+  /**
+   * json-schema-faker is loaded (`load()`). Until it is, a value asked for is refused with
+   * `errors.generatorLoading` (a 500 that says so), and loading starts.
+   */
+  readonly loaded: boolean
+  /**
+   * Loads json-schema-faker, once for every app: generation is synchronous, so whoever knows a value
+   * will be asked for awaits this first (the engine at start-up; in a browser, the MSW handler before
+   * a request that may generate). Rejects after `LOAD_TIMEOUT_MS`; a later call tries again.
+   */
+  load(): Promise<void>
+}
+
+/**
+ * json-schema-faker, once loaded: imported on demand, so that a browser build keeps it in a chunk of
+ * its own, fetched only when a body is generated (#33). One for every app, as a static import was.
+ */
+let jsonSchemaFaker: typeof import('json-schema-faker') | undefined
+let loading: Promise<void> | undefined
+
+/** Longest wait for json-schema-faker's chunk: a browser fetches it over the network. */
+const LOAD_TIMEOUT_MS = 30_000
+
+function loadJsonSchemaFaker(): Promise<void> {
+  loading ??= withinLoadTimeout(import('json-schema-faker')).then(
+    (module) => {
+      jsonSchemaFaker = module
+    },
+    (error: unknown) => {
+      loading = undefined
+      throw error
+    },
+  )
+  return loading
+}
+
+function withinLoadTimeout<T>(promise: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`json-schema-faker did not load within ${LOAD_TIMEOUT_MS} ms`)),
+      LOAD_TIMEOUT_MS,
+    )
+  })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }
 
 /** How generated bodies are filled, per app. */
@@ -89,7 +134,7 @@ function createGenerator(document: unknown, seed: number, budget: GenerationBudg
         typeof schema === 'string'
           ? { $ref: `#${schema}` }
           : (copies.get(schema) ?? withinBudget({ ...schema }, budget))
-      return generateSync(target as never, { ...options, seed: valueSeed })
+      return generatorOf(jsonSchemaFaker)(target as never, { ...options, seed: valueSeed })
     } finally {
       current = undefined
     }
@@ -97,7 +142,22 @@ function createGenerator(document: unknown, seed: number, budget: GenerationBudg
   const fake = (schema: string | object, deadline?: Deadline) => generate(schema, next++, deadline)
   const seeded = (schema: string | object, valueSeed: number, deadline?: Deadline) =>
     generate(schema, valueSeed, deadline)
-  return Object.assign(fake, { seeded, random: seededRandom(seed), beyondBudget })
+  return Object.defineProperties(Object.assign(fake, { seeded, random: seededRandom(seed), beyondBudget }), {
+    loaded: { get: () => jsonSchemaFaker !== undefined },
+    load: { value: loadJsonSchemaFaker },
+  }) as Faker
+}
+
+/**
+ * json-schema-faker's generator; before it is loaded, the refusal, and loading starts so that a later
+ * request has it (a static body whose sample must be mended, which no request announces).
+ */
+function generatorOf(module: typeof jsonSchemaFaker): (typeof import('json-schema-faker'))['generateSync'] {
+  if (module) return module.generateSync
+  loadJsonSchemaFaker().catch(() => {
+    // Told on the next body asked for, which finds it still missing.
+  })
+  throw errors.generatorLoading()
 }
 
 /** Each object of the description mapped to its counterpart in the prepared copy (same structure). */

@@ -8,6 +8,9 @@ import type { RuntimeState } from '../engine/runtime-state.js'
 import { ADMIN_ROUTES, createAdminRoutes } from '../admin/admin-routes.js'
 import { corsForMockRequests } from '../admin/cors.js'
 import { NetworkFault } from '../pipeline/faults.js'
+import { recordExchange } from '../pipeline/record.js'
+import type { MockError } from '../errors/index.js'
+import { HeldAnswers } from '../pipeline/held-answers.js'
 import { createOwnPages } from './own-pages.js'
 import { type ServerBindings, type Transport, toRequestData, transportOf } from '../pipeline/request-data.js'
 
@@ -21,6 +24,11 @@ export interface MockApps {
   app: Hono<Env>
   /** What the server calls for every request that comes over a connection. */
   serve: ServeTransport
+  /**
+   * What the server calls instead while it has more connections open than the described API is answered
+   * on (#34): the admin API answers, any other request is answered with `refusal`, journaled.
+   */
+  serveCrowded: (transport: Transport, refusal: MockError) => Response | Promise<Response>
 }
 
 /**
@@ -52,9 +60,8 @@ export function createMockApps(engine: Engine, state: RuntimeState, closing: Abo
   const deps: PipelineDeps = {
     engine,
     state,
-    closing,
     answerOwnPage: createOwnPages(engine, options.admin ? ADMIN_ROUTES : []),
-    held: { count: 0 },
+    held: new HeldAnswers(closing),
   }
   const cors = options.cors ? corsForMockRequests() : undefined
   // Not async: the pipeline's promise is handed to Hono as it is, one promise fewer a request (#19).
@@ -87,14 +94,24 @@ export function createMockApps(engine: Engine, state: RuntimeState, closing: Abo
       method === 'HEAD' ||
       (cors && data.header('origin') !== undefined) ||
       path.includes('%') ||
-      (options.admin && (path === ADMIN_PREFIX || path.startsWith(ADMIN_PREFIX_SLASH)))
+      (options.admin && isAdminPath(path))
     )
       return app.fetch(transport.raw, transport)
     const exchange: Exchange = { request: data, time: Date.now(), started: performance.now() }
     return answerRequest(transport, exchange, deps).catch((error: unknown) => failedOutside(error, exchange))
   }
-  return { app, serve }
+  const serveCrowded: MockApps['serveCrowded'] = (transport, refusal) => {
+    const request = toRequestData(transport)
+    if (options.admin && isAdminPath(request.path)) return app.fetch(transport.raw, transport)
+    const exchange: Exchange = { request, time: Date.now(), started: performance.now(), error: refusal }
+    const response = renderFailure(refusal, exchange, deps)
+    recordExchange(exchange, deps, response.status)
+    return response
+  }
+  return { app, serve, serveCrowded }
 }
+
+const isAdminPath = (path: string) => path === ADMIN_PREFIX || path.startsWith(ADMIN_PREFIX_SLASH)
 
 const ADMIN_PREFIX_SLASH = `${ADMIN_PREFIX}/`
 

@@ -8,7 +8,7 @@ import { type OpenedRecords, openRecords, openSharedRecords, storePrefixOf } fro
 import type { OpenSharedStore, SharedStore } from '../engine/shared-store.js'
 import { type MockHandle, carryStubs, handleOf } from '../admin/mock-handle.js'
 import { createDeliverer } from '../pipeline/send-events.js'
-import { type ServeTransport, createMockApps } from './app.js'
+import { type MockApps, type ServeTransport, createMockApps } from './app.js'
 
 export interface AppOptions extends MockOptions {
   /**
@@ -91,6 +91,8 @@ export interface Assembled {
   app: MockApp
   /** What the server calls for each request that came over a connection (`MockApps.serve`). */
   serve: ServeTransport
+  /** What the server calls instead while it has more connections open than the described API is answered on (`MockApps.serveCrowded`). */
+  serveCrowded: MockApps['serveCrowded']
   /** The data and its state file writer (`--stateful`). */
   opened: OpenedRecords | undefined
   /** The shared store (`--store`), kept across reloads; `undefined` in memory. */
@@ -116,8 +118,9 @@ export function assemble(
   })
   carryStubs(previous, state, engine)
   const assembled = { engine, state, opened, store } as Assembled
-  const { app, serve } = createMockApps(engine, state, closing)
+  const { app, serve, serveCrowded } = createMockApps(engine, state, closing)
   assembled.app = Object.assign(app, { mock: handleOf(() => assembled) })
   assembled.serve = serve
+  assembled.serveCrowded = serveCrowded
   return assembled
 }

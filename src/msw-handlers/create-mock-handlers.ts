@@ -9,6 +9,7 @@ import { isMockError } from '../errors/index.js'
 import { type AppOptions, assemble } from '../http/create-app.js'
 import { NetworkFault } from '../pipeline/faults.js'
 import { matchOperation } from '../routing/match-operation.js'
+import { mayGenerate } from './may-generate.js'
 
 export interface HandlersOptions extends AppOptions {
   /**
@@ -48,7 +49,7 @@ export async function createMockHandlers(options: HandlersOptions, platform: Pla
       ? rest
       : { ...rest, allowedHosts: [...(rest.allowedHosts ?? []), new URL(baseUrl).hostname] }
   const engine = await createEngine(appOptions, appOptions.logger ?? silentLogger, { platform })
-  const { app } = assemble(engine, new AbortController().signal, undefined, await openRecords(engine))
+  const { app, state } = assemble(engine, new AbortController().signal, undefined, await openRecords(engine))
   const inBase = baseUrl === undefined ? undefined : createBaseMatcher(baseUrl)
   // A custom predicate (msw 2.11): a request the mock does not take matches no handler here, so MSW
   // tries the next one and then tells `onUnhandledRequest`, as for any request no handler knows.
@@ -57,6 +58,10 @@ export async function createMockHandlers(options: HandlersOptions, platform: Pla
     return (!inBase || inBase(url)) && (strict || isKnown(engine, request.method, url.pathname))
   }
   const handler = http.all(isMockRequest, async function answerFromMock({ request }) {
+    // Generation is synchronous: where json-schema-faker is loaded on demand (a browser), a request
+    // that may generate waits for it here, before the pipeline runs.
+    // One that fails to load is told by the answer: the faker refuses with `generator_loading`.
+    if (!engine.faker.loaded && mayGenerate(state, request)) await engine.faker.load().catch(() => undefined)
     try {
       return await app.fetch(request)
     } catch (error) {

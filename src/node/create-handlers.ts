@@ -31,12 +31,13 @@ export async function createHandlers(options: NodeHandlersOptions = {}): Promise
   if (given === undefined) return createMockHandlers(rest, nodePlatform)
   const bundle = typeof given === 'string' ? await readBundle(given) : checkBundle(given, 'the bundle given')
   checkNoNodeOnlyOption(rest, 'a mock served from a bundle')
-  // The bundle's files; Node's hashing, multipart reading and CPU clock.
+  // The bundle's files; Node's hashing, multipart reading and CPU clock, and json-schema-faker loaded at start-up.
   const platform = { ...nodePlatform, ...bundlePlatform(bundle, 'a mock served from a bundle') }
   return createMockHandlers(optionsWithBundle(bundle, rest), {
     ...platform,
     crypto: nodePlatform.crypto,
     network: nodePlatform.network,
+    loadsOnDemand: false,
   })
 }
 

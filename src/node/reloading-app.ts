@@ -1,5 +1,5 @@
-import type { IncomingMessage } from 'node:http'
-import { StartupError } from '../errors/index.js'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { type MockError, StartupError } from '../errors/index.js'
 import type { Logger } from '../common/log.js'
 import { type Engine, settleDeferredExamples, createEngine } from '../engine/engine.js'
 import { openRecords, openSharedRecords } from '../engine/open-records.js'
@@ -14,6 +14,8 @@ import { nodePlatform } from './node-platform.js'
 import type { ServerHooks } from './server-hooks.js'
 import { NodeConnection } from './node-connection.js'
 import { fetchRemoteDescription, isRemoteDescription } from './remote-description.js'
+import { offThreadGenerator } from './generation-thread.js'
+import type { OpenConnections } from './connection-caps.js'
 
 /** How long `close()` (SIGTERM) lets callbacks and webhooks under way finish before cancelling them. */
 const DELIVERY_GRACE_MS = 2000
@@ -29,8 +31,10 @@ export interface ReloadingApp {
   /**
    * What Node's server (`@hono/node-server`'s listener) calls for each request: the app in service
    * answers it. The same function for the server's whole life; the connections stay across reloads.
+   * `caps`: the mock's own server counts its connections, and refuses the described API over those
+   * opened past its cap (#34); on another's server (Vite's) that server owns its connections.
    */
-  fetch: FetchHandler
+  handler(caps?: ConnectionCaps): FetchHandler
   /** The shared store (`--store`), opened once and kept across reloads; `undefined` in memory. */
   store: SharedStore | undefined
   /**
@@ -44,6 +48,12 @@ export interface ReloadingApp {
    * file and closes the store.
    */
   close(drain?: () => Promise<void>): Promise<void>
+}
+
+/** The connections of the mock's own server, and what one opened past the cap is answered (#34). */
+export interface ConnectionCaps {
+  connections: OpenConnections
+  crowded: MockError
 }
 
 /**
@@ -60,11 +70,13 @@ export async function createReloadingApp(
   const options = remote ? { ...given, spec: remote.path } : given
   const closing = new AbortController()
   // Under --watch, what each load reads is told, to be watched (#35).
+  // A server makes costly bodies off its event loop (#34): `generation-thread.ts`.
+  const platform: Platform = { ...nodePlatform, offThread: offThreadGenerator }
   const load = (read?: ReadSet) =>
     createEngine(
       options,
       logger,
-      loading(read ? { ...nodePlatform, files: recordingReads(nodePlatform.files, read) } : nodePlatform),
+      loading(read ? { ...platform, files: recordingReads(platform.files, read) } : platform),
     )
   let read: ReadSet | undefined = options.watch ? { files: new Set(), folders: new Set() } : undefined
   const engine = await load(read).catch(async (error: unknown) => {
@@ -96,6 +108,7 @@ export async function createReloadingApp(
         // The data goes on in the new version: the old writer's last change is written before the new one takes over.
         live.opened?.writer?.flushSync()
         live.opened?.writer?.close()
+        void live.engine.errorContext.offThread?.close()
         live = assemble(next, closing.signal, live.state, opened, shared, store)
         settleDeferredExamples(live.engine, closing.signal)
         read = attempt
@@ -115,7 +128,11 @@ export async function createReloadingApp(
   }
   return {
     live: () => live,
-    fetch: (request, env) => serveNodeRequest(live, request, env),
+    handler(caps) {
+      if (!caps) return (request, env) => serveNodeRequest(live, request, env)
+      const { connections, crowded } = caps
+      return (request, env) => serveNodeRequest(live, request, env, connections, crowded)
+    },
     store,
     begin() {
       settleDeferredExamples(live.engine, closing.signal)
@@ -131,6 +148,7 @@ export async function createReloadingApp(
       // Callbacks and webhooks under way get a short grace, then are recorded as cancelled.
       await live.state.deliveries?.close(DELIVERY_GRACE_MS)
       await live.engine.upstream?.client.destroy()
+      await live.engine.errorContext.offThread?.close()
       // Recordings under way (`--record`) are on disk before close resolves, within the same grace.
       await settledWithin(live.engine.upstream?.recorder?.idle(), DELIVERY_GRACE_MS)
       // Every answered change is in the state file before close resolves (SIGTERM, SIGINT).
@@ -144,14 +162,25 @@ export async function createReloadingApp(
 
 /**
  * A request as Node's server hands it over: one that came over a socket (`@hono/node-server` passes
- * Node's request in `env`) goes to the app with its connection, for the server's own lane
+ * Node's request and response in `env`) goes to the app with its connection, for the server's own lane
  * (`MockApps.serve`); one without (a worker's admin call relayed by the primary) goes through Hono.
+ * Over a connection opened past the described API's cap, its requests are refused (`crowded`) and the
+ * connection closed, so that descriptors come free (#34).
  */
-function serveNodeRequest(live: Assembled, request: Request, env: unknown): Response | Promise<Response> {
-  const incoming = (env as { incoming?: IncomingMessage } | undefined)?.incoming
-  return incoming
-    ? live.serve({ raw: request, connection: new NodeConnection(incoming) })
-    : live.app.fetch(request, env)
+function serveNodeRequest(
+  live: Assembled,
+  request: Request,
+  env: unknown,
+  connections?: OpenConnections,
+  crowded?: MockError,
+): Response | Promise<Response> {
+  const node = env as { incoming?: IncomingMessage; outgoing?: ServerResponse } | undefined
+  const incoming = node?.incoming
+  if (!incoming) return live.app.fetch(request, env)
+  const transport = { raw: request, connection: new NodeConnection(incoming) }
+  if (!connections?.refuses(incoming.socket)) return live.serve(transport)
+  node.outgoing!.shouldKeepAlive = false
+  return live.serveCrowded(transport, crowded!)
 }
 
 /** How Node's engine is made: the description's examples are checked once it is reachable (`settleDeferredExamples`). */

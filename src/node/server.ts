@@ -3,6 +3,7 @@ import type { Server, ServerResponse } from 'node:http'
 import { createAdaptorServer } from '@hono/node-server'
 import type { Hono } from 'hono'
 import { startupErrors } from '../errors/index.js'
+import { OpenConnections, connectionCapsOf, readDescriptors } from './connection-caps.js'
 
 export interface ListeningServer {
   /** e.g. `http://127.0.0.1:4010` (the real port when 0 was asked for). */
@@ -35,8 +36,6 @@ export interface ServerLimits {
   checkIntervalMs: number
   /** Request line plus headers; larger gets 431. Node's default. @default 16_384 */
   maxHeaderBytes: number
-  /** Open connections at most; Node closes any beyond at once, so file descriptors stay for the others (#12). @default 1_000 */
-  maxConnections: number
 }
 
 export const SERVER_LIMITS: Readonly<ServerLimits> = Object.freeze({
@@ -45,12 +44,20 @@ export const SERVER_LIMITS: Readonly<ServerLimits> = Object.freeze({
   keepAliveTimeoutMs: 5_000,
   checkIntervalMs: 1_000,
   maxHeaderBytes: 16_384,
-  maxConnections: 1_000,
 })
 
+/**
+ * Listens on `host:port`. `connections` caps and counts the connections, so that they never take the
+ * descriptors the process needs (#34); by default its caps come from the process's descriptor limit.
+ */
 export function listen(
   app: Pick<Hono<any>, 'fetch'>,
-  { port, host, limits = SERVER_LIMITS }: { port: number; host: string; limits?: Readonly<ServerLimits> },
+  {
+    port,
+    host,
+    limits = SERVER_LIMITS,
+    connections = new OpenConnections(connectionCapsOf(readDescriptors(), { proxy: false })),
+  }: { port: number; host: string; limits?: Readonly<ServerLimits>; connections?: OpenConnections },
 ): Promise<ListeningServer> {
   const server = createAdaptorServer({
     fetch: app.fetch,
@@ -69,7 +76,7 @@ export function listen(
     // without it got 400 with no body (#12). It is read as naming the address the mock listens on.
     hostname: host.includes(':') ? `[${host}]` : host,
   }) as Server
-  server.maxConnections = limits.maxConnections
+  connections.follow(server)
   // Responses not yet finished, so that close() can tell their clients the connection ends with them.
   const inFlight = new Set<ServerResponse>()
   server.on('request', (_request, response: ServerResponse) => {

@@ -1,3 +1,4 @@
+import { errors } from '../errors/index.js'
 import { ADMIN_PREFIX } from '../common/config.js'
 import { createConsoleLogger } from './console-logger.js'
 import type { Engine } from '../engine/engine.js'
@@ -8,6 +9,7 @@ import { listen } from './server.js'
 import type { ServerHooks } from './server-hooks.js'
 import { joinReplicasOf } from './join-replicas.js'
 import { createReloadingApp } from './reloading-app.js'
+import { OpenConnections, connectionCapsOf, readDescriptors } from './connection-caps.js'
 
 export interface MockServer extends MockHandle {
   /** Base URL, e.g. `http://127.0.0.1:4010`. */
@@ -33,11 +35,19 @@ export interface MockServer extends MockHandle {
 export async function startMockServer(options: AppOptions = {}, hooks: ServerHooks = {}): Promise<MockServer> {
   const logger = options.logger ?? createConsoleLogger(options)
   const mock = await createReloadingApp(options, logger, hooks.records)
+  const connections = new OpenConnections(
+    connectionCapsOf(readDescriptors(), { proxy: mock.live().engine.options.proxy !== undefined }),
+  )
+  const crowded = errors.tooManyConnections(connections.caps.described, connections.caps.descriptorLimit)
+  const handle = mock.handler({ connections, crowded })
   // One socket for the server's life; with --watch the app behind it is swapped, connections stay.
   const server = await (async () => {
     // With --store this process is one replica among those on the store: its admin API answers for all (#32).
-    const served = mock.store ? await joinReplicasOf(mock.store, mock.fetch, mock.live, logger) : mock.fetch
-    return listen({ fetch: hooks.wrapFetch?.(served, mock.live) ?? served }, mock.live().engine.options)
+    const served = mock.store ? await joinReplicasOf(mock.store, handle, mock.live, logger) : handle
+    return listen(
+      { fetch: hooks.wrapFetch?.(served, mock.live) ?? served },
+      { ...mock.live().engine.options, connections },
+    )
   })().catch(async (error: unknown) => {
     await mock.close()
     throw error

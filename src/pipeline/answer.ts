@@ -5,7 +5,8 @@ import type { RequestData } from '../common/request.js'
 import type { Transport } from './request-data.js'
 import type { Preferences } from '../responses/prefer.js'
 import { type QueryPreferences, readQueryPreferences, withoutQueryControls } from '../responses/query-preferences.js'
-import { renderResponse } from '../responses/render-response.js'
+import { type RenderedResponse, renderResponse } from '../responses/render-response.js'
+import { type HandOff, isHandOff } from '../responses/made-body.js'
 import { type ResponsePlan, selectResponse } from '../responses/select-response.js'
 import { selectRecording } from '../proxy/select-recording.js'
 import { templateRequestOf } from '../responses/template-request.js'
@@ -254,6 +255,31 @@ interface TemplateSource {
 }
 
 /**
+ * A body too costly for the main thread, made off it (`Platform.offThread`) while other requests are
+ * answered, then rendered as any other: the render takes the body handed to it, once.
+ */
+async function renderHandedOff(
+  handOff: HandOff,
+  exchange: Exchange,
+  deps: PipelineDeps,
+  plan: ResponsePlan,
+  operation: CompiledOperation,
+  template: TemplateSource,
+  transport: Transport,
+): Promise<Response> {
+  const context = deps.engine.errorContext
+  const { code, media, sampled } = handOff
+  const made = await context.offThread!.make({ operation: operation.index, code, mediaType: media.mediaType, sampled })
+  // Set and taken back within one synchronous render: no other request renders in between.
+  context.handed = { media, made }
+  try {
+    return renderStep(exchange, deps, plan, operation, template, transport, false)
+  } finally {
+    context.handed = undefined
+  }
+}
+
+/**
  * 6. Render the plan into bytes; an answer the mock knows breaks the operation's declared response
  * is refused (`--errors`) or sent with `X-Mock-Violations`, as is one to a request answered past its violations.
  */
@@ -264,17 +290,26 @@ function renderStep(
   operation: CompiledOperation,
   template: TemplateSource,
   transport: Transport,
-): Response {
+  handOff = true,
+): Response | Promise<Response> {
   const { engine } = deps
   // Only a templated fixture reads the request back; other bodies need no view of it.
   const templated =
     plan.source.kind === 'static' &&
     (plan.source.body.template !== undefined || plan.source.body.stream?.templated === true)
-  let rendered = renderResponse(
-    plan,
-    engine.errorContext,
-    templated ? templateRequestOf(template.described, template.params, template.value) : undefined,
-  )
+  let rendered: RenderedResponse
+  try {
+    rendered = renderResponse(
+      plan,
+      engine.errorContext,
+      templated ? templateRequestOf(template.described, template.params, template.value) : undefined,
+      handOff,
+    )
+  } catch (error) {
+    if (!isHandOff(error)) throw error
+    // Making the body outlasted its slice of the main thread: it is made off it, then rendered here (#34).
+    return renderHandedOff(error, exchange, deps, plan, operation, template, transport)
+  }
   if (rendered.streamPlan) return streamAnswer(rendered, rendered.streamPlan, exchange, deps, operation, transport)
   const { headers: added, violations: forced } = exchange.decision!
   if (added) rendered = { ...rendered, headers: { ...rendered.headers, ...added } }

@@ -48,11 +48,11 @@ async function holdThenAnswer(
 ): Promise<Response> {
   if (counted) deps.held.count++
   try {
-    if (delay > 0) await waitBeforeAnswering(delay, transport, deps.closing)
+    if (delay > 0) await waitBeforeAnswering(delay, transport, deps.held)
     const fault = exchange.decision?.fault
     if (fault) {
       try {
-        response = await answerWithFault(fault, response, transport, deps.closing)
+        response = await answerWithFault(fault, response, transport, deps.held)
         if (fault === 'malformed') exchange.answer = await answerSent(response)
       } catch (error) {
         // A network fault sent no response: it is journaled as status 0, then goes on out of the app.

@@ -11,6 +11,7 @@ import type { Preferences } from '../responses/prefer.js'
 import type { ScenarioDecision } from '../scenarios/apply-scenario.js'
 import type { RuntimeState } from '../engine/runtime-state.js'
 import type { Scenario } from '../scenarios/scenarios.js'
+import type { HeldAnswers } from './held-answers.js'
 
 /** The mock's own pages (`GET /`, the favicon), asked after routing has missed; `undefined` leaves the 404. */
 export type AnswerOwnPage = (request: RequestData, miss: MockError) => Response | undefined
@@ -74,10 +75,8 @@ export interface RuleChoice {
 export interface PipelineDeps {
   engine: Engine
   state: RuntimeState
-  /** Aborted when the server closes: held answers stop waiting. */
-  closing: AbortSignal
   /** The mock's own `GET /` index and quiet favicon, looked for only after routing has missed. */
   answerOwnPage: AnswerOwnPage
-  /** Answers waiting on a delay or a `hang` fault right now (`MAX_HELD_ANSWERS`). */
-  held: { count: number }
+  /** Answers waiting on a delay or a `hang` fault right now (`MAX_HELD_ANSWERS`), woken when the server closes. */
+  held: HeldAnswers
 }

@@ -1,6 +1,7 @@
 import type { Delay } from '../common/config.js'
 import type { Fault } from '../rules/rule.js'
 import type { Connection, Transport } from './request-data.js'
+import type { HeldAnswers } from './held-answers.js'
 
 /** A uniformly drawn wait within the range, in milliseconds. */
 export function drawDelay({ min, max }: Delay): number {
@@ -8,13 +9,13 @@ export function drawDelay({ min, max }: Delay): number {
 }
 
 /**
- * Waits, unless the client has gone or the server is closing. The listeners are removed when the
+ * Waits, unless the client has gone or the server is closing. Its listeners are removed when the
  * wait ends: `AbortSignal.any` on the server's long-lived signal kept about 51 bytes per delayed
  * answer for the server's life on Node 20 (#12).
  */
-export function waitBeforeAnswering(ms: number, transport: Transport, closing: AbortSignal): Promise<void> {
+export function waitBeforeAnswering(ms: number, transport: Transport, held: HeldAnswers): Promise<void> {
   if (ms <= 0) return Promise.resolve()
-  return untilAborted([closing, transport.raw.signal], undefined, ms)
+  return untilAborted(held, transport.raw.signal, undefined, ms)
 }
 
 /**
@@ -46,7 +47,7 @@ export async function answerWithFault(
   fault: Fault,
   response: Response,
   transport: Transport,
-  closing: AbortSignal,
+  held: HeldAnswers,
 ): Promise<Response> {
   const { connection } = transport
   if (fault === 'malformed') {
@@ -58,24 +59,34 @@ export async function answerWithFault(
       headers,
     })
   }
-  if (fault === 'hang') await untilAborted([closing, transport.raw.signal], connection)
+  if (fault === 'hang') await untilAborted(held, transport.raw.signal, connection)
   if (fault === 'reset') connection?.reset()
   else connection?.close()
   throw new NetworkFault(fault)
 }
 
-/** Resolves when a signal aborts, the connection closes, or `ms` pass; every listener and timer is removed then. */
-function untilAborted(signals: readonly AbortSignal[], connection: Connection | undefined, ms?: number): Promise<void> {
+/**
+ * Resolves when the server closes, the client's signal aborts, the connection closes, or `ms` pass;
+ * every listener and timer is removed then.
+ */
+function untilAborted(
+  held: HeldAnswers,
+  client: AbortSignal,
+  connection: Connection | undefined,
+  ms?: number,
+): Promise<void> {
   return new Promise((resolve) => {
-    if (signals.some((signal) => signal.aborted)) return resolve()
+    if (held.closed || client.aborted) return resolve()
     let timer: NodeJS.Timeout | undefined
     const done = () => {
-      for (const signal of signals) signal.removeEventListener('abort', done)
+      held.forget(done)
+      client.removeEventListener('abort', done)
       connection?.offClosed(done)
       clearTimeout(timer)
       resolve()
     }
-    for (const signal of signals) signal.addEventListener('abort', done, { once: true })
+    held.onClose(done)
+    client.addEventListener('abort', done, { once: true })
     connection?.onceClosed(done)
     if (ms !== undefined) timer = setTimeout(done, ms)
   })

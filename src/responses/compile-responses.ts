@@ -12,6 +12,8 @@ import { type XmlNames, contentTypeFor, kindOf } from './serialize-body.js'
 import { MULTIPART_CLOSING, closingEventOf } from './sequence-media.js'
 import { framingOf } from '../internal/media-type.js'
 import { byteBoundsOf, isBinaryMedia } from './binary-bodies.js'
+import { toHeaderText } from './write-header-value.js'
+import { warnOnce } from './header-context.js'
 
 export interface ResponseCompileContext {
   document: unknown
@@ -75,6 +77,23 @@ function compileResponse(
   return declared
 }
 
+/**
+ * The `Content-Type` a media type is answered with, made fit to send: a name with a character HTTP
+ * cannot carry made Node throw on every answer of it, a 500 with a stack on stderr (#34). It is
+ * percent-encoded instead, told once per description.
+ */
+function sendableContentType(context: ResponseCompileContext, label: string, mediaType: string): string {
+  const contentType = contentTypeFor(mediaType)
+  const sendable = toHeaderText(contentType)
+  if (sendable !== contentType)
+    warnOnce(
+      context,
+      `media:${mediaType}`,
+      `${label}: the media type "${mediaType}" is answered with Content-Type "${sendable}", wherever the description declares it: a header value is visible ASCII, so line breaks became spaces, other control characters were dropped and other characters percent-encoded (UTF-8).`,
+    )
+  return sendable
+}
+
 function compileMedia(
   context: ResponseCompileContext,
   label: string,
@@ -86,7 +105,7 @@ function compileMedia(
   const schema = content.schemaPointer ? derefSchema(document, nodeAt(document, content.schemaPointer)) : undefined
   const media: DeclaredMedia = {
     mediaType: content.mediaType,
-    contentType: contentTypeFor(content.mediaType),
+    contentType: sendableContentType(context, label, content.mediaType),
     kind,
     schemaPointer: content.schemaPointer,
     // Compiled on first use: most responses of a large description are never generated and have no example.

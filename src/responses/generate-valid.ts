@@ -36,14 +36,18 @@ export function generateValid(
   media: DeclaredMedia,
   context: RenderContext,
   drawOf: (context: RenderContext, media: DeclaredMedia) => Draw,
+  sliceMs?: number,
 ): unknown | BrokenBody {
   // Validators compile on their first use: start-up work done late, which the deadline does not count.
   if (media.validate) compileValidatorNow(media.validate)
-  const deadline = startDeadline(context.budget.ms, context.budget.cpuTime)
+  // A slice shorter than the budget ends in `SliceOver`: the body is then made off the main thread, with the whole budget.
+  const slice = sliceMs !== undefined && sliceMs < context.budget.ms ? sliceMs : undefined
+  const deadline = startDeadline(slice ?? context.budget.ms, context.budget.cpuTime)
   try {
     return generateMended(code, media, context, deadline, drawOf(context, media))
   } catch (error) {
     if (isMockError(error)) throw error
+    if (slice !== undefined && isDeadlinePassed(error)) throw SLICE_OVER
     if (!isDeadlinePassed(error)) {
       const reason = String((error as Error)?.message ?? error).slice(0, 300)
       const key = `failed ${media.schemaPointer} ${media.mediaType}`
@@ -59,6 +63,13 @@ export function generateValid(
       `generating it took longer than the ${deadline.ms} ms the budget allows (--generation-ms raises it)`,
     ])
   }
+}
+
+/** The main thread's slice ran out before the body was made (`generateValid`'s `sliceMs`). */
+const SLICE_OVER = new Error('the main thread slice ran out')
+
+export function isSliceOver(error: unknown): boolean {
+  return error === SLICE_OVER
 }
 
 /**

@@ -1,7 +1,7 @@
-import { type MockError, type Violation, errors } from '../errors/index.js'
+import { type MockError, type Violation, errors, isMockError } from '../errors/index.js'
 import type { DeclaredMedia } from './declared-responses.js'
 import type { Deadline } from '../generation/generation-deadline.js'
-import { BrokenBody, type Draw, generateValid } from './generate-valid.js'
+import { BrokenBody, type Draw, generateValid, isSliceOver } from './generate-valid.js'
 import type { RenderContext } from './render-response.js'
 import { seededRandom } from '../generation/seeded-random.js'
 import { serializeBody } from './serialize-body.js'
@@ -14,12 +14,51 @@ export interface MadeBody {
   violations?: readonly Violation[]
 }
 
-/** A body made from the schema: the static one (`sampled`), or one generated for this request. */
-export function madeBodyOf(code: string, media: DeclaredMedia, context: RenderContext, sampled: boolean): MadeBody {
+/**
+ * A body made from the schema: the static one (`sampled`), or one generated for this request. With
+ * `handOff`, where the platform has a thread for it (`RenderContext.offThread`), making it may take a
+ * slice of the main thread only: past it, a `HandOff` is thrown, and the pipeline has the body made
+ * off the main thread (`pipeline/render-off-thread.ts`), then renders again with it (`handed`).
+ */
+export function madeBodyOf(
+  code: string,
+  media: DeclaredMedia,
+  context: RenderContext,
+  sampled: boolean,
+  handOff = false,
+): MadeBody {
+  const { handed } = context
+  if (handed !== undefined && handed.media === media) {
+    context.handed = undefined
+    if (sampled) sampledBodies.set(media, handed.made)
+    return handed.made
+  }
   refuseEndless(code, media, context)
-  return sampled
-    ? sampledBodyOf(code, media, context)
-    : serializeMade(code, media, context, generateValid(code, media, context, dynamicDraw))
+  const sliceMs = handOff ? context.offThread?.sliceMs : undefined
+  try {
+    return sampled
+      ? sampledBodyOf(code, media, context, sliceMs)
+      : serializeMade(code, media, context, generateValid(code, media, context, dynamicDraw, sliceMs))
+  } catch (error) {
+    if (isSliceOver(error)) throw new HandOff(code, media, sampled)
+    throw error
+  }
+}
+
+/** A body that takes longer than the main thread's slice, to be made off it (`madeBodyOf`). */
+export class HandOff extends Error {
+  constructor(
+    readonly code: string,
+    readonly media: DeclaredMedia,
+    readonly sampled: boolean,
+  ) {
+    super(`the body of the ${code} response (${media.mediaType}) is made off the main thread`)
+    this.name = 'HandOff'
+  }
+}
+
+export function isHandOff(error: unknown): error is HandOff {
+  return error instanceof HandOff
 }
 
 function serializeMade(code: string, media: DeclaredMedia, context: RenderContext, made: unknown): MadeBody {
@@ -37,12 +76,16 @@ function serializeMade(code: string, media: DeclaredMedia, context: RenderContex
  * their own (`Faker.seeded`), so that it is the same on every request and every run whatever was
  * asked before. A consumer's snapshot test does not break because the mock restarted.
  */
-function sampledBodyOf(code: string, media: DeclaredMedia, context: RenderContext): MadeBody {
+function sampledBodyOf(code: string, media: DeclaredMedia, context: RenderContext, sliceMs?: number): MadeBody {
   let made = sampledBodies.get(media)
   if (made === undefined) {
     try {
-      made = serializeMade(code, media, context, generateValid(code, media, context, sampledDraw))
+      made = serializeMade(code, media, context, generateValid(code, media, context, sampledDraw, sliceMs))
     } catch (error) {
+      // Handed off: made elsewhere, and kept once it comes back (`handed`).
+      if (isSliceOver(error)) throw error
+      // json-schema-faker still loading (in a browser, #33) is no answer to keep: the next request makes the body.
+      if (isMockError(error) && error.kind === 'generator_loading') throw error
       // A schema beyond the budget, or one no body can be made of, is refused the same way every time, without the work again.
       made = error as MockError
     }

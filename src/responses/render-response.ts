@@ -1,6 +1,7 @@
 import type { ValidateFunction } from 'ajv'
 import type { Violation } from '../errors/index.js'
 import type { Logger } from '../common/log.js'
+import type { OffThreadGenerator } from '../common/platform.js'
 import type { DeclaredMedia, DeclaredResponse, SequenceMedia, StaticBody, StaticStream } from './declared-responses.js'
 import { bodyProblems, bodyViolations, schemaProblems, schemaViolations } from '../validation/check-response-body.js'
 import { serializeRecord } from '../internal/exact-values.js'
@@ -8,7 +9,7 @@ import type { Faker } from '../generation/fake.js'
 import type { Sampler } from '../generation/sample-body.js'
 import type { GenerationBudget } from '../generation/generation-budget.js'
 import type { BodySource, ResponsePlan } from './select-response.js'
-import { madeBodyOf } from './made-body.js'
+import { type MadeBody, madeBodyOf } from './made-body.js'
 import { base64Body, binaryBody } from './binary-bodies.js'
 import { seededRandom } from '../generation/seeded-random.js'
 
@@ -65,6 +66,10 @@ export interface RenderContext {
   beyondBudget: boolean
   /** A validator of the schema at a pointer whose errors carry their schemas (`verbose`), made on first use. */
   explain: (schemaPointer: string) => ValidateFunction
+  /** Where bodies that outlast a slice of the main thread are made (`Platform.offThread`); absent without threads. */
+  offThread?: OffThreadGenerator
+  /** A body made off the main thread for this media type, taken by the next render of it (rendering is synchronous: no other request comes between). */
+  handed?: { media: DeclaredMedia; made: MadeBody }
 }
 
 /**
@@ -77,11 +82,12 @@ export function renderResponse(
   plan: ResponsePlan,
   context: RenderContext,
   request?: TemplateRequest,
+  handOff = false,
 ): RenderedResponse {
   const { response } = plan
   // The one status not taken from the description: 204 for an operation that declares no final response.
   if (!response) return { status: plan.status, body: null, violations: NO_DECLARED_RESPONSE }
-  const rendered = renderDeclared(plan, response, context, request)
+  const rendered = renderDeclared(plan, response, context, request, handOff)
   if (!response.violations) return rendered
   return {
     ...rendered,
@@ -99,6 +105,7 @@ export function renderDeclared(
   response: DeclaredResponse,
   context: RenderContext,
   request?: TemplateRequest,
+  handOff = false,
 ): RenderedResponse {
   const { status, media, source } = plan
   const headers = response.headers
@@ -180,7 +187,7 @@ export function renderDeclared(
   }
   if (source.kind === 'record') return renderRecord(status, headers, media, source, context)
   if (!media.schemaPointer) return { status, headers, body: null }
-  const made = madeBodyOf(response.code, media, context, source.kind === 'sampled')
+  const made = madeBodyOf(response.code, media, context, source.kind === 'sampled', handOff)
   if (made.body === undefined) return { status, headers, body: null }
   // A generated body comes with generated header values, where the description writes none.
   const sent =

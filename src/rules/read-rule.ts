@@ -254,6 +254,11 @@ function readHeaders(
       throw ruleProblems.badHeaders(`the value of "${name}" must be a string, a number or a boolean.`)
     const text = String(written)
     if (/[\r\n\0]/.test(text)) throw ruleProblems.badHeaders(`the value of "${name}" holds a line break or NUL.`)
+    // What Node cannot write: every answer of the rule was a 500 with a stack on stderr (#34).
+    if (/[^\t\x20-\x7e\x80-\xff]/.test(text))
+      throw ruleProblems.badHeaders(
+        `the value of "${name}" holds a control character or one beyond Latin-1, which HTTP cannot carry: percent-encode it.`,
+      )
     headers[name.toLowerCase()] = text
   }
   const served = answeredStatus(status, target)

@@ -115,6 +115,11 @@ export interface AnswerRule {
   stub?: number
 }
 
+/** Whether the rule answers with generated bodies (`dynamic: true`), itself or in a step of its sequence. */
+export function generates(rule: AnswerRule): boolean {
+  return rule.answer.dynamic === true || rule.sequence?.some((step) => step.dynamic === true) === true
+}
+
 /** A rule that answers whatever the request and however often: the fast path, decided before security. */
 export function isPlain(rule: AnswerRule): boolean {
   return rule.when === undefined && rule.times === undefined && rule.sequence === undefined && !rule.skipsValidation

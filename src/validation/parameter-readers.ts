@@ -12,7 +12,7 @@ import {
   pairsOf,
   simpleParser,
 } from './parameter-styles.js'
-import { MAX_JSON_DEPTH, nestingExceeds } from './validate-body.js'
+import { MAX_JSON_DEPTH, depthViolation } from './json-depth.js'
 
 /** Reads one parameter; chosen at start-up from its location, style, explode and shape. */
 export type Reader = (request: RequestData, pathParams: Record<string, string>) => ReadOutcome
@@ -113,8 +113,8 @@ function readFormQuery(query: URLSearchParams): Record<string, string | string[]
 
 /** JSON text as data, bounded in nesting as a JSON body is (a deep value overflowed the validator's stack, #12). */
 function readJsonText(text: string): JsonValue | Unreadable {
-  if (text.length > MAX_JSON_DEPTH && nestingExceeds(text, MAX_JSON_DEPTH))
-    return new Unreadable(`is nested more than ${MAX_JSON_DEPTH} levels deep`)
+  const tooDeep = depthViolation('', text, MAX_JSON_DEPTH)
+  if (tooDeep) return new Unreadable(`is nested too deep: its ${tooDeep.path} ${tooDeep.message}`)
   try {
     return JSON.parse(text) as JsonValue
   } catch (error) {

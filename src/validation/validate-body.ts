@@ -10,6 +10,7 @@ import { fieldsWithReservedCharacters, formEntries } from './read-form.js'
 import { essenceOf, framingOf, isJsonType } from '../internal/media-type.js'
 import type { Network, Part } from '../common/network.js'
 import { latin1Text, utf8Text } from '../internal/bytes.js'
+import { MAX_JSON_DEPTH, depthViolation } from './json-depth.js'
 
 /**
  * How a body of that media type is parsed before it is validated; `other` bodies are not read.
@@ -204,10 +205,9 @@ function validateJson(media: AcceptedMediaType, bytes: Uint8Array): BodyOutcome 
   const text = decode(bytes)
   if (typeof text !== 'string') return { violations: [text] }
   // Nesting is bounded before anything walks the value: 5,000 levels against a recursive schema
-  // overflowed the validator's stack (#12). A text shorter than the limit cannot be nested deeper.
-  if (text.length > media.maxDepth && nestingExceeds(text, media.maxDepth)) {
-    return { violations: [{ path: 'body', message: `is nested more than ${media.maxDepth} levels deep` }] }
-  }
+  // overflowed the validator's stack (#12).
+  const tooDeep = depthViolation('body', text, media.maxDepth, MAX_DEPTH_FLAG)
+  if (tooDeep) return { violations: [tooDeep] }
   let value: unknown
   try {
     value = JSON.parse(text)
@@ -236,8 +236,8 @@ function validateSequence(media: AcceptedMediaType, bytes: Uint8Array): BodyOutc
   const values: unknown[] = []
   items.forEach((item, index) => {
     const at = `body[${index}]`
-    if (item.length > media.maxDepth && nestingExceeds(item, media.maxDepth))
-      return void violations.push({ path: at, message: `is nested more than ${media.maxDepth} levels deep` })
+    const tooDeep = depthViolation(at, item, media.maxDepth, MAX_DEPTH_FLAG)
+    if (tooDeep) return void violations.push(tooDeep)
     let value: unknown
     try {
       value = JSON.parse(item)
@@ -250,26 +250,8 @@ function validateSequence(media: AcceptedMediaType, bytes: Uint8Array): BodyOutc
   return { violations, value: values }
 }
 
-/** Deepest nesting of arrays and objects a JSON body may have, by default (`--max-depth`). */
-export const MAX_JSON_DEPTH = 256
-
-/** Whether JSON text nests arrays and objects deeper than `max`, brackets inside strings aside. One pass. */
-export function nestingExceeds(text: string, max: number): boolean {
-  let depth = 0
-  let inString = false
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (inString) {
-      if (c === 0x5c)
-        i++ // a backslash escapes the next character
-      else if (c === 0x22) inString = false
-    } else if (c === 0x22) inString = true
-    else if (c === 0x5b || c === 0x7b) {
-      if (++depth > max) return true
-    } else if (c === 0x5d || c === 0x7d) depth--
-  }
-  return false
-}
+/** The limit a too deep JSON body passed, as its refusal names it. */
+const MAX_DEPTH_FLAG = ' (--max-depth)'
 
 function decode(bytes: Uint8Array): string | Violation {
   try {

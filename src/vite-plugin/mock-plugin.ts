@@ -59,8 +59,9 @@ export function mockPlugin(options: MockPluginOptions = {}): Plugin {
        */
       mock.begin()
       // The same listener as the mock's own server: the request keeps Node's connection (its parsed
-      // headers, its body read as it streams). Vite's globals are left as they are.
-      const answer = getRequestListener(mock.fetch, { overrideGlobalObjects: false })
+      // headers, its body read as it streams). Vite's server owns its connections, so no caps here;
+      // Vite's globals are left as they are.
+      const answer = getRequestListener(mock.handler(), { overrideGlobalObjects: false })
       // Added here, before Vite's own middlewares: a path under `base` never reaches Vite's transforms.
       server.middlewares.use(function answerUnderBase(req, res, next) {
         const path = req.url === undefined ? undefined : pathUnderBase(req.url, prefix)

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { createApp } from '../../src/index.js'
 import { MAX_HELD_ANSWERS } from '../../src/pipeline/deliver.js'
 import { waitBeforeAnswering } from '../../src/pipeline/faults.js'
+import { HeldAnswers } from '../../src/pipeline/held-answers.js'
 import { transportOf } from '../../src/pipeline/request-data.js'
 import { silentLogger } from '../../src/common/log.js'
 
@@ -35,14 +36,24 @@ describe('held answers are capped (#12)', () => {
   })
 })
 
-describe('waitBeforeAnswering (#12)', () => {
-  it('leaves no listener on the server-long signal once the wait is over', async () => {
-    const closing = new AbortController().signal
+describe('waitBeforeAnswering (#12, #34)', () => {
+  it('leaves one listener on the server-long signal however many answers wait, and none of theirs once they end', async () => {
+    const closing = new AbortController()
+    const held = new HeldAnswers(closing.signal)
     const app = new Hono().get('/', async (c) => {
-      await waitBeforeAnswering(5, transportOf(c), closing)
+      await waitBeforeAnswering(Number(c.req.query('ms')), transportOf(c), held)
       return c.text('ok')
     })
-    for (let i = 0; i < 20; i++) await app.request('/')
-    expect(getEventListeners(closing, 'abort')).toHaveLength(0)
+    for (let i = 0; i < 20; i++) await app.request('/?ms=5')
+    expect(held.waiting).toBe(0)
+    // 50 at once: one listener per answer on the closing signal passed Node's ten and warned of a leak.
+    const waiting = Array.from({ length: 50 }, () => app.request('/?ms=60000'))
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(held.waiting).toBe(50)
+    expect(getEventListeners(closing.signal, 'abort')).toHaveLength(1)
+    closing.abort()
+    const answers = await Promise.all(waiting)
+    expect(answers.map((answer) => answer.status)).toEqual(Array(50).fill(200))
+    expect(held.waiting).toBe(0)
   })
 })

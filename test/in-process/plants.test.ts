@@ -145,7 +145,9 @@ describe('POST /plants, in process only', () => {
     const deep = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`
     const refused = await postPlant(app, { body: `{"id":9223372036854775807,"name":"Fern","x":${deep(100_000)}}` })
     expect(refused.status).toBe(400)
-    expect((await jsonOf(refused)).message).toContain('body is nested more than 256 levels deep')
+    expect((await jsonOf(refused)).message).toContain(
+      'body.x[0][0][0]…[0][0][0][0] opens level 257 of nesting at position 299: the limit is 256 levels (--max-depth)',
+    )
     const deepest = await postPlant(app, {
       body: `{"id":9223372036854775807,"name":"Fern","tag":"x","x":${deep(255)}}`,
     })

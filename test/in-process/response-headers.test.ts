@@ -18,6 +18,9 @@ import type { StartupErrorCode } from '../../src/errors/index.js'
 import { expectStartupError } from '../support/startup-error.js'
 import { removeTempDirs, tempDir } from '../support/temp-dirs.js'
 
+// json-schema-faker is loaded on demand (#33); the engine loads it at start-up, and these make fakers of their own.
+beforeAll(() => createFaker({}, 0).load())
+
 const spec = fileURLToPath(new URL('../descriptions/response-headers.yaml', import.meta.url))
 const swagger2 = fileURLToPath(new URL('../descriptions/response-headers-swagger2.yaml', import.meta.url))
 const fixtures = fileURLToPath(new URL('../descriptions/response-headers-fixtures', import.meta.url))

@@ -175,6 +175,28 @@ describe('sessions', () => {
     expect((await postPlant(app)).status).toBe(200)
   })
 
+  it('PUT /__mock/scenario takes the session from the body, else ?session=, else X-Mock-Session, as GET reads it', async () => {
+    const app = await plantApp()
+    const put = (query: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+      app.request(`/__mock/scenario${query}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      })
+    expect((await put('?session=q', { name: 'error' })).status).toBe(200)
+    expect(
+      (await put('?session=ignored', { name: 'duplicate-plant', session: 'b' }, { 'x-mock-session': 'h' })).status,
+    ).toBe(200)
+    expect((await put('', { name: 'unauthorized' }, { 'x-mock-session': 'h' })).status).toBe(200)
+    expect(app.mock.activeScenario()).toBe('default')
+    expect(app.mock.activeScenario({ session: 'q' })).toBe('error')
+    expect(app.mock.activeScenario({ session: 'b' })).toBe('duplicate-plant')
+    expect(app.mock.activeScenario({ session: 'ignored' })).toBe('default')
+    expect(app.mock.activeScenario({ session: 'h' })).toBe('unauthorized')
+    const read = await app.request('/__mock/scenario?session=q')
+    expect(((await read.json()) as { active: string }).active).toBe('error')
+  })
+
   it('a session without its own scenario follows the active one', async () => {
     const app = await plantApp()
     app.mock.useScenario('error')

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { parse as parseYaml } from 'yaml'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CLOSE_GRACE_MS } from '../../src/node/server.js'
-import { root, start, startedUrl, stopProcesses, within } from '../support/processes.js'
+import { freePort, root, start, startedUrl, stopProcesses, within } from '../support/processes.js'
 import { removeTempDirs, tempDirSync } from '../support/temp-dirs.js'
 
 /**
@@ -99,7 +99,9 @@ function stageImage(into: string): void {
 
 /** The container's environment: the image's ENV and a PATH, nothing of the test runner's. */
 function containerEnv(overrides: Record<string, string> = {}): Record<string, string> {
-  return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: app, ...imageEnv(), ...overrides }
+  // The image's MOCK_URL_FILE is under /tmp: here, one of this test's own.
+  const urlFile = { MOCK_URL_FILE: join(app, 'mock.url') }
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: app, ...imageEnv(), ...urlFile, ...overrides }
 }
 
 function run(argv: string[], env: Record<string, string>) {
@@ -163,6 +165,18 @@ describe('the Docker image entrypoint, run as the container runs it', () => {
 
     // Once the mock is gone, the same health check reports it unhealthy.
     expect(await healthcheckExit(port)).toBe(1)
+  })
+
+  it('passes its health check when --port moves the mock off PORT: it probes the URL the mock wrote (#36 §12)', async () => {
+    const port = await freePort()
+    const mock = run([...command, '--port', String(port)], containerEnv())
+    expect(await listeningPort(mock)).toBe(port)
+    expect(imageEnv().PORT).toBe('4010')
+    expect(readFileSync(join(app, 'mock.url'), 'utf8')).toBe(`http://127.0.0.1:${port}\n`)
+    expect(await within(10_000, 'the health check', run(healthcheck, containerEnv()).exited)).toBe(0)
+    mock.child.kill('SIGTERM')
+    expect(await within(10_000, 'the exit after SIGTERM', mock.exited)).toBe(0)
+    expect(await within(10_000, 'the health check', run(healthcheck, containerEnv()).exited)).toBe(1)
   })
 
   it('serves a mounted description named by MOCK_SPEC instead of the embedded one #6', async () => {

@@ -28,6 +28,9 @@ describe('npm run attack -- --quick', () => {
       'multipart-cut',
       'generation',
       'streams',
+      'descriptors',
+      'header-values',
+      'deep-body',
       'journal-listing',
     ])
     for (const result of results) expect(result, JSON.stringify(result)).toMatchObject({ alive: true, sound: true })

@@ -3,16 +3,14 @@
  * image the mock answers in an <img> (decoded, 1×1) and decodes each sound with Web Audio, from a
  * page of the mock's own origin. Skipped with one line where no Chromium is installed.
  */
-import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { type Browser, chromium } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type MockServer, startMockServer } from '../../src/index.js'
 import { silentLogger } from '../../src/common/log.js'
+import { hasChromium, launchChromium, sayWhenSkipped } from '../support/chromium.js'
 
-const CHROMIUM = '/usr/bin/chromium'
-const hasBrowser = existsSync(CHROMIUM)
-if (!hasBrowser) console.log(`binary body browser tests skipped: no Chromium at ${CHROMIUM} (.ci/run installs it)`)
+sayWhenSkipped('binary body browser tests')
 
 /** What the page's <img> and Web Audio give, as far as these tests read them. */
 interface PageImage {
@@ -31,19 +29,14 @@ let browser: Browser | undefined
 
 beforeAll(async () => {
   server = await startMockServer({ spec, port: 0, logger: silentLogger })
-  if (hasBrowser)
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-      timeout: 30_000,
-    })
+  if (hasChromium) browser = await launchChromium()
 }, 40_000)
 afterAll(async () => {
   await browser?.close()
   await server?.close()
 })
 
-describe.skipIf(!hasBrowser)('binary bodies in a real browser (#31 §3)', () => {
+describe.skipIf(!hasChromium)('binary bodies in a real browser (#31 §3)', () => {
   it.each(['/png', '/jpeg', '/gif', '/webp', '/svg'])('%s is shown by an <img>, 1×1', async (path) => {
     const page = await browser!.newPage()
     try {

@@ -3,29 +3,17 @@
  * Each view is used as a developer would, a screenshot of each is kept under test-results/dashboard/,
  * and axe-core checks the main views for serious accessibility problems.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
-import { type Browser, type Page, chromium } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type MockServer, startMockServer } from '../../src/index.js'
 import { silentLogger } from '../../src/common/log.js'
 import { ADMIN_ROUTES } from '../../src/admin/admin-routes.js'
+import { hasChromium, launchChromium, sayWhenSkipped } from '../support/chromium.js'
 
-const CHROMIUM = '/usr/bin/chromium'
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
-const hasBrowser = existsSync(CHROMIUM)
-if (!hasBrowser)
-  console.log(`dashboard browser tests skipped: no Chromium at ${CHROMIUM} (.ci/run installs it with apt-get)`)
+sayWhenSkipped('dashboard browser tests')
 
 const SHOTS = fileURLToPath(new URL('../../test-results/dashboard/', import.meta.url))
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
@@ -145,11 +133,11 @@ describe('the dashboard page', () => {
   })
 })
 
-describe.skipIf(!hasBrowser)('the dashboard in Chromium', () => {
+describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
   let browser: Browser
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true })
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30_000 })
+    browser = await launchChromium()
   }, 40_000)
   afterAll(async () => {
     await browser?.close()

@@ -2,8 +2,10 @@
  * The places the mock runs (#33), behind one small interface, so that one behaviour suite
  * (`test/socket/runtimes.test.ts`) runs against each without being copied: a real socket server
  * with `fetch`, `app.request()` in process, MSW in Node (`setupServer`) with the real `fetch` it
- * intercepts, and the same over a bundle through the browser entry (no file system, hashing in
- * JavaScript, multipart read by fetch). A runtime is started with the options `createApp` takes and answers requests by path.
+ * intercepts, the same over a bundle through the browser entry (no file system, hashing in
+ * JavaScript, multipart read by fetch), and that entry in MSW's service worker in a real Chromium
+ * (`browser-runtime.ts`; left out, saying so, where Chromium is not installed). A runtime is started
+ * with the options `createApp` takes, answers requests by path, and runs calls on its handle.
  */
 import { setupServer } from 'msw/node'
 import type { MockHandle } from '../../src/admin/mock-handle.js'
@@ -14,11 +16,17 @@ import { createHandlers as createBrowserHandlers } from '../../src/msw-browser.j
 import type { MockHandlers } from '../../src/msw-handlers/create-mock-handlers.js'
 import { makeBundle } from '../../src/node/write-bundle.js'
 import { silentLogger } from '../../src/common/log.js'
+import { startInBrowser } from './browser-runtime.js'
+import { hasChromium, sayWhenSkipped } from './chromium.js'
 
-/** A mock running somewhere: requests by path, and its handle. */
+/** A mock running somewhere: requests by path, and calls on its handle. */
 export interface RunningMock {
   request(path: string, init?: RequestInit): Promise<Response>
-  mock: MockHandle
+  /**
+   * Runs `steer` on the mock's handle where the mock runs, and gives what it returns. In a browser it
+   * runs in the page: it may use nothing but its arguments, and should return plain data.
+   */
+  steer<R, A = undefined>(steer: (mock: MockHandle, arg: A) => R, arg?: A): Promise<R>
   close(): Promise<void>
 }
 
@@ -37,7 +45,7 @@ export const runtimes: Runtime[] = [
       const server = await startMockServer({ ...options, port: 0, quiet: true })
       return {
         request: (path, init) => fetch(server.url + path, { ...init, signal: AbortSignal.timeout(10_000) }),
-        mock: server,
+        steer: async (steer, arg) => steer(server, arg!),
         close: () => server.close(),
       }
     },
@@ -46,7 +54,11 @@ export const runtimes: Runtime[] = [
     name: 'app.request()',
     async start(options) {
       const app = await createApp(options)
-      return { request: async (path, init) => app.request(path, init), mock: app.mock, close: async () => {} }
+      return {
+        request: async (path, init) => app.request(path, init),
+        steer: async (steer, arg) => steer(app.mock, arg!),
+        close: async () => {},
+      }
     },
   },
   {
@@ -60,7 +72,9 @@ export const runtimes: Runtime[] = [
       return interceptWith(await createBrowserHandlers({ bundle, baseUrl: MSW_ORIGIN }))
     },
   },
+  ...(hasChromium ? [{ name: 'MSW in Chromium (a service worker)', start: startInBrowser }] : []),
 ]
+sayWhenSkipped('the runtime "MSW in Chromium"')
 
 /** MSW in this process over the handlers; requests go to `MSW_ORIGIN` with the real `fetch`. */
 function interceptWith({ handlers, mock }: MockHandlers): RunningMock {
@@ -69,7 +83,7 @@ function interceptWith({ handlers, mock }: MockHandlers): RunningMock {
   server.listen({ onUnhandledRequest: 'error' })
   return {
     request: (path, init) => fetch(MSW_ORIGIN + path, { ...init, signal: AbortSignal.timeout(10_000) }),
-    mock,
+    steer: async (steer, arg) => steer(mock, arg!),
     close: async () => server.close(),
   }
 }

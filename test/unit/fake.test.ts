@@ -1,10 +1,13 @@
 import { nodePlatform } from '../../src/node/node-platform.js'
-import { describe, expect, it, vi } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { createFaker } from '../../src/generation/fake.js'
 import { isDeadlinePassed, startDeadline } from '../../src/generation/generation-deadline.js'
 import { findUndeclaredFields } from '../../src/validation/undeclared-fields.js'
 import { compileAt } from '../../src/validation/create-ajv.js'
 import { ajvFor } from '../support/builders.js'
+
+// json-schema-faker is loaded on demand (#33); the engine loads it at start-up, and these make fakers of their own.
+beforeAll(() => createFaker({}, 0).load())
 
 /**
  * The faker's contract (#7): every generated body validates against its schema and carries no

@@ -275,6 +275,8 @@ describe('readRule: headers', () => {
     ['a name with a space', { 'x rule': 'a' }, /"x rule" is no header name/],
     ['an object value', { 'x-rule': { a: 1 } }, /value of "x-rule" must be a string, a number or a boolean/],
     ['a line break', { 'x-rule': 'a\r\nset-cookie: b' }, /holds a line break or NUL/],
+    ['a character beyond Latin-1 (#34)', { 'x-rule': 'Farn – grün' }, /"x-rule" holds .* beyond Latin-1/],
+    ['a control character (#34)', { 'x-rule': 'ring\u0007' }, /"x-rule" holds a control character/],
     ['a value breaking the declared schema', { 'X-Stock': -1 }, /break what addItem declares for 200: .*x-stock/],
   ])('refuses headers with %s with scenario_bad_headers', (_, headers, message) => {
     expect(problemOf({ headers }, 'scenario_bad_headers').message).toMatch(message)

@@ -1,11 +1,14 @@
 import { fileURLToPath } from 'node:url'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../../src/index.js'
 import { createFaker } from '../../src/generation/fake.js'
 import { deriveReadWriteViews } from '../../src/openapi/read-write-only.js'
 import { compileAt } from '../../src/validation/create-ajv.js'
 import { ajvFor, documentWithResponses, jsonResponse, responsesOf } from '../support/builders.js'
 import { bodyProblems } from '../../src/validation/check-response-body.js'
+
+// json-schema-faker is loaded on demand (#33); the engine loads it at start-up, and these make fakers of their own.
+beforeAll(() => createFaker({}, 0).load())
 
 const spec = fileURLToPath(new URL('../descriptions/read-write-only.yaml', import.meta.url))
 const fixtures = fileURLToPath(new URL('../descriptions/read-write-only-fixtures', import.meta.url))

@@ -3,7 +3,7 @@
  * `violations`, from start-up (a made-up header, an undeclared 204) or from the checks a generated
  * body gets anyway; a body checked at start-up is served with none, and nothing is validated twice.
  */
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { silentLogger } from '../../src/common/log.js'
 import type { DeclaredResponse } from '../../src/responses/declared-responses.js'
 import { createFaker } from '../../src/generation/fake.js'
@@ -14,6 +14,9 @@ import type { ResponsePlan } from '../../src/responses/select-response.js'
 import { selectResponse } from '../../src/responses/select-response.js'
 import { compileAt, createAjv, addDescriptionSchema } from '../../src/validation/create-ajv.js'
 import { documentWithResponses, jsonResponse, responsesOf } from '../support/builders.js'
+
+// json-schema-faker is loaded on demand (#33); the engine loads it at start-up, and these make fakers of their own.
+beforeAll(() => createFaker({}, 0).load())
 
 /** No integer from 1 to 1.5 is a multiple of 2: no generated body meets it, and mending cannot either. */
 const unmakeable = {

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { MockError } from '../../src/errors/index.js'
-import {
-  type BodyValidator,
-  MAX_JSON_DEPTH,
-  compileBody,
-  nestingExceeds,
-  selectMediaType,
-  validateBody,
-} from '../../src/validation/validate-body.js'
+import { type BodyValidator, compileBody, selectMediaType, validateBody } from '../../src/validation/validate-body.js'
+import { MAX_JSON_DEPTH, depthViolation } from '../../src/validation/json-depth.js'
 import { ajvFor, operationsOf, plantStore } from '../support/builders.js'
 import { nodePlatform } from '../../src/node/node-platform.js'
 
@@ -256,13 +250,30 @@ describe('validateBody: the Plant Store NewPlant schema', () => {
   })
 })
 
-describe('nestingExceeds (#12)', () => {
+describe('depthViolation (#12, #34)', () => {
+  const tooDeep = (text: string, max: number) => depthViolation('body', text, max)
   it('counts arrays and objects, not brackets inside strings or escaped quotes', () => {
-    expect(nestingExceeds('[[[]]]', 3)).toBe(false)
-    expect(nestingExceeds('[[[[]]]]', 3)).toBe(true)
-    expect(nestingExceeds('{"a":{"b":{"c":{}}}}', 3)).toBe(true)
-    expect(nestingExceeds('["[[[[", "\\"[[[["]', 1)).toBe(false)
-    expect(nestingExceeds('[[],[],[],[]]', 2)).toBe(false)
+    expect(tooDeep('[[[]]]', 3)).toBeUndefined()
+    expect(tooDeep('[[[[]]]]', 3)).toBeDefined()
+    expect(tooDeep('{"a":{"b":{"c":{}}}}', 3)).toBeDefined()
+    expect(tooDeep('["[[[[", "\\"[[[["]', 1)).toBeUndefined()
+    expect(tooDeep('[[],[],[],[]]', 2)).toBeUndefined()
+  })
+
+  it('names the limit, the level and the character where it is passed, and the path down to there', () => {
+    expect(tooDeep('{"a":{"b c":[1,{"x":"]"},[[]]]}}', 4)).toEqual({
+      path: 'body.a["b c"][2][0]',
+      message: 'opens level 5 of nesting at position 26: the limit is 4 levels',
+    })
+    expect(tooDeep('[{"k\\"ey":1,"next":{"n":[', 3)).toMatchObject({ path: 'body[0].next.n' })
+  })
+
+  it('shows the ends of a long path, so that a 200,000-deep body is named in a few characters', () => {
+    const deep = '{"tags":' + '['.repeat(200_000) + ']'.repeat(200_000) + '}'
+    expect(tooDeep(deep, MAX_JSON_DEPTH)).toEqual({
+      path: 'body.tags[0][0][0]…[0][0][0][0]',
+      message: 'opens level 257 of nesting at position 263: the limit is 256 levels',
+    })
   })
 
   it(`refuses ${MAX_JSON_DEPTH + 1} levels against a recursive schema before validation, which overflowed the stack at 5,000 (500)`, () => {
@@ -278,7 +289,12 @@ describe('nestingExceeds (#12)', () => {
     const media = selectMediaType(body, 'application/json')
     const deep = (levels: number) => `${'{"next":'.repeat(levels)}{}${'}'.repeat(levels)}`
     expect(validateBody(body, media, new TextEncoder().encode(deep(5000)))).toEqual({
-      violations: [{ path: 'body', message: `is nested more than ${MAX_JSON_DEPTH} levels deep` }],
+      violations: [
+        {
+          path: 'body.next.next.next.next….next.next.next.next',
+          message: `opens level ${MAX_JSON_DEPTH + 1} of nesting at position ${8 * MAX_JSON_DEPTH}: the limit is ${MAX_JSON_DEPTH} levels (--max-depth)`,
+        },
+      ],
     })
     expect(validateBody(body, media, new TextEncoder().encode(deep(MAX_JSON_DEPTH - 1)))).toMatchObject({
       violations: [],
@@ -306,7 +322,10 @@ describe('maxDepth (#12, --max-depth)', () => {
     )
     const media = selectMediaType(body, 'application/json')
     expect(validateBody(body, media, new TextEncoder().encode('{"next":{"next":{"next":{}}}}')).violations).toEqual([
-      { path: 'body', message: 'is nested more than 3 levels deep' },
+      {
+        path: 'body.next.next.next',
+        message: 'opens level 4 of nesting at position 24: the limit is 3 levels (--max-depth)',
+      },
     ])
     expect(validateBody(body, media, new TextEncoder().encode('{"next":{"next":{}}}')).violations).toEqual([])
   })

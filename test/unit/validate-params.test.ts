@@ -495,7 +495,11 @@ describe('validateParameters: OpenAPI 3.2 querystring (#31 §1)', () => {
       { path: 'querystring.q[0]', message: 'must be an integer' },
     ])
     expect(violationsOf(json, { query: encodeURIComponent('['.repeat(300)) })).toEqual([
-      { path: 'querystring.q', message: 'is nested more than 256 levels deep' },
+      {
+        path: 'querystring.q',
+        message:
+          'is nested too deep: its [0][0][0][0]…[0][0][0][0] opens level 257 of nesting at position 256: the limit is 256 levels',
+      },
     ])
   })
 
