@@ -15,11 +15,11 @@ const LAYERS = [
   { name: '7 the admin API and the app', folders: ['admin', 'http'] },
   {
     name: '8 platform adapters',
-    folders: ['bundle', 'msw-handlers', 'relay', 'command-line', 'redis', 'node', 'cluster'],
+    folders: ['bundle', 'msw-handlers', 'relay', 'command-line', 'redis', 'node', 'vite-plugin', 'cluster'],
   },
 ]
 /** The entry points, above every layer: the package's barrel and the command line. */
-const ENTRY_POINTS = ['index.ts', 'cli.ts', 'msw.ts', 'msw-browser.ts']
+const ENTRY_POINTS = ['index.ts', 'cli.ts', 'msw.ts', 'msw-browser.ts', 'vite.ts']
 /** Layers 1 to 7: the core, which runs the same in Node, a browser or a worker. */
 const CORE = LAYERS.slice(0, 7).flatMap((layer) => layer.folders)
 /** Packages that run in Node only; the core reaches them through the adapters of layer 8. */

@@ -13,8 +13,8 @@ export const DASHBOARD_HTML = String.raw`<!doctype html>
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>plant-store-mock dashboard</title>
     <link rel="icon" href="data:," />
-    <link rel="stylesheet" href="/__mock/dashboard/dashboard.css" />
-    <script type="module" src="/__mock/dashboard/dashboard.js"></script>
+    <link rel="stylesheet" href="dashboard/dashboard.css" />
+    <script type="module" src="dashboard/dashboard.js"></script>
   </head>
   <body>
     <header>
@@ -370,7 +370,9 @@ tr.never td {
 
 export const DASHBOARD_SCRIPT = String.raw`// The dashboard of plant-store-mock: plain DOM, no framework, no build step. Every value the mock
 // sends is shown with textContent (never innerHTML), so a request carrying markup shows as text.
-const API = '/__mock'
+// The admin API is where this script came from, one folder up: /__mock, or under the prefix that a
+// host serving the mock on its own port puts before it (the Vite plugin's base: /api/__mock).
+const API = new URL('..', import.meta.url).pathname.replace(/\/$/, '')
 /** Rows the journal puts in the page at most: the newest that match the filters. */
 const MAX_ROWS = 200
 /** Entries the page keeps at most (the journal keeps 1,000 by default). */

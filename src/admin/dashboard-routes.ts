@@ -11,6 +11,9 @@ export const DASHBOARD_CSP =
 
 const DASHBOARD_PATH = `${ADMIN_PREFIX}/`
 
+/** The page as `/__mock` (no slash) serves it: its relative links start with the folder's name. */
+const fromOutsideFolder = (html: string) => html.replaceAll('="dashboard/', `="${ADMIN_PREFIX.slice(1)}/dashboard/`)
+
 const SECURITY_HEADERS = {
   'content-security-policy': DASHBOARD_CSP,
   'x-content-type-options': 'nosniff',
@@ -32,9 +35,13 @@ export function addDashboardRoutes(admin: Hono): void {
       headers: { 'content-type': contentType, ...SECURITY_HEADERS },
     })
   const html = page((assets) => assets.DASHBOARD_HTML, 'text/html; charset=utf-8')
-  // `/__mock` too: the page's links are absolute. Mounted at `/__mock`, Hono routes `/` to `/__mock`
-  // only, so `/__mock/` is caught here.
-  admin.get('/', html)
+  // `/__mock` too (mounted at `/__mock`, Hono routes `/` to `/__mock` only, so `/__mock/` is caught
+  // below). The page's links are relative, so that it works under a prefix too (the Vite plugin's
+  // base): from `/__mock` they name the folder first.
+  admin.get(
+    '/',
+    page((assets) => fromOutsideFolder(assets.DASHBOARD_HTML), 'text/html; charset=utf-8'),
+  )
   admin.use('*', async function serveDashboard(c, next) {
     if ((c.req.method === 'GET' || c.req.method === 'HEAD') && c.req.path === DASHBOARD_PATH) return html()
     return next()

@@ -27,12 +27,16 @@
  * imported from dist/, its exports in scope where the block imports nothing), every `// a === b`
  * comment checked where it stands. A `127.0.0.1:<port>` other than 4010 is a receiver this test
  * starts; a default export is called as vitest calls a global setup, and each URL it provides must
- * answer `/__mock/health`.
+ * answer `/__mock/health`. A default export that is a Vite config (a `vite.config.ts`) is served by a
+ * Vite dev server on port 0 whose root holds openapi.yaml and fixtures/: its `/api/__mock/health` must
+ * answer 200, and its `POST /api/plants` without credentials the mock's 401.
  */
 import { cpSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import type { AddressInfo } from 'node:net'
 import ts from 'typescript'
+import { type InlineConfig, createServer as createViteServer } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   type Spawned,
@@ -71,7 +75,8 @@ const least: Record<string, { curls: number; methods?: string[] }> = {
 
 /** The `ts` blocks each page runs at least, and the `// a === b` claims they check. */
 const leastTs: Record<string, { blocks: number; claims: number }> = {
-  'README.md': { blocks: 2, claims: 6 },
+  'README.md': { blocks: 3, claims: 6 },
+  'docs/vite-plugin.md': { blocks: 1, claims: 0 },
   'docs/from-a-test.md': { blocks: 2, claims: 10 },
   'docs/callbacks-and-webhooks.md': { blocks: 1, claims: 2 },
   'docs/docker-and-ci.md': { blocks: 1, claims: 0 },
@@ -277,6 +282,7 @@ async function runTsBlock(block: Block, page: string, receivers: Receiver[]): Pr
   code = code
     .replaceAll("from 'plant-store-mock'", `from '${index}'`)
     .replaceAll("from 'plant-store-mock/msw'", `from '${pathToFileURL(join(root, 'dist', 'msw.js')).href}'`)
+    .replaceAll("from 'plant-store-mock/vite'", `from '${pathToFileURL(join(root, 'dist', 'vite.js')).href}'`)
     .split('\n')
     .map((line) => {
       const claim = /^\/\/ (.*===.*)$/.exec(line)?.[1]
@@ -297,6 +303,7 @@ async function runTsBlock(block: Block, page: string, receivers: Receiver[]): Pr
   const file = join(dir, 'block.mjs')
   writeFileSync(file, program)
   const module = (await import(pathToFileURL(file).href)) as { default?: unknown }
+  if (isViteConfig(module.default)) await serveViteConfig(module.default, dir)
   if (typeof module.default === 'function') {
     // A global setup: called with a project whose provide() keeps the values, its teardown after.
     const provided = new Map<string, unknown>()
@@ -314,6 +321,40 @@ async function runTsBlock(block: Block, page: string, receivers: Receiver[]): Pr
     }
   }
   return claims
+}
+
+function isViteConfig(value: unknown): value is InlineConfig {
+  return typeof value === 'object' && value !== null && Array.isArray((value as InlineConfig).plugins)
+}
+
+/** A `vite.config.ts` block's config on a Vite dev server in `dir`, beside the Plant Store's description and fixtures. */
+async function serveViteConfig(config: InlineConfig, dir: string): Promise<void> {
+  cpSync(join(root, 'openapi.yaml'), join(dir, 'openapi.yaml'))
+  cpSync(join(root, 'fixtures'), join(dir, 'fixtures'), { recursive: true })
+  const server = await createViteServer({
+    ...config,
+    root: dir,
+    configFile: false,
+    logLevel: 'silent',
+    cacheDir: join(dir, '.vite'),
+    server: { ...config.server, host: '127.0.0.1', port: 0 },
+  })
+  try {
+    await within(10_000, 'the Vite dev server to listen', server.listen())
+    const { port } = server.httpServer!.address() as AddressInfo
+    const health = await fetch(`http://127.0.0.1:${port}/api/__mock/health`, { signal: AbortSignal.timeout(5000) })
+    expect(health.status).toBe(200)
+    const anonymous = await fetch(`http://127.0.0.1:${port}/api/plants`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"id":1,"name":"Fern"}',
+      signal: AbortSignal.timeout(5000),
+    })
+    expect(anonymous.status).toBe(401)
+    expect(await anonymous.json()).toMatchObject({ error: 401 })
+  } finally {
+    await server.close()
+  }
 }
 
 const receivers: Receiver[] = []

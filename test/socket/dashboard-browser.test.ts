@@ -366,6 +366,21 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
     expect(await page.locator('#token').isVisible()).toBe(false)
   })
 
+  it('works at /__mock without the slash too: its links are relative, for a mock under a prefix (#33)', async () => {
+    const server = await started()
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    const problems: string[] = []
+    page.on('pageerror', (error) => problems.push(error.message))
+    page.setDefaultTimeout(10_000)
+    await page.goto(`${server.url}/__mock`)
+    await live(page)
+    await addPlant(server, 'Fern')
+    await page.locator('#journal-list > li', { hasText: 'addPlant' }).waitFor()
+    expect(problems).toEqual([])
+    await context.close()
+  })
+
   it('is used with the keyboard alone, and has a dark theme that passes the same checks', async () => {
     const server = await started()
     const page = await open(server)
