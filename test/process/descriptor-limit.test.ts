@@ -50,9 +50,12 @@ describe.runIf(process.platform === 'linux')('the descriptor limit (#34)', () =>
       const answers = await within(15_000, 'the held answers', Promise.all(held))
       const statuses = answers.map((answer) => answer.status)
       // The first connections are held, to the cap the limit leaves (160 less those open at start and
-      // 64 kept back, less 16 for the admin API); the next 16 are refused; the rest closed at accept.
-      expect(statuses.filter((status) => status === 200).length).toBeGreaterThan(40)
-      expect(statuses.filter((status) => status === 503)).toHaveLength(16)
+      // 64 kept back, less 16 for the admin API: never more than 96); those past it are refused, 16 at a
+      // time (a refused one closes, and one that arrives later takes its place), or closed at accept.
+      const held200 = statuses.filter((status) => status === 200).length
+      expect(held200).toBeGreaterThan(40)
+      expect(held200).toBeLessThanOrEqual(160 - 64)
+      expect(statuses.filter((status) => status === 503).length).toBeGreaterThan(0)
       // Beyond it, 503 with Retry-After, or closed at accept (0) when they all came at once.
       expect(statuses.every((status) => status === 200 || status === 503 || status === 0)).toBe(true)
       expect(answers.filter((answer) => answer.status === 503).every((answer) => answer.retryAfter === '1')).toBe(true)
