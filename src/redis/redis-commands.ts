@@ -10,6 +10,7 @@ import {
   REMOVE,
   SIZE,
 } from './record-scripts.js'
+import { APPEND_WRITE, CLAIM_COUNT, DROP_COUNTS, RELEASE_COUNT, RELEASE_SLOT, RENEW_SLOT } from './replica-scripts.js'
 
 /** A script's keys, then its arguments; the answer as the script returns it. */
 type Script = (keys: string[], ...args: Array<string | number>) => Promise<unknown>
@@ -25,6 +26,12 @@ export interface RedisCommands {
   fillRecords: Script
   dropRecords: Script
   sizeOfRecords: Script
+  claimCount: Script
+  releaseCount: Script
+  dropCounts: Script
+  appendWrite: Script
+  renewSlot: Script
+  releaseSlot: Script
 }
 
 /** Keys are passed as the first argument: each script says how many it takes. */
@@ -38,6 +45,12 @@ const SCRIPTS: Record<keyof RedisCommands, [keys: number, lua: string]> = {
   fillRecords: [4, FILL],
   dropRecords: [1, DROP],
   sizeOfRecords: [2, SIZE],
+  claimCount: [2, CLAIM_COUNT],
+  releaseCount: [1, RELEASE_COUNT],
+  dropCounts: [1, DROP_COUNTS],
+  appendWrite: [2, APPEND_WRITE],
+  renewSlot: [1, RENEW_SLOT],
+  releaseSlot: [1, RELEASE_SLOT],
 }
 
 /** Defines the store's scripts on a client. */

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
-import type { Redis } from 'ioredis'
 import type { Logger } from '../common/log.js'
 import { errors, startupErrors } from '../errors/index.js'
 import { type FromWorker, SLOTS } from '../relay/merge-reads.js'
@@ -13,23 +12,6 @@ const RELAY_WAIT_MS = 5000
 /** Bytes of admin writes the log keeps for replicas that start later, as the primary of `--workers` keeps; beyond, the oldest go. */
 const LOG_BYTES = 64 * 1024 * 1024
 
-/**
- * KEYS: the log (a stream), its size in bytes. ARGV: the write, the most bytes kept, the log's life in
- * ms. Appends the write and drops the oldest until the log fits again; answers the write's id.
- */
-export const APPEND = `
-local id = redis.call('XADD', KEYS[1], '*', 'write', ARGV[1])
-local total = redis.call('INCRBY', KEYS[2], #ARGV[1])
-while total > tonumber(ARGV[2]) do
-  local oldest = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 1)
-  if #oldest == 0 or oldest[1][1] == id then break end
-  redis.call('XDEL', KEYS[1], oldest[1][1])
-  total = redis.call('INCRBY', KEYS[2], -#oldest[1][2][2])
-end
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-redis.call('PEXPIRE', KEYS[2], ARGV[3])
-return id
-`
 /** A replica's slot (the last 6 bits of its journal's ids) is leased, and renewed well before the lease ends. */
 const SLOT_LEASE_MS = 30_000
 const SLOT_RENEW_MS = 10_000
@@ -202,7 +184,7 @@ export async function joinReplicas(
         const logged: Logged = { from: id, write, request: call.request }
         try {
           await store.guard(
-            redis.eval(APPEND, 2, logKey, `${logKey}:bytes`, JSON.stringify(logged), LOG_BYTES, store.sessionTtlMs),
+            redis.appendWrite([logKey, `${logKey}:bytes`], JSON.stringify(logged), LOG_BYTES, store.sessionTtlMs),
           )
           // Every replica up listens on the replicas' channel: each but this one says it has applied the write.
           const [, listening] = (await store.guard(redis.pubsub('NUMSUB', everyone))) as [string, number]
@@ -266,7 +248,7 @@ export async function joinReplicas(
       read.disconnect()
       hear.disconnect()
       await following
-      await redis.eval(RELEASE_SLOT, 1, slotKey(prefix, slot), id).catch(() => {})
+      await redis.releaseSlot([slotKey(prefix, slot)], id).catch(() => {})
     },
   }
 }
@@ -282,15 +264,9 @@ async function claimSlot(store: RedisStore, id: string): Promise<number> {
   throw startupErrors.storeReplicasFull(store.where, SLOTS)
 }
 
-/** Keeps the lease while it is this replica's. */
-const RENEW_SLOT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') and 2 or 0`
-const RELEASE_SLOT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`
-
+/** Keeps the lease while it is this replica's (`RENEW_SLOT`); warns when another took it meanwhile. */
 async function renewSlot(store: RedisStore, id: string, slot: number, logger: Logger): Promise<void> {
-  const renewed = await (store.redis as Redis)
-    .eval(RENEW_SLOT, 1, slotKey(store.prefix, slot), id, SLOT_LEASE_MS)
-    .catch(() => undefined)
+  const renewed = await store.redis.renewSlot([slotKey(store.prefix, slot)], id, SLOT_LEASE_MS).catch(() => undefined)
   if (renewed === 0)
     logger.warn(
       `replica slot ${slot} was taken by another replica while the store was away: journal ids of the two may repeat until one restarts`,
