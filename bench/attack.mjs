@@ -18,6 +18,7 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { Agent, fetch as fetchWith } from 'undici'
 import { ensureBuilt, root } from './corpus/corpus.mjs'
+import { BOMB_PATHS, otherClientDuringBomb } from './generation-bomb.mjs'
 import { killAll, probe, rssMiB, sleep, startServer, table } from './harness.mjs'
 
 const { values: args } = parseArgs({
@@ -321,64 +322,14 @@ const ATTACKS = [
   {
     name: 'generation-bomb',
     what: 'one body of 300,000 items (seconds of CPU to make) while another client asks a cheap operation every 10 ms; its p99',
-    args: () => [
-      '--spec',
-      description('generation-bomb', {
-        '/bomb': {
-          get: {
-            responses: {
-              200: {
-                description: 'big',
-                content: {
-                  'application/json': {
-                    schema: { type: 'array', minItems: 300_000, items: { type: 'integer', minimum: 0, maximum: 9 } },
-                  },
-                },
-              },
-            },
-          },
-        },
-        '/ping': {
-          get: {
-            responses: {
-              200: {
-                description: 'small',
-                content: {
-                  'application/json': { schema: { type: 'object', properties: { ok: { type: 'boolean' } } } },
-                },
-              },
-            },
-          },
-        },
-      }),
-    ],
+    args: () => ['--spec', description('generation-bomb', BOMB_PATHS)],
     run: async (url) => {
-      const started = performance.now()
-      let done = false
-      const bomb = fetch(`${url}/bomb`).then(async (answer) => {
-        await answer.arrayBuffer()
-        return answer.status
-      })
-      bomb.finally(() => (done = true))
-      const latencies = []
-      const statuses = []
-      while (!done && performance.now() - started < 60_000) {
-        const sent = performance.now()
-        const answer = await fetch(`${url}/ping`)
-        await answer.arrayBuffer()
-        latencies.push(performance.now() - sent)
-        statuses.push(answer.status)
-        await new Promise((resolve) => setTimeout(resolve, 10))
-      }
-      statuses.push(await bomb)
-      latencies.sort((a, b) => a - b)
-      bombSeen.p99 = latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))] ?? Infinity
-      bombSeen.pings = latencies.length
-      bombSeen.ms = performance.now() - started
+      const seen = await otherClientDuringBomb(url)
+      Object.assign(bombSeen, seen)
       process.stderr.write(
-        `[attack] generation-bomb: the body took ${Math.round(bombSeen.ms)} ms; ${bombSeen.pings} pings meanwhile, p99 ${bombSeen.p99.toFixed(1)} ms\n`,
+        `[attack] generation-bomb: the body took ${Math.round(seen.ms)} ms; ${seen.pings} pings meanwhile, p99 ${seen.p99.toFixed(1)} ms\n`,
       )
-      return statuses
+      return seen.statuses
     },
     // The target is a p99 under 50 ms (#34); --quick, run by CI on a shared machine, asks only that the
     // other client was answered throughout, which a loop held by the generation fails.
