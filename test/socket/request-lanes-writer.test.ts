@@ -279,12 +279,14 @@ describe('the server lane writes what the fetch lane writes (#34 §6)', () => {
     let proxied: Lanes
     let streamed: Lanes
     beforeAll(async () => {
+      // A fixed Date: the journal keeps the upstream's headers, and the two answers may straddle a second.
+      const date = 'Sun, 29 Nov 2026 00:00:00 GMT'
       const upstream = await receivers.start((res, request) => {
         if (request.url.startsWith('/plants'))
           return void res
-            .writeHead(200, { 'content-type': 'application/json', 'set-cookie': ['a=1', 'b=2'] })
+            .writeHead(200, { 'content-type': 'application/json', 'set-cookie': ['a=1', 'b=2'], date })
             .end('{"id":1,"name":"Fern"}')
-        res.writeHead(200, { 'content-type': 'text/event-stream' })
+        res.writeHead(200, { 'content-type': 'text/event-stream', date })
         res.write('data: {"token":"Hi"}\n\n')
         setTimeout(() => res.end('data: {"token":"there"}\n\ndata: [DONE]\n\n'), 20)
       })
