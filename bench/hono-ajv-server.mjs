@@ -3,7 +3,7 @@
 // Hono on @hono/node-server, the bearer header checked by hand, the body validated by a precompiled
 // Ajv validator of NewPlant, a fixed Plant body answered with c.json(). No journal, no request lines,
 // no description: what "a Hono + precompiled Ajv prototype" costs, beside bare node:http (#19's text
-// says such a prototype measured about 0.85 × bare; `npm run bench -- --prototype` measures it here).
+// says such a prototype measured about 0.85 × bare; `npm run bench` measures it beside the mock, #34 §6).
 //
 //   node bench/hono-ajv-server.mjs [--port 0]      prints "hono-ajv listening on http://127.0.0.1:PORT"
 import { serve } from '@hono/node-server'

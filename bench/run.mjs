@@ -166,6 +166,15 @@ const SERVERS = [
     start: () =>
       startServer('bare', process.execPath, [join(root, 'bench/bare-server.mjs'), '--port', '0'], { cwd: root }),
   },
+  // The least a Hono server needs to make the same checks (bench/hono-ajv-server.mjs): the mock's target
+  // is ≥ 0.9 × its req/s on the valid and invalid paths, with a p99 no worse (#34 §6).
+  {
+    name: 'hono-ajv',
+    start: () =>
+      startServer('hono-ajv', process.execPath, [join(root, 'bench/hono-ajv-server.mjs'), '--port', '0'], {
+        cwd: root,
+      }),
+  },
   // Default options: a request line per request goes to stdout (issue #6).
   {
     name: 'mock',
@@ -299,13 +308,28 @@ async function compare() {
   console.log(
     table(['path', 'server', 'status', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'RSS MiB', 'start ms'], rows),
   )
+  // The mock against the Hono + Ajv reference, round by round (#34 §6).
+  const toReference = (server, path, metric) =>
+    median(runs[server][path].map((m, round) => m[metric] / runs['hono-ajv'][path][round][metric]))
+  const referenceRows = PATHS.flatMap((target) =>
+    ['mock', 'mock-quiet'].map((name) => [
+      target.label,
+      name,
+      toReference(name, target.key, 'rps').toFixed(2),
+      toReference(name, target.key, 'p99').toFixed(2),
+    ]),
+  )
+  console.log(
+    '\nThe mock ÷ the Hono + Ajv reference (median of the per-round ratios; #34 §6 asks ≥ 0.90 req/s, ≤ 1.00 p99, on valid and invalid):\n',
+  )
+  console.log(table(['path', 'server', 'req/s ÷ hono-ajv', 'p99 ÷ hono-ajv'], referenceRows))
   const targets = hotPathTargets({ paths: PATHS, runs, ratioOf, median, prism: settings.prism })
   const missed = targets.filter((row) => row[3] === 'MISSED').length
   console.log(
     `\nThe targets of issue #19, the mock with default options, from this run (${missed} of ${targets.length} missed):\n`,
   )
   console.log(table(['path', 'target', 'value', ''], targets))
-  return { settings, runs, startup, hotPathTargets: targets }
+  return { settings, runs, startup, toReference: referenceRows, hotPathTargets: targets }
 }
 
 // ---------------------------------------------------------------------------------------------

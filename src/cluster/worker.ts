@@ -72,6 +72,7 @@ export async function runWorker(options: MockOptions, logger: ConsoleLogger): Pr
           const relayed = options.store ? handle : relay(handle, current)
           return (request, env) => (gate ? gate.then(() => relayed(request, env)) : relayed(request, env))
         },
+        serving: () => gate === undefined,
       },
     )
   } catch (error) {

@@ -12,23 +12,35 @@ import { recordExchange } from '../pipeline/record.js'
 import type { MockError } from '../errors/index.js'
 import { HeldAnswers } from '../pipeline/held-answers.js'
 import { createOwnPages } from './own-pages.js'
-import { type ServerBindings, type Transport, toRequestData, transportOf } from '../pipeline/request-data.js'
+import {
+  type ServerBindings,
+  type Transport,
+  isPlainTarget,
+  toRequestData,
+  transportOf,
+} from '../pipeline/request-data.js'
+import type { Reply } from '../pipeline/reply.js'
+import { responseOf } from './response-of.js'
 
 type Env = { Bindings: ServerBindings; Variables: { exchange: Exchange } }
 
-/** What the server calls for a request that came over a connection (`Transport.connection`). */
-export type ServeTransport = (transport: Transport) => Response | Promise<Response>
+/**
+ * What the server calls for a request that came over a connection (`Transport.connection`): the
+ * reply of a request to the described API, or `undefined` for one the app must answer (`app.fetch`).
+ */
+export type ServeTransport = (transport: Transport) => Reply | Promise<Reply> | undefined
 
 export interface MockApps {
-  /** The whole app: `app.request()`, the library's `fetch`, and whatever `serve` hands on. */
+  /** The whole app: `app.request()`, the library's `fetch`, and whatever `serve` leaves to it. */
   app: Hono<Env>
   /** What the server calls for every request that comes over a connection. */
   serve: ServeTransport
   /**
    * What the server calls instead while it has more connections open than the described API is answered
-   * on (#34): the admin API answers, any other request is answered with `refusal`, journaled.
+   * on (#34): any request but the admin API's (`undefined`: the app answers it) is answered with
+   * `refusal`, journaled.
    */
-  serveCrowded: (transport: Transport, refusal: MockError) => Response | Promise<Response>
+  serveCrowded: (transport: Transport, refusal: MockError) => Reply | undefined
 }
 
 /**
@@ -64,49 +76,47 @@ export function createMockApps(engine: Engine, state: RuntimeState, closing: Abo
     held: new HeldAnswers(closing),
   }
   const cors = options.cors ? corsForMockRequests() : undefined
-  // Not async: the pipeline's promise is handed to Hono as it is, one promise fewer a request (#19).
+  // The fetch lane's one Response, made of the pipeline's reply (`responseOf`).
   app.all('*', function serveMockRequest(c) {
     const transport = transportOf(c)
     const exchange: Exchange = { request: toRequestData(transport), time: Date.now(), started: performance.now() }
     c.set('exchange', exchange)
-    if (!cors || exchange.request.header('origin') === undefined) return answerRequest(transport, exchange, deps)
-    return answerWithCors(c, cors, () => answerRequest(transport, exchange, deps))
+    const answer = () => answerRequest(transport, exchange, deps).then(responseOf)
+    if (!cors || exchange.request.header('origin') === undefined) return answer()
+    return answerWithCors(c, cors, answer)
   })
   // The admin API's errors, and anything thrown outside the pipeline.
-  const failedOutside = (error: unknown, exchange: Exchange | undefined): Response => {
+  const failedOutside = (error: unknown, exchange: Exchange | undefined): Reply => {
     if (error instanceof NetworkFault) throw error
     return renderFailure(error, exchange, deps)
   }
-  app.onError((error, c) => failedOutside(error, c.get('exchange')))
+  app.onError((error, c) => responseOf(failedOutside(error, c.get('exchange'))))
 
   /**
    * The server's own lane: a request to the described API that came over a connection, with no Origin
-   * (so no CORS), goes to the pipeline straight: Hono's context and its routing of `*` cost some 4 % of
-   * the valid path's instructions (#19, BENCHMARKS.md). The admin API, a path Hono would decode first
-   * (`%`), a CORS request and a HEAD go through Hono, the transport passed as its env: its routes read
-   * the connection back from there (`transportOf`).
+   * (so no CORS), goes to the pipeline straight, and its reply to the server's writer: Hono's context,
+   * its routing of `*` and the fetch Request and Response around them cost some 11 % of the valid
+   * path's instructions (#19, #34 §6, BENCHMARKS.md). The admin API, a target the fetch lane's URL
+   * would change (`%`, dot segments, `isPlainTarget`) and a CORS request are left to the app
+   * (`undefined`); a HEAD is answered as the GET, and the writer leaves its body out.
    */
   const serve: ServeTransport = (transport) => {
+    if (!transport.raw && !isPlainTarget(transport.connection.target)) return undefined
     const data = toRequestData(transport)
-    const { method, path } = data
-    // HEAD too: Hono answers it as the GET without its body.
-    if (
-      method === 'HEAD' ||
-      (cors && data.header('origin') !== undefined) ||
-      path.includes('%') ||
-      (options.admin && isAdminPath(path))
-    )
-      return app.fetch(transport.raw, transport)
+    const { path } = data
+    if ((cors && data.header('origin') !== undefined) || path.includes('%') || (options.admin && isAdminPath(path)))
+      return undefined
     const exchange: Exchange = { request: data, time: Date.now(), started: performance.now() }
     return answerRequest(transport, exchange, deps).catch((error: unknown) => failedOutside(error, exchange))
   }
   const serveCrowded: MockApps['serveCrowded'] = (transport, refusal) => {
+    if (!transport.raw && !isPlainTarget(transport.connection.target)) return undefined
     const request = toRequestData(transport)
-    if (options.admin && isAdminPath(request.path)) return app.fetch(transport.raw, transport)
+    if (request.path.includes('%') || (options.admin && isAdminPath(request.path))) return undefined
     const exchange: Exchange = { request, time: Date.now(), started: performance.now(), error: refusal }
-    const response = renderFailure(refusal, exchange, deps)
-    recordExchange(exchange, deps, response.status)
-    return response
+    const reply = renderFailure(refusal, exchange, deps)
+    recordExchange(exchange, deps, reply.status)
+    return reply
   }
   return { app, serve, serveCrowded }
 }

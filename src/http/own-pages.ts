@@ -4,6 +4,7 @@ import { rankMediaTypes } from '../responses/negotiate.js'
 import { renderError } from '../responses/render-error.js'
 import type { AdminRoute } from '../admin/admin-routes.js'
 import type { AnswerOwnPage } from '../pipeline/exchange.js'
+import type { Reply } from '../pipeline/reply.js'
 
 /** Answers a request routing missed with a page of the mock's own, or `undefined` for the usual 404. */
 
@@ -42,17 +43,18 @@ function routeOf(pathKey: string): string {
   return pathKey.split(/[?#]/, 1)[0]!
 }
 
-function renderIndex(index: IndexPage, accept: string | undefined): Response {
+function renderIndex(index: IndexPage, accept: string | undefined): Reply {
   const html = rankMediaTypes(INDEX_MEDIA, accept)[0] === INDEX_MEDIA[1]
-  return new Response(html ? index.html : index.json, {
+  return {
     status: 200,
     headers: { 'content-type': html ? 'text/html; charset=utf-8' : 'application/json', vary: 'Accept' },
-  })
+    body: html ? index.html : index.json,
+  }
 }
 
-function renderQuietMiss(miss: MockError, engine: Engine): Response {
+function renderQuietMiss(miss: MockError, engine: Engine): Reply {
   const { status, headers, body } = renderError(miss, undefined, engine.errorContext)
-  return new Response(body, { status, headers })
+  return { status, headers, body }
 }
 
 function compileIndex(engine: Engine, adminRoutes: readonly AdminRoute[]): IndexPage {

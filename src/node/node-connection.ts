@@ -2,12 +2,20 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
 import { errors } from '../errors/index.js'
 import type { Connection } from '../pipeline/request-data.js'
 
-/** A request's connection under Node's server: its parsed headers, its body read off Node's request, its socket. */
+/** A request's connection under Node's server: its parsed method, target and headers, its body read off Node's request, its socket. */
 export class NodeConnection implements Connection {
+  readonly method: string
+  readonly target: string
   readonly headers: IncomingHttpHeaders
 
   constructor(private readonly incoming: IncomingMessage) {
+    this.method = incoming.method!
+    this.target = incoming.url!
     this.headers = incoming.headers
+  }
+
+  get closed(): boolean {
+    return this.incoming.socket.destroyed
   }
 
   readBody(limit: number): Promise<Uint8Array> {

@@ -16,6 +16,11 @@ import { NodeConnection } from './node-connection.js'
 import { fetchRemoteDescription, isRemoteDescription } from './remote-description.js'
 import { offThreadGenerator } from './generation-thread.js'
 import type { OpenConnections } from './connection-caps.js'
+import { responseOf } from '../http/response-of.js'
+import { NetworkFault } from '../pipeline/faults.js'
+import type { Reply } from '../pipeline/reply.js'
+import type { TakeRequest } from './server.js'
+import { writeBroken, writeReply } from './write-reply.js'
 
 /** How long `close()` (SIGTERM) lets callbacks and webhooks under way finish before cancelling them. */
 const DELIVERY_GRACE_MS = 2000
@@ -35,6 +40,14 @@ export interface ReloadingApp {
    * opened past its cap (#34); on another's server (Vite's) that server owns its connections.
    */
   handler(caps?: ConnectionCaps): FetchHandler
+  /**
+   * The mock's own server's lane (#34 §6): a request to the described API is answered straight off
+   * Node's request, its reply written to Node's response (`writeReply`), with no fetch Request or
+   * Response made and no @hono/node-server in between. It returns `false` for a request the app must
+   * answer (the admin API, CORS, a target the fetch lane's URL would change): the server hands that
+   * one to `handler`. `caps` as for `handler`.
+   */
+  take(caps?: ConnectionCaps): TakeRequest
   /** The shared store (`--store`), opened once and kept across reloads; `undefined` in memory. */
   store: SharedStore | undefined
   /**
@@ -133,6 +146,11 @@ export async function createReloadingApp(
       const { connections, crowded } = caps
       return (request, env) => serveNodeRequest(live, request, env, connections, crowded)
     },
+    take(caps) {
+      if (!caps) return (incoming, outgoing) => takeNodeRequest(live, incoming, outgoing)
+      const { connections, crowded } = caps
+      return (incoming, outgoing) => takeNodeRequest(live, incoming, outgoing, connections, crowded)
+    },
     store,
     begin() {
       settleDeferredExamples(live.engine, closing.signal)
@@ -161,11 +179,11 @@ export async function createReloadingApp(
 }
 
 /**
- * A request as Node's server hands it over: one that came over a socket (`@hono/node-server` passes
- * Node's request and response in `env`) goes to the app with its connection, for the server's own lane
- * (`MockApps.serve`); one without (a worker's admin call relayed by the primary) goes through Hono.
- * Over a connection opened past the described API's cap, its requests are refused (`crowded`) and the
- * connection closed, so that descriptors come free (#34).
+ * A request as @hono/node-server's listener hands it over: one that came over a socket (Node's request
+ * and response in `env`) goes to the pipeline with its connection where it is the described API's
+ * (`MockApps.serve`), else to the app; one without (a worker's admin call relayed by the primary) goes
+ * through Hono. Over a connection opened past the described API's cap, its requests are refused
+ * (`crowded`) and the connection closed, so that descriptors come free (#34).
  */
 function serveNodeRequest(
   live: Assembled,
@@ -178,9 +196,42 @@ function serveNodeRequest(
   const incoming = node?.incoming
   if (!incoming) return live.app.fetch(request, env)
   const transport = { raw: request, connection: new NodeConnection(incoming) }
-  if (!connections?.refuses(incoming.socket)) return live.serve(transport)
-  node.outgoing!.shouldKeepAlive = false
-  return live.serveCrowded(transport, crowded!)
+  const refused = connections?.refuses(incoming.socket) === true
+  if (refused) node.outgoing!.shouldKeepAlive = false
+  const reply = refused ? live.serveCrowded(transport, crowded!) : live.serve(transport)
+  if (reply === undefined) return live.app.fetch(request, transport)
+  return reply instanceof Promise ? reply.then(responseOf) : responseOf(reply)
+}
+
+/**
+ * The server's own lane (`ReloadingApp.take`): the request's connection is all the pipeline gets, and
+ * its reply is written as it is. `false` where the app must answer (`MockApps.serve` says so).
+ */
+function takeNodeRequest(
+  live: Assembled,
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+  connections?: OpenConnections,
+  crowded?: MockError,
+): boolean {
+  const transport = { connection: new NodeConnection(incoming) }
+  const refused = connections?.refuses(incoming.socket) === true
+  if (refused) outgoing.shouldKeepAlive = false
+  const reply = refused ? live.serveCrowded(transport, crowded!) : live.serve(transport)
+  if (reply === undefined) return false
+  if (!(reply instanceof Promise)) writeReply(outgoing, reply)
+  else
+    reply.then(
+      (answered: Reply) => writeReply(outgoing, answered),
+      (error: unknown) => writeFailed(outgoing, error),
+    )
+  return true
+}
+
+/** A network fault has reset or closed the connection already; anything else is a 500 where the head is not sent yet. */
+function writeFailed(outgoing: ServerResponse, error: unknown): void {
+  if (error instanceof NetworkFault) return void outgoing.destroy()
+  writeBroken(outgoing, error)
 }
 
 /** How Node's engine is made: the description's examples are checked once it is reachable (`settleDeferredExamples`). */

@@ -12,4 +12,9 @@ export interface ServerHooks {
   records?: (engine: Engine) => RecordStore | undefined
   /** Wraps the server's handler: a worker relays admin calls through the primary. `live` is the app in service. */
   wrapFetch?: (handle: FetchHandler, live: () => LiveMock) => FetchHandler
+  /**
+   * Whether the server's own lane may answer now (`ReloadingApp.take`): while it says no, every
+   * request goes to the wrapped handler (a worker holds them there until the primary says serve).
+   */
+  serving?: () => boolean
 }

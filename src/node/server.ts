@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net'
-import type { Server, ServerResponse } from 'node:http'
-import { createAdaptorServer } from '@hono/node-server'
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http'
+import { getRequestListener } from '@hono/node-server'
 import type { Hono } from 'hono'
 import { startupErrors } from '../errors/index.js'
 import { OpenConnections, connectionCapsOf, readDescriptors } from './connection-caps.js'
@@ -47,8 +47,16 @@ export const SERVER_LIMITS: Readonly<ServerLimits> = Object.freeze({
 })
 
 /**
- * Listens on `host:port`. `connections` caps and counts the connections, so that they never take the
- * descriptors the process needs (#34); by default its caps come from the process's descriptor limit.
+ * Takes a request off Node's server and answers it itself, writing Node's response (`ReloadingApp.take`),
+ * or returns `false` to leave it to the app's `fetch`.
+ */
+export type TakeRequest = (incoming: IncomingMessage, outgoing: ServerResponse) => boolean
+
+/**
+ * Listens on `host:port`. Each request is offered to `take` first (the server's own lane, #34 §6);
+ * what it leaves, or every request without it, goes to `app.fetch` through @hono/node-server's
+ * listener. `connections` caps and counts the connections, so that they never take the descriptors
+ * the process needs (#34); by default its caps come from the process's descriptor limit.
  */
 export function listen(
   app: Pick<Hono<any>, 'fetch'>,
@@ -57,11 +65,22 @@ export function listen(
     host,
     limits = SERVER_LIMITS,
     connections = new OpenConnections(connectionCapsOf(readDescriptors(), { proxy: false })),
-  }: { port: number; host: string; limits?: Readonly<ServerLimits>; connections?: OpenConnections },
+    take,
+  }: {
+    port: number
+    host: string
+    limits?: Readonly<ServerLimits>
+    connections?: OpenConnections
+    take?: TakeRequest
+  },
 ): Promise<ListeningServer> {
-  const server = createAdaptorServer({
-    fetch: app.fetch,
-    serverOptions: {
+  const viaApp = getRequestListener(app.fetch, {
+    // HTTP/1.0 does not require Host (Node requires it of HTTP/1.1 only): an HTTP/1.0 request
+    // without it got 400 with no body (#12). It is read as naming the address the mock listens on.
+    hostname: host.includes(':') ? `[${host}]` : host,
+  })
+  const server = createServer(
+    {
       // Repeated headers are joined (`a, b`) as fetch's Headers does, not dropped as Node does by default
       // for Authorization or Content-Type: the request path reads Node's parsed headers.
       joinDuplicateHeaders: true,
@@ -72,10 +91,12 @@ export function listen(
       connectionsCheckingInterval: limits.checkIntervalMs,
       maxHeaderSize: limits.maxHeaderBytes,
     },
-    // HTTP/1.0 does not require Host (Node requires it of HTTP/1.1 only): an HTTP/1.0 request
-    // without it got 400 with no body (#12). It is read as naming the address the mock listens on.
-    hostname: host.includes(':') ? `[${host}]` : host,
-  }) as Server
+    take
+      ? (incoming, outgoing) => {
+          if (!take(incoming, outgoing)) void viaApp(incoming, outgoing)
+        }
+      : viaApp,
+  )
   connections.follow(server)
   // Responses not yet finished, so that close() can tell their clients the connection ends with them.
   const inFlight = new Set<ServerResponse>()

@@ -5,7 +5,7 @@ import type { Engine } from '../engine/engine.js'
 import { handleOf } from '../admin/mock-handle.js'
 import type { MockHandle } from '../admin/mock-handle.js'
 import { type AppOptions, describeMock } from '../http/create-app.js'
-import { listen } from './server.js'
+import { type TakeRequest, listen } from './server.js'
 import type { ServerHooks } from './server-hooks.js'
 import { joinReplicasOf } from './join-replicas.js'
 import { createReloadingApp } from './reloading-app.js'
@@ -40,13 +40,16 @@ export async function startMockServer(options: AppOptions = {}, hooks: ServerHoo
   )
   const crowded = errors.tooManyConnections(connections.caps.described, connections.caps.descriptorLimit)
   const handle = mock.handler({ connections, crowded })
+  const take = mock.take({ connections, crowded })
+  // A worker holds every request until the primary says serve: meanwhile they go to its wrapped handler.
+  const taken: TakeRequest = hooks.serving ? (incoming, outgoing) => hooks.serving!() && take(incoming, outgoing) : take
   // One socket for the server's life; with --watch the app behind it is swapped, connections stay.
   const server = await (async () => {
     // With --store this process is one replica among those on the store: its admin API answers for all (#32).
     const served = mock.store ? await joinReplicasOf(mock.store, handle, mock.live, logger) : handle
     return listen(
       { fetch: hooks.wrapFetch?.(served, mock.live) ?? served },
-      { ...mock.live().engine.options, connections },
+      { ...mock.live().engine.options, connections, take: taken },
     )
   })().catch(async (error: unknown) => {
     await mock.close()

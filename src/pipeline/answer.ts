@@ -20,6 +20,8 @@ import { deliverStep } from './deliver.js'
 import { answerWithViolations, renderFailure } from './failure.js'
 import { streamAnswer } from './stream-answer.js'
 import { type BodyReading, readRequestBodyUnchecked, reportRequestBody, validateRequestBody } from './request-body.js'
+import type { Reply } from './reply.js'
+import { replyOfRendered } from './static-reply.js'
 
 /**
  * One request to the described API, from the parsed request to the journal, in the order the steps run:
@@ -32,8 +34,8 @@ import { type BodyReading, readRequestBodyUnchecked, reportRequestBody, validate
  * @note The steps are plain calls: as a chain of Hono middleware (CORS, journal, delay, handler) the
  * same work cost about a quarter more CPU per request (issue #4).
  */
-export async function answerRequest(transport: Transport, exchange: Exchange, deps: PipelineDeps): Promise<Response> {
-  let response: Response
+export async function answerRequest(transport: Transport, exchange: Exchange, deps: PipelineDeps): Promise<Reply> {
+  let response: Reply
   try {
     const answered = await answerDescribed(transport, exchange, deps)
     if (isMockError(answered)) {
@@ -61,7 +63,7 @@ async function answerDescribed(
   transport: Transport,
   exchange: Exchange,
   deps: PipelineDeps,
-): Promise<Response | MockError> {
+): Promise<Reply | MockError> {
   const query = queryControlsStep(exchange.request)
   const described = query ? withoutQueryControls(exchange.request, query) : exchange.request
   const { operation, params } = matchStep(exchange, deps, described)
@@ -195,7 +197,7 @@ async function validateStep(
 function sendsBody(request: RequestData, transport: Transport): boolean {
   const length = request.header('content-length')
   if ((length !== undefined && length !== '0') || request.header('transfer-encoding') !== undefined) return true
-  return transport.connection === undefined && length === undefined && transport.raw.body !== null
+  return transport.connection === undefined && length === undefined && transport.raw!.body !== null
 }
 
 /**
@@ -262,8 +264,8 @@ async function renderHandedOff(
   handOff: HandOff,
   operation: CompiledOperation,
   deps: PipelineDeps,
-  renderAgain: () => Response | Promise<Response>,
-): Promise<Response> {
+  renderAgain: () => Reply | Promise<Reply>,
+): Promise<Reply> {
   const context = deps.engine.errorContext
   const { code, media, sampled } = handOff
   const made = await context.offThread!.make({ operation: operation.index, code, mediaType: media.mediaType, sampled })
@@ -288,7 +290,7 @@ function renderStep(
   template: TemplateSource,
   transport: Transport,
   handOff = true,
-): Response | Promise<Response> {
+): Reply | Promise<Reply> {
   const { engine } = deps
   // Only a templated fixture reads the request back; other bodies need no view of it.
   const templated =
@@ -315,14 +317,6 @@ function renderStep(
   if (forced) rendered = { ...rendered, violations: [...(rendered.violations ?? []), ...forced] }
   if (rendered.violations !== undefined || exchange.violations !== undefined)
     return answerWithViolations(rendered, exchange, operation, engine.options.errors)
-  const { status, contentType, headers, body } = rendered
   exchange.answer = rendered
-  return new Response(body, {
-    status,
-    headers: contentType
-      ? headers
-        ? { ...headers, 'content-type': contentType }
-        : { 'content-type': contentType }
-      : headers,
-  })
+  return replyOfRendered(rendered)
 }

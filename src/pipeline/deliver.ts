@@ -4,6 +4,7 @@ import { answerWithFault, drawDelay, waitBeforeAnswering } from './faults.js'
 import type { Exchange, PipelineDeps } from './exchange.js'
 import { renderFailure } from './failure.js'
 import { answerSent, recordExchange } from './record.js'
+import type { Reply } from './reply.js'
 
 /** Delayed or hanging answers held at once, at most; beyond, 503 with Retry-After (#12). */
 export const MAX_HELD_ANSWERS = 128
@@ -18,8 +19,8 @@ export function deliverStep(
   transport: Transport,
   exchange: Exchange,
   deps: PipelineDeps,
-  response: Response,
-): Response | Promise<Response> {
+  response: Reply,
+): Reply | Promise<Reply> {
   const { decision } = exchange
   const delay = exchange.prefer?.delay ?? drawDelay(decision?.delay ?? deps.engine.options.delay)
   const fault = decision?.fault
@@ -42,10 +43,10 @@ async function holdThenAnswer(
   transport: Transport,
   exchange: Exchange,
   deps: PipelineDeps,
-  response: Response,
+  response: Reply,
   delay: number,
   counted: boolean,
-): Promise<Response> {
+): Promise<Reply> {
   if (counted) deps.held.count++
   try {
     if (delay > 0) await waitBeforeAnswering(delay, transport, deps.held)
@@ -53,7 +54,7 @@ async function holdThenAnswer(
     if (fault) {
       try {
         response = await answerWithFault(fault, response, transport, deps.held)
-        if (fault === 'malformed') exchange.answer = await answerSent(response)
+        if (fault === 'malformed') exchange.answer = answerSent(response)
       } catch (error) {
         // A network fault sent no response: it is journaled as status 0, then goes on out of the app.
         recordExchange(exchange, deps, 0)

@@ -12,9 +12,10 @@ import type { ScenarioDecision } from '../scenarios/apply-scenario.js'
 import type { RuntimeState } from '../engine/runtime-state.js'
 import type { Scenario } from '../scenarios/scenarios.js'
 import type { HeldAnswers } from './held-answers.js'
+import type { Reply } from './reply.js'
 
 /** The mock's own pages (`GET /`, the favicon), asked after routing has missed; `undefined` leaves the 404. */
-export type AnswerOwnPage = (request: RequestData, miss: MockError) => Response | undefined
+export type AnswerOwnPage = (request: RequestData, miss: MockError) => Reply | undefined
 
 /** What one request learns on its way through the pipeline; the journal reads it at the end. */
 export interface Exchange {
@@ -42,8 +43,8 @@ export interface Exchange {
   /** How the answer breaks the operation's declared response, as far as the mock knows; set only when it does. */
   responseViolations?: readonly Violation[]
   /**
-   * The answer as built, where its Response is made: the rendered body string and header object, by
-   * reference (the Response's body is a stream, never read back). The journal lists it.
+   * The answer as built, where its `Reply` is made: the rendered body and header object, by reference
+   * (a streamed body is never read back). The journal lists it.
    */
   answer?: AnswerSource
   /** Proxy mode: the upstream URL the request was forwarded to; set only when it was. */

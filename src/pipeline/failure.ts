@@ -9,13 +9,14 @@ import {
   renderViolationsHeader,
 } from '../validation/violations-header.js'
 import type { Exchange, PipelineDeps } from './exchange.js'
+import type { Reply } from './reply.js'
 
 /**
  * The one mapping of a failure to the description's Error shape; unexpected failures are logged once.
  * A declared error body the mock knows to break its schema is refused with `--errors` (the 500 that
  * says so is not judged again), and reported without; reported violations go in `X-Mock-Violations`.
  */
-export function renderFailure(error: unknown, exchange: Exchange | undefined, deps: PipelineDeps): Response {
+export function renderFailure(error: unknown, exchange: Exchange | undefined, deps: PipelineDeps): Reply {
   const { engine } = deps
   const mockError = isMockError(error) ? error : reportUnexpected(deps, error)
   const { status, headers, body, violations, declared, staticBody } = renderError(
@@ -44,7 +45,7 @@ export function renderFailure(error: unknown, exchange: Exchange | undefined, de
     exchange.answer = { status, headers, body, staticBody }
     exchange.reason = mockError.message
   }
-  return new Response(body, { status, headers })
+  return { status, headers, body }
 }
 
 function reportUnexpected({ engine }: PipelineDeps, error: unknown): MockError {
@@ -60,7 +61,7 @@ export function answerWithViolations(
   exchange: Exchange,
   operation: CompiledOperation,
   refuse: boolean,
-): Response {
+): Reply {
   if (rendered.violations) {
     exchange.responseViolations = rendered.violations
     if (refuse) throw errors.invalidResponse(rendered.status, operation.id, rendered.violations)
@@ -71,5 +72,5 @@ export function answerWithViolations(
   }
   if (rendered.contentType) headers['content-type'] = rendered.contentType
   exchange.answer = { status: rendered.status, headers, body: rendered.body, staticBody: rendered.staticBody }
-  return new Response(rendered.body, { status: rendered.status, headers })
+  return { status: rendered.status, headers, body: rendered.body }
 }

@@ -2,6 +2,7 @@ import type { Delay } from '../common/config.js'
 import type { Fault } from '../rules/rule.js'
 import type { Connection, Transport } from './request-data.js'
 import type { HeldAnswers } from './held-answers.js'
+import { type Reply, replyText } from './reply.js'
 
 /** A uniformly drawn wait within the range, in milliseconds. */
 export function drawDelay({ min, max }: Delay): number {
@@ -15,7 +16,9 @@ export function drawDelay({ min, max }: Delay): number {
  */
 export function waitBeforeAnswering(ms: number, transport: Transport, held: HeldAnswers): Promise<void> {
   if (ms <= 0) return Promise.resolve()
-  return untilAborted(held, transport.raw.signal, undefined, ms)
+  // The fetch `Request`'s signal where there is one; on the server's own lane, the connection's close.
+  const { raw, connection } = transport
+  return raw ? untilAborted(held, raw.signal, undefined, ms) : untilAborted(held, undefined, connection, ms)
 }
 
 /**
@@ -45,21 +48,17 @@ export class NetworkFault extends Error {
  */
 export async function answerWithFault(
   fault: Fault,
-  response: Response,
+  reply: Reply,
   transport: Transport,
   held: HeldAnswers,
-): Promise<Response> {
+): Promise<Reply> {
   const { connection } = transport
   if (fault === 'malformed') {
-    const body = await response.text()
-    const headers = new Headers(response.headers)
-    headers.delete('content-length')
-    return new Response(body.slice(0, Math.max(1, Math.floor(body.length / 2))) || '{', {
-      status: response.status,
-      headers,
-    })
+    const body = await replyText(reply)
+    const { 'content-length': _length, ...headers } = reply.headers ?? {}
+    return { status: reply.status, headers, body: body.slice(0, Math.max(1, Math.floor(body.length / 2))) || '{' }
   }
-  if (fault === 'hang') await untilAborted(held, transport.raw.signal, connection)
+  if (fault === 'hang') await untilAborted(held, transport.raw?.signal, connection)
   if (fault === 'reset') connection?.reset()
   else connection?.close()
   throw new NetworkFault(fault)
@@ -71,22 +70,22 @@ export async function answerWithFault(
  */
 function untilAborted(
   held: HeldAnswers,
-  client: AbortSignal,
+  client: AbortSignal | undefined,
   connection: Connection | undefined,
   ms?: number,
 ): Promise<void> {
   return new Promise((resolve) => {
-    if (held.closed || client.aborted) return resolve()
+    if (held.closed || client?.aborted || connection?.closed) return resolve()
     let timer: NodeJS.Timeout | undefined
     const done = () => {
       held.forget(done)
-      client.removeEventListener('abort', done)
+      client?.removeEventListener('abort', done)
       connection?.offClosed(done)
       clearTimeout(timer)
       resolve()
     }
     held.onClose(done)
-    client.addEventListener('abort', done, { once: true })
+    client?.addEventListener('abort', done, { once: true })
     connection?.onceClosed(done)
     if (ms !== undefined) timer = setTimeout(done, ms)
   })

@@ -11,6 +11,7 @@ import type { Upstream } from '../engine/upstream.js'
 import type { UpstreamReply } from '../common/network.js'
 import type { StreamRecord } from '../journal/journal-entry.js'
 import { streamedBody } from './proxy-stream.js'
+import type { Reply } from './reply.js'
 
 /** Headers of one connection, not of the message: never forwarded either way (RFC 9110 §7.6.1), nor what fetch sets itself. */
 const HOP_BY_HOP = new Set([
@@ -65,7 +66,7 @@ export async function proxyStep(
   deps: PipelineDeps,
   operation: CompiledOperation,
   upstream: Upstream,
-): Promise<Response | undefined> {
+): Promise<Reply | undefined> {
   const mockedBecause =
     mockAnswers(exchange, upstream.recorder !== undefined) ??
     (upstream.mocked.has(operation.index) ? MOCK_ONLY : undefined)
@@ -109,7 +110,7 @@ async function passOn(
   operation: CompiledOperation,
   upstream: Upstream,
   { reply, sent, connection }: { reply: UpstreamReply; sent: Uint8Array | undefined; connection?: Connection },
-): Promise<Response> {
+): Promise<Reply> {
   const { request } = exchange
   const { recorder } = upstream
   const { status } = reply
@@ -145,13 +146,13 @@ async function passOn(
     exchange.responseViolations = listed
     exchange.answer = { status, headers, body: null, stream: record }
     const body = streamedBody(deps, operation, upstream, { reply, stream, record, violations: listed, connection })
-    return new Response(body, { status, headers: headersInit(headers) })
+    return { status, headers, body }
   }
   if (bodiless) reply.discardBody()
   const passed = bodiless ? null : (whole ?? reply.streamBody())
   // A streamed body is passed on, not kept: the journal shows none.
   exchange.answer = { status, headers, body: whole && passed ? whole : null }
-  return new Response(passed, { status, headers: headersInit(headers) })
+  return { status, headers, body: passed }
 }
 
 /** The answer's headers but its connection's own: node writes a list (Set-Cookie) as one line each. */
@@ -159,16 +160,6 @@ function passedBack(received: ParsedHeaders): Record<string, string | string[]> 
   const headers: Record<string, string | string[]> = {}
   for (const name in received) if (!NOT_PASSED_BACK.has(name)) headers[name] = received[name]!
   return headers
-}
-
-/**
- * A plain object is what the server writes fastest; a Headers only where a list must stay apart
- * (several Set-Cookie), since CORS reads the answer's headers back as a Headers and would join them.
- */
-function headersInit(headers: Record<string, string | string[]>): RequestInit['headers'] {
-  return Array.isArray(headers['set-cookie']) && headers['set-cookie'].length > 1
-    ? asHeaders(headers)
-    : (headers as Record<string, string>)
 }
 
 function asHeaders(source: ParsedHeaders): Headers {

@@ -27,11 +27,11 @@ export function announcesBody(header: (name: string) => string | undefined): boo
 export async function readBody({ raw: request, connection }: Transport, limit: number): Promise<Uint8Array> {
   // The server's parsed header when there is one: `request.headers` under @hono/node-server builds a
   // whole fetch Headers on first use, for this one value (#19).
-  const declared = connection ? (connection.headers['content-length'] ?? null) : request.headers.get('content-length')
+  const declared = connection ? (connection.headers['content-length'] ?? null) : request!.headers.get('content-length')
   if (declared !== null && Number(declared) > limit) throw errors.payloadTooLarge(limit)
   if (connection) return connection.readBody(limit)
-  if (!request.body) return EMPTY
-  return readStream(request.body, limit)
+  if (!request!.body) return EMPTY
+  return readStream(request!.body, limit)
 }
 
 async function readStream(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {

@@ -1,4 +1,4 @@
-import { requestSession } from '../common/request.js'
+import { type HeaderSource, requestSession } from '../common/request.js'
 import { type MockError, isMockError } from '../errors/index.js'
 import type { AnswerSource, RequestRecord } from '../journal/journal.js'
 import type { RequestLine } from '../common/log.js'
@@ -8,6 +8,7 @@ import type { Exchange, PipelineDeps } from './exchange.js'
 import { sendEvents } from './send-events.js'
 import type { ScenarioDecision } from '../scenarios/apply-scenario.js'
 import { afterThisTurn } from '../internal/later.js'
+import type { Reply } from './reply.js'
 
 /**
  * Errors that answer a valid request as asked (by a scenario or a Prefer), or that refuse the mock's
@@ -125,12 +126,9 @@ const FAULT_REASONS: Record<Fault, string> = {
   hang: 'fault hang: no answer until the client gave up or the server closed',
 }
 
-/**
- * What a `malformed` fault sent instead: read back from its Response, a clone of it. Only this
- * fault's answers pay for it; every other answer is kept as built.
- */
-export async function answerSent(response: Response): Promise<AnswerSource> {
-  return { status: response.status, headers: response.headers, body: await response.clone().text() }
+/** What a `malformed` fault sent instead, its half body: every other answer is kept as built. */
+export function answerSent({ status, headers, body }: Reply): AnswerSource {
+  return { status, headers: headers as HeaderSource, body: body as string }
 }
 
 /** What chose the status, where neither the request nor the description did: a `Prefer` (or `__code`, `__example`), or a scenario. */

@@ -30,7 +30,9 @@ export async function validateRequestBody(reading: BodyReading): Promise<BodyOut
   // Under app.request() a body (bytes, a stream) may come with none of the headers that announce
   // one; reading tells, and bytes without a Content-Type then get 415, as they do over a socket.
   const bytes =
-    !announced && !transport.connection && transport.raw.body !== null ? await readRequestBody(reading) : undefined
+    !announced && transport.connection === undefined && transport.raw!.body !== null
+      ? await readRequestBody(reading)
+      : undefined
   if (!announced && !bytes?.byteLength) return validateMissingBody(body)
   const media = selectMediaType(body, contentType)
   return validateBody(body, media, bytes ?? (await readRequestBody(reading)), contentType)

@@ -5,13 +5,11 @@ import type { HeaderSource, ParsedHeaders, RequestData } from '../common/request
 
 /**
  * Where a request came from, as the pipeline reads it: the fetch `Request`, and the connection it came
- * over when a server took it (`undefined` under `app.request()`). The server builds it for each request
- * and hands it to the app (`MockApps.serve`); Hono's routes read it back from their context (`transportOf`).
+ * over when a server took it (`undefined` under `app.request()`). On the server's own lane no `Request`
+ * is made at all (#34 §6): the connection is all there is. Hono's routes read theirs back from their
+ * context (`transportOf`).
  */
-export interface Transport {
-  raw: Request
-  connection?: Connection
-}
+export type Transport = { raw: Request; connection?: Connection } | { raw?: undefined; connection: Connection }
 
 /**
  * What the server gives of a request beyond its fetch `Request`, read more cheaply than through it:
@@ -19,10 +17,19 @@ export interface Transport {
  * (#4, #19). Node's is `src/node/node-connection.ts`.
  */
 export interface Connection {
+  /** The request's method, upper-case, as the server parsed it. */
+  readonly method: string
+  /**
+   * The request target as sent (`/plants?x=1`): only the server's own lane reads it, and takes only a
+   * target with nothing to resolve or encode (`isPlainTarget`); the fetch lane reads the `Request`'s URL.
+   */
+  readonly target: string
   /** The request's headers as the server parsed them, repeated ones joined (`a, b`) as fetch's Headers does. */
   readonly headers: ParsedHeaders
   /** The body, at most `limit` bytes: past it the reading stops, and it rejects with 413. */
   readBody(limit: number): Promise<Uint8Array>
+  /** Whether the connection is closed already. */
+  readonly closed: boolean
   /** Calls `listener` once, when the connection closes. */
   onceClosed(listener: () => void): void
   /** Takes back a listener given to `onceClosed`. */
@@ -51,17 +58,29 @@ export function transportOf(c: Context): Transport {
  */
 export function toRequestData(transport: Transport): RequestData {
   const { raw, connection } = transport
-  // The URL as @hono/node-server builds it, dot segments resolved: the same path whichever lane.
-  const { url } = raw
-  const pathStart = url.indexOf('/', url.indexOf('://') + 3)
+  // The URL as @hono/node-server builds it, dot segments resolved: the same path whichever lane. The
+  // server's own lane takes only targets that URL would leave as they are (`isPlainTarget`).
+  const url = raw ? raw.url : connection.target
+  const pathStart = raw ? url.indexOf('/', url.indexOf('://') + 3) : 0
   const queryStart = url.indexOf('?', pathStart)
   // The raw path: parameters are percent-decoded once, after matching, by their validator.
   const path = queryStart === -1 ? url.slice(pathStart) : url.slice(pathStart, queryStart)
   const rawQuery = queryStart === -1 ? '' : url.slice(queryStart + 1)
-  return connection
-    ? new ParsedRequestData(raw.method, connection.headers, path, rawQuery)
-    : new FetchRequestData(raw.method, raw.headers, path, rawQuery)
+  if (!connection) return new FetchRequestData(raw!.method, raw!.headers, path, rawQuery)
+  return new ParsedRequestData(raw ? raw.method : connection.method, connection.headers, path, rawQuery)
 }
+
+/**
+ * A request target the fetch lane's URL (@hono/node-server's `buildUrl`) would keep as it is: a path
+ * of the characters it leaves alone, with no `%` (Hono decodes those first) and no dot segment. Any
+ * other target goes through the fetch lane, so that both lanes see the same path.
+ */
+export function isPlainTarget(target: string): boolean {
+  return PLAIN_TARGET.test(target) && !DOT_SEGMENT.test(target)
+}
+
+const PLAIN_TARGET = /^\/[!#$&-;=?-[\]_a-z~]*$/
+const DOT_SEGMENT = /\/\.\.?(?:[/?#]|$)/
 
 /** Shared by both sources; methods live on the prototype, so a request allocates no closures. */
 abstract class BaseRequestData implements RequestData {

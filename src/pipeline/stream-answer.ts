@@ -8,6 +8,7 @@ import type { RenderedResponse, StreamPlan } from '../responses/render-response.
 import { MULTIPART_BOUNDARY, frameItem } from '../responses/sequence-media.js'
 import type { Exchange, PipelineDeps } from './exchange.js'
 import type { Transport } from './request-data.js'
+import type { Reply } from './reply.js'
 
 /** Items a stream sends and the pause between them when no Prefer asks: a few, as a chat answer streams. */
 export const DEFAULT_STREAM_ITEMS = 3
@@ -32,7 +33,7 @@ export function streamAnswer(
   { engine }: PipelineDeps,
   operation: CompiledOperation,
   { connection }: Transport,
-): Response {
+): Reply {
   // Prefer, refined by the rule that answers (its stream's items and interval where Prefer names none).
   const prefer = exchange.decision?.preferences ?? exchange.prefer
   const { sequence, code, sampled, given: file, request } = plan
@@ -136,7 +137,7 @@ export function streamAnswer(
     },
     { highWaterMark: 0 },
   )
-  return new Response(body, { status: rendered.status, headers })
+  return { status: rendered.status, headers, body }
 }
 
 const SSE_HEADERS = { 'cache-control': 'no-cache', 'x-accel-buffering': 'no' }

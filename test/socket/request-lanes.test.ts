@@ -1,8 +1,10 @@
 /**
- * Over a socket, a request to the described API goes to the pipeline without Hono (`MockApps.serve`,
- * #19); the admin API, CORS requests, HEAD, paths Hono decodes first, and `app.request()` go through
- * Hono. Both lanes must answer alike: each request here is sent over a socket and through
- * `app.request()` to mocks of the same options, and the two answers compared.
+ * Over a socket, a request to the described API (HEAD included) goes to the pipeline without Hono, and
+ * its reply is written to Node's response without a fetch Response (`MockApps.serve`, #19, #34 §6); the
+ * admin API, CORS requests, paths Hono decodes first, and `app.request()` go through Hono. Both lanes
+ * must answer alike: each request here is sent over a socket and through `app.request()` to mocks of the
+ * same options, and the two answers compared. `request-lanes-writer.test.ts` compares the two writers
+ * over sockets, for every kind of answer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type MockApp, type MockServer, createApp, startMockServer } from '../../src/index.js'
