@@ -82,6 +82,14 @@ export async function createReloadingApp(
   const remote = isRemoteDescription(given.spec) ? await fetchRemoteDescription(given.spec, logger) : undefined
   const options = remote ? { ...given, spec: remote.path } : given
   const closing = new AbortController()
+  /**
+   * The signal a version of the app listens to for the server's closing (held answers, journal
+   * streams): one of its own that follows `closing`, so that a version's listeners go when a reload
+   * replaces it and the version is let go, rather than pile up on the long-lived one (Node warned
+   * after ten reloads, #35). Its held answers still wait out their time across a reload.
+   */
+  const versionSignal = () => AbortSignal.any([closing.signal])
+  let replaced = new AbortController()
   // Under --watch, what each load reads is told, to be watched (#35).
   // A server makes costly bodies off its event loop (#34): `generation-thread.ts`.
   const platform: Platform = { ...nodePlatform, offThread: offThreadGenerator }
@@ -103,7 +111,7 @@ export async function createReloadingApp(
   const open: typeof openRecords = shared ? async () => undefined : openRecords
   let live: Assembled
   try {
-    live = assemble(engine, closing.signal, undefined, await open(engine), shared, store)
+    live = assemble(engine, versionSignal(), undefined, await open(engine), shared, store)
   } catch (error) {
     await store?.close()
     await remote?.close()
@@ -122,8 +130,11 @@ export async function createReloadingApp(
         live.opened?.writer?.flushSync()
         live.opened?.writer?.close()
         void live.engine.errorContext.offThread?.close()
-        live = assemble(next, closing.signal, live.state, opened, shared, store)
-        settleDeferredExamples(live.engine, closing.signal)
+        live = assemble(next, versionSignal(), live.state, opened, shared, store)
+        // The replaced version's examples are no longer worth checking.
+        replaced.abort()
+        replaced = new AbortController()
+        settleDeferredExamples(live.engine, AbortSignal.any([closing.signal, replaced.signal]))
         read = attempt
         watcher?.follow(attempt)
         logger.info(
@@ -153,7 +164,7 @@ export async function createReloadingApp(
     },
     store,
     begin() {
-      settleDeferredExamples(live.engine, closing.signal)
+      settleDeferredExamples(live.engine, AbortSignal.any([closing.signal, replaced.signal]))
       if (!read) return
       watcher = watchSources(read, reload, logger)
       // The server is asked for changes; a changed file is written over its copy, which the watcher sees.

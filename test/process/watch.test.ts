@@ -121,6 +121,43 @@ describe('--watch (#6)', () => {
   })
 })
 
+describe('--watch over many reloads (#35)', () => {
+  it('leaves no listener behind a reload: 15 reloads raise no MaxListenersExceededWarning', async () => {
+    const warnings: string[] = []
+    const onWarning = (warning: Error) => void warnings.push(`${warning.name}: ${warning.message}`)
+    process.on('warning', onWarning)
+    try {
+      for (let edit = 1; edit <= 15; edit++) {
+        writeFileSync(fixture('200.json'), JSON.stringify({ name: `Edit ${edit}` }))
+        await expect
+          .poll(async () => (await postPlant(mock!)).body, { timeout: 5_000, interval: 50 })
+          .toBe(JSON.stringify({ name: `Edit ${edit}` }))
+      }
+      // Node emits its warnings on the next turn.
+      await new Promise((resolve) => setImmediate(resolve))
+    } finally {
+      process.off('warning', onWarning)
+    }
+    expect(warnings.filter((warning) => warning.includes('MaxListenersExceeded'))).toEqual([])
+  })
+
+  it('lets an answer delayed across a reload wait out its delay', async () => {
+    const started = performance.now()
+    const delayed = fetch(`${mock!.url}/plants`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer t', 'content-type': 'application/json', prefer: 'delay=1500' },
+      body: '{"id":1,"name":"Fern"}',
+    })
+    writeFileSync(fixture('200.json'), '{"name":"Edited"}')
+    await expect
+      .poll(async () => (await postPlant(mock!)).body, { timeout: 5_000, interval: 50 })
+      .toBe('{"name":"Edited"}')
+    const answer = await delayed
+    expect(answer.status).toBe(200)
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1_400)
+  })
+})
+
 /**
  * A fixture edited to hold a placeholder that can never be filled (#13 item 5) is refused like any
  * broken edit: the error names the file, the placeholder and its code, and the last good version serves.
