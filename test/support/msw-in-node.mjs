@@ -78,5 +78,6 @@ seen.strictUnhandled = strict.unhandled
 strict.server.close()
 
 seen.reachedNetwork = reachedNetwork
+network.closeAllConnections()
 network.close()
 console.log(JSON.stringify(seen))
