@@ -14,7 +14,7 @@ import { mayGenerate } from './may-generate.js'
 export interface HandlersOptions extends AppOptions {
   /**
    * Answer every request (within `baseUrl`) that the description does not know with the mock's 404,
-   * instead of leaving it to the next handler and to MSW's `onUnhandledRequest`.
+   * instead of leaving it to the next handler and to MSW's `onUnhandledRequest` (`onUnhandledFrame` in msw 3).
    * @default false
    */
   strict?: boolean
@@ -30,7 +30,7 @@ export interface HandlersOptions extends AppOptions {
 
 /** What `createHandlers` gives: MSW's request handlers, and the mock's handle. */
 export interface MockHandlers {
-  /** MSW 2 request handlers: `setupServer(...handlers)` in Node, `setupWorker(...handlers)` in a browser. */
+  /** MSW request handlers (msw 2 or 3): `setupServer(...handlers)` in Node, `setupWorker(...handlers)` in a browser. */
   handlers: HttpHandler[]
   /** The same handle as `createApp().mock`: scenarios, stubs, stateful data, the journal, verification. */
   mock: MockHandle
@@ -51,8 +51,9 @@ export async function createMockHandlers(options: HandlersOptions, platform: Pla
   const engine = await createEngine(appOptions, appOptions.logger ?? silentLogger, { platform })
   const { app, state } = assemble(engine, new AbortController().signal, undefined, await openRecords(engine))
   const inBase = baseUrl === undefined ? undefined : createBaseMatcher(baseUrl)
-  // A custom predicate (msw 2.11): a request the mock does not take matches no handler here, so MSW
-  // tries the next one and then tells `onUnhandledRequest`, as for any request no handler knows.
+  // A custom predicate (msw 2.11, and 3): a request the mock does not take matches no handler here, so
+  // MSW tries the next one and then tells `onUnhandledRequest` (msw 3: `onUnhandledFrame`), as for any
+  // request no handler knows.
   const isMockRequest = ({ request }: { request: Request }) => {
     const url = new URL(request.url)
     return (!inBase || inBase(url)) && (strict || isKnown(engine, request.method, url.pathname))

@@ -17,7 +17,7 @@ export interface NodeHandlersOptions extends HandlersOptions {
 /**
  * The mock as MSW request handlers, for `setupServer` in a test process (vitest, jest, jsdom): the
  * description and fixtures read from disk as `createApp` reads them (or from a bundle). Requests the
- * description does not know go on to MSW (`onUnhandledRequest`) unless `strict`. Rejects with a `StartupError`.
+ * description does not know go on to MSW (`onUnhandledRequest`, msw 3's `onUnhandledFrame`) unless `strict`. Rejects with a `StartupError`.
  * @example
  * import { setupServer } from 'msw/node'
  *
