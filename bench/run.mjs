@@ -3,8 +3,9 @@
 // when @stoplight/prism-cli is installed) under the same autocannon load, in alternating turns.
 //
 //   npm run bench                      3 rounds × 4 paths × 5 s, 50 connections, then the targets of issue
-//                                      #19 judged on them (bench/hot-path-targets.mjs); then stateful mode
-//                                      (create and read, beside stateless) and memory per 10,000 records
+//                                      #19 judged on them (bench/hot-path-targets.mjs); then the generation
+//                                      bomb (another client's p99, #34); then stateful mode (create and
+//                                      read, beside stateless) and memory per 10,000 records
 //   npm run bench -- --quick           1 round, 2 s per load: a smoke run
 //   npm run bench -- --stateful        stateful mode only (bench/stateful.mjs): create and read against
 //                                      bare and stateless, then memory per 10,000 records
@@ -30,6 +31,8 @@
 //                                      server.mjs) and the mock on the four paths, then where the mock's go;
 //                                      holds on a busy machine where timings do not; needs valgrind; about
 //                                      10 min, so not in the default run (in --all)
+//   npm run bench -- --bomb            the generation bomb only (bench/generation-bomb.mjs): another client's
+//                                      p99 while one body takes seconds of CPU to make (#34; in the default run)
 //   npm run bench -- --in-process      stateful and stateless CPU per request through app.request
 //   npm run bench -- --scale           start-up, RSS and routing throughput for 10/100/1000 operations
 //   npm run bench -- --profile         CPU profile of the mock under the valid-path load, summarised
@@ -51,6 +54,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { generateSpec, urlOf } from './generate-spec.mjs'
+import { BOMB_PATHS, otherClientDuringBomb } from './generation-bomb.mjs'
 import {
   cpuSeconds,
   killAll,
@@ -85,6 +89,7 @@ const { values: args } = parseArgs({
     profile: { type: 'boolean', default: false },
     all: { type: 'boolean', default: false },
     soak: { type: 'boolean', default: false },
+    bomb: { type: 'boolean', default: false },
     stateful: { type: 'boolean', default: false },
     memory: { type: 'boolean', default: false },
     'in-process': { type: 'boolean', default: false },
@@ -595,6 +600,34 @@ async function soak() {
 
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * The other client's wait while one body takes seconds of CPU to make (#34 §1: its p99 under 50 ms):
+ * the mock with default flags, `/bomb` asked once and `/ping` every 10 ms until it is answered.
+ */
+async function generationBomb() {
+  const dir = mkdtempSync(join(tmpdir(), 'plant-store-mock-bomb-'))
+  const spec = join(dir, 'bomb.json')
+  writeFileSync(spec, JSON.stringify({ openapi: '3.1.0', info: { title: 'bomb', version: '1' }, paths: BOMB_PATHS }))
+  const server = await startServer(
+    'mock',
+    process.execPath,
+    [join(root, 'dist/cli.js'), '--port', '0', '--spec', spec],
+    {
+      cwd: root,
+    },
+  )
+  try {
+    const seen = await otherClientDuringBomb(server.url)
+    console.log(
+      `\n## The generation bomb (#34): one body of 300,000 items, another client every 10 ms\n\nthe body took ${fmt.int(seen.ms)} ms (status ${seen.statuses.at(-1)}); ${seen.pings} answers to the other client meanwhile, p99 ${fmt.one(seen.p99)} ms (target < 50)\n`,
+    )
+    return { ms: seen.ms, pings: seen.pings, p99: seen.p99, status: seen.statuses.at(-1) }
+  } finally {
+    await server.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
 async function main() {
   build()
   console.log(
@@ -612,12 +645,14 @@ async function main() {
     args.proxy ||
     args.peers ||
     args.instructions ||
+    args.bomb ||
     args.streams ||
     Number(args.dashboards) > 0
   if (args.soak) report.soak = await soak()
   if (args.profile) report.profile = await profile()
   if (args.all || !otherMode) report.compare = await compare()
   const helpers = { settings, measure, warmUp, fmt, withRatio }
+  if (args.all || args.bomb || !otherMode) report.bomb = await generationBomb()
   if (args.all || args.stateful || !otherMode) report.stateful = await statefulCompare(helpers)
   if (args.all || args.stateful || args.memory || !otherMode) report.memory = statefulMemory({ fmt })
   if (args.all || args['in-process']) report.inProcess = statefulInProcess({ fmt })
