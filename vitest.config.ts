@@ -15,6 +15,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
+    // What Node's engine loads at start-up and a browser on demand (RE2), loaded as on Node for tests that start no engine.
+    setupFiles: ['test/support/load-as-node.ts'],
     // Two cores here: two workers keep the socket tests from starving each other.
     maxWorkers: 2,
     testTimeout: 15_000,
@@ -26,6 +28,7 @@ export default defineConfig({
           name: 'redis',
           include: BOTH_STORES,
           globalSetup: ['test/global-setup.ts', 'test/support/redis-global-setup.ts'],
+          setupFiles: ['test/support/load-as-node.ts'],
           maxWorkers: 2,
           testTimeout: 15_000,
         },

@@ -8,12 +8,17 @@
 //   npm run attack -- --quick            smaller sizes (CI runs this through test/process/attack.test.ts)
 //   npm run attack -- --dist DIR         another build of the mock (e.g. an older one, for before/after)
 //   npm run attack -- --only redos --json
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+//   ATTACK_NODE_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof' npm run attack -- --only held   (Node flags for the mock)
+//
+// Each attack also tells the longest the mock's event loop was held while it ran (`loop held ms`):
+// how long every other client waited at worst (bench/loop-delay.mjs, preloaded).
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { Agent, fetch as fetchWith } from 'undici'
 import { ensureBuilt, root } from './corpus/corpus.mjs'
+import { BOMB_PATHS, otherClientDuringBomb } from './generation-bomb.mjs'
 import { killAll, probe, rssMiB, sleep, startServer, table } from './harness.mjs'
 
 const { values: args } = parseArgs({
@@ -68,6 +73,36 @@ async function send(url, count, concurrency, requestAt) {
 }
 
 const n = (full, small) => (quick ? small : full)
+
+/** Node's flags for the mock, for a profile of an attack. */
+const NODE_FLAGS = (process.env.ATTACK_NODE_FLAGS ?? '').split(' ').filter(Boolean)
+
+/** The preload that measures how long the mock's event loop is held (bench/loop-delay.mjs). */
+const LOOP_DELAY = join(import.meta.dirname, 'loop-delay.mjs')
+
+/**
+ * The longest the mock's event loop was held since the last asking, in ms: asked by SIGUSR2, written to
+ * `file` by the preload. NaN when no answer came within 5 s (a process that died, or a loop held that long).
+ */
+async function longestLoopDelay(server, file) {
+  rmSync(file, { force: true })
+  try {
+    process.kill(server.pid, 'SIGUSR2')
+  } catch {
+    return Number.NaN
+  }
+  for (let waited = 0; waited < 5_000; waited += 20) {
+    await sleep(20)
+    let text = ''
+    try {
+      text = readFileSync(file, 'utf8')
+    } catch {
+      // Not written yet.
+    }
+    if (text) return Number(text)
+  }
+  return Number.NaN
+}
 /** What the generation-bomb attack saw: the other client's pings and their p99, and how long the body took. */
 const bombSeen = { pings: 0, p99: Infinity, ms: 0 }
 
@@ -287,64 +322,14 @@ const ATTACKS = [
   {
     name: 'generation-bomb',
     what: 'one body of 300,000 items (seconds of CPU to make) while another client asks a cheap operation every 10 ms; its p99',
-    args: () => [
-      '--spec',
-      description('generation-bomb', {
-        '/bomb': {
-          get: {
-            responses: {
-              200: {
-                description: 'big',
-                content: {
-                  'application/json': {
-                    schema: { type: 'array', minItems: 300_000, items: { type: 'integer', minimum: 0, maximum: 9 } },
-                  },
-                },
-              },
-            },
-          },
-        },
-        '/ping': {
-          get: {
-            responses: {
-              200: {
-                description: 'small',
-                content: {
-                  'application/json': { schema: { type: 'object', properties: { ok: { type: 'boolean' } } } },
-                },
-              },
-            },
-          },
-        },
-      }),
-    ],
+    args: () => ['--spec', description('generation-bomb', BOMB_PATHS)],
     run: async (url) => {
-      const started = performance.now()
-      let done = false
-      const bomb = fetch(`${url}/bomb`).then(async (answer) => {
-        await answer.arrayBuffer()
-        return answer.status
-      })
-      bomb.finally(() => (done = true))
-      const latencies = []
-      const statuses = []
-      while (!done && performance.now() - started < 60_000) {
-        const sent = performance.now()
-        const answer = await fetch(`${url}/ping`)
-        await answer.arrayBuffer()
-        latencies.push(performance.now() - sent)
-        statuses.push(answer.status)
-        await new Promise((resolve) => setTimeout(resolve, 10))
-      }
-      statuses.push(await bomb)
-      latencies.sort((a, b) => a - b)
-      bombSeen.p99 = latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))] ?? Infinity
-      bombSeen.pings = latencies.length
-      bombSeen.ms = performance.now() - started
+      const seen = await otherClientDuringBomb(url)
+      Object.assign(bombSeen, seen)
       process.stderr.write(
-        `[attack] generation-bomb: the body took ${Math.round(bombSeen.ms)} ms; ${bombSeen.pings} pings meanwhile, p99 ${bombSeen.p99.toFixed(1)} ms\n`,
+        `[attack] generation-bomb: the body took ${Math.round(seen.ms)} ms; ${seen.pings} pings meanwhile, p99 ${seen.p99.toFixed(1)} ms\n`,
       )
-      return statuses
+      return seen.statuses
     },
     // The target is a p99 under 50 ms (#34); --quick, run by CI on a shared machine, asks only that the
     // other client was answered throughout, which a loop held by the generation fails.
@@ -478,15 +463,23 @@ const ATTACKS = [
 const results = []
 try {
   for (const attack of ATTACKS.filter((a) => !args.only || a.name === args.only)) {
-    const args = [join(dist, 'cli.js'), '--port', '0', '--quiet', ...attack.args()]
+    const args = [...NODE_FLAGS, join(dist, 'cli.js'), '--port', '0', '--quiet', ...attack.args()]
     const [command, argv] = attack.launch?.(args) ?? [process.execPath, args]
-    const server = await startServer(attack.name, command, argv, { cwd: dir, timeoutMs: 60_000 })
+    const loopFile = join(dir, `${attack.name}.loop-delay`)
+    const server = await startServer(attack.name, command, argv, {
+      cwd: dir,
+      timeoutMs: 60_000,
+      env: { NODE_OPTIONS: `--import=${LOOP_DELAY}`, LOOP_DELAY_FILE: loopFile },
+    })
+    // Start-up holds the loop too (the description is read); what counts is from the attack on.
+    await longestLoopDelay(server, loopFile)
     let peak = rssMiB(server)
     const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(server))), 50)
     const started = performance.now()
     const statuses = await attack.run(server.url, server)
     const seconds = (performance.now() - started) / 1000
     clearInterval(sampler)
+    const heldMs = await longestLoopDelay(server, loopFile)
     const alive = server.child.exitCode === null && (await probe(`${server.url}/__mock/health`)) === 200
     const counts = Object.entries(statuses.reduce((all, s) => ({ ...all, [s]: (all[s] ?? 0) + 1 }), {})).map(
       ([s, c]) => `${c}×${s === '0' ? 'none' : s}`,
@@ -496,13 +489,14 @@ try {
       what: attack.what,
       answers: counts.join(' '),
       peakRssMiB: Math.round(peak),
+      heldMs: Math.round(heldMs),
       seconds: Math.round(seconds * 10) / 10,
       alive,
       sound: alive && attack.expect(statuses),
     })
     await server.stop()
     process.stderr.write(
-      `[attack] ${attack.name}: ${counts.join(' ')}, peak ${Math.round(peak)} MiB, ${seconds.toFixed(1)} s, ${alive ? 'alive' : 'DEAD'}\n`,
+      `[attack] ${attack.name}: ${counts.join(' ')}, peak ${Math.round(peak)} MiB, loop held ${Math.round(heldMs)} ms at most, ${seconds.toFixed(1)} s, ${alive ? 'alive' : 'DEAD'}\n`,
     )
   }
 } finally {
@@ -514,12 +508,13 @@ else {
   console.log(`node ${process.version} · ${quick ? 'quick' : 'full'} · ${dist}`)
   console.log(
     table(
-      ['attack', 'what', 'answers', 'peak RSS MiB', 's', 'alive', 'sound'],
+      ['attack', 'what', 'answers', 'peak RSS MiB', 'loop held ms', 's', 'alive', 'sound'],
       results.map((r) => [
         r.name,
         r.what,
         r.answers,
         r.peakRssMiB,
+        r.heldMs,
         r.seconds,
         r.alive ? 'yes' : 'NO',
         r.sound ? 'yes' : 'NO',

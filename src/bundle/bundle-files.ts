@@ -59,15 +59,13 @@ export function bundleFiles(bundle: MockBundle): Files {
 function foldersOf(bundle: MockBundle): Map<string, Map<string, FolderEntry['kind']>> {
   const folders = new Map<string, Map<string, FolderEntry['kind']>>([['', new Map()]])
   const add = (path: string, kind: FolderEntry['kind']) => {
+    // A folder only its files name (`a/b` of `a/b/c.yaml`) is a folder of its own too.
+    if (kind === 'folder' && !folders.has(path)) folders.set(path, new Map())
     const parent = dirname(path) === '.' ? '' : dirname(path)
     if (!folders.has(parent)) add(parent, 'folder')
     folders.get(parent)!.set(path.slice(parent === '' ? 0 : parent.length + 1), kind)
   }
-  for (const folder of bundle.folders)
-    if (folder !== '' && !folders.has(folder)) {
-      folders.set(folder, new Map())
-      add(folder, 'folder')
-    }
+  for (const folder of bundle.folders) if (folder !== '' && !folders.has(folder)) add(folder, 'folder')
   for (const path of Object.keys(bundle.files)) add(path, 'file')
   return folders
 }

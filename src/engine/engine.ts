@@ -33,7 +33,7 @@ import { deriveReadWriteViews } from '../openapi/read-write-only.js'
 import { nodeAt } from '../openapi/resolve-ref.js'
 import { resolveOptions } from './resolve-options.js'
 import { type Ajv, addDescription, compileAt, createAjv, markExactIntegers } from '../validation/create-ajv.js'
-import { findUnusablePatterns } from '../validation/compile-pattern.js'
+import { findUnusablePatterns, loadLinearEngine, patternsIn } from '../validation/compile-pattern.js'
 import type { Platform } from '../common/platform.js'
 import { afterThisTurnInBackground } from '../internal/later.js'
 
@@ -97,7 +97,10 @@ export async function createEngine(input: MockOptions, logger: Logger, setup: En
     logger.warn(
       `${spec.path}: x-json-schema-faker is not read: bodies are static unless --dynamic, and generation is set with --json-schema-faker-fillProperties and --seed.`,
     )
-  for (const pattern of findUnusablePatterns(document))
+  // RE2 runs the description's patterns: at start-up on Node, and in a browser only if there are some (#33).
+  const patterns = patternsIn(document)
+  if (patterns.length || !setup.platform.loadsOnDemand) await loadLinearEngine()
+  for (const pattern of findUnusablePatterns(patterns))
     logger.warn(
       `${spec.path}: the pattern at ${pattern} is not a regular expression any engine here reads; it is not enforced.`,
     )

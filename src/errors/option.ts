@@ -65,6 +65,12 @@ export const optionErrors = {
       'option_bad_session_ttl',
       `sessionTtlMs must be a whole number of milliseconds from 1000 up, got ${String(value)}.`,
     ),
+  /** The Vite plugin's `base`: the root, or a path with a query or spaces, which would take Vite's own requests. */
+  optionBadBase: (base: string) =>
+    fail(
+      'option_bad_base',
+      `mockPlugin: base must be a path that only the mock answers under, such as '/api', got '${base}'.`,
+    ),
   /** Redis is not there at start-up: the mock refuses to start rather than answer 503s from its first request. */
   storeUnreachable: (url: string, reason: string) =>
     fail(

@@ -92,6 +92,7 @@ export const startupErrorCodes = [
   'option_bad_proxy',
   'option_bad_store',
   'option_bad_session_ttl',
+  'option_bad_base',
   // Stateful mode: seed data (`fixtures/data/<resource>.json`) and the state file (`--state-file`).
   'state_seed_unreadable',
   'state_seed_invalid',

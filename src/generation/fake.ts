@@ -4,6 +4,7 @@ import { type GenerationBudget, GENERATION_BUDGET, withinBudget } from './genera
 import type { Deadline } from './generation-deadline.js'
 import { prepareForGeneration } from './prepare-for-generation.js'
 import { seededRandom } from './seeded-random.js'
+import { onDemand } from '../internal/on-demand.js'
 
 /**
  * Generates values for schemas of the description, in a sequence that the seed fixes: the schema at
@@ -37,39 +38,8 @@ export interface Faker {
   load(): Promise<void>
 }
 
-/**
- * json-schema-faker, once loaded: imported on demand, so that a browser build keeps it in a chunk of
- * its own, fetched only when a body is generated (#33). One for every app, as a static import was.
- */
-let jsonSchemaFaker: typeof import('json-schema-faker') | undefined
-let loading: Promise<void> | undefined
-
-/** Longest wait for json-schema-faker's chunk: a browser fetches it over the network. */
-const LOAD_TIMEOUT_MS = 30_000
-
-function loadJsonSchemaFaker(): Promise<void> {
-  loading ??= withinLoadTimeout(import('json-schema-faker')).then(
-    (module) => {
-      jsonSchemaFaker = module
-    },
-    (error: unknown) => {
-      loading = undefined
-      throw error
-    },
-  )
-  return loading
-}
-
-function withinLoadTimeout<T>(promise: Promise<T>): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`json-schema-faker did not load within ${LOAD_TIMEOUT_MS} ms`)),
-      LOAD_TIMEOUT_MS,
-    )
-  })
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
-}
+/** json-schema-faker, imported on demand: a browser fetches it only when a body is generated (#33). */
+const jsonSchemaFaker = onDemand('json-schema-faker', () => import('json-schema-faker'))
 
 /** How generated bodies are filled, per app. */
 export interface FakerOptions {
@@ -134,7 +104,7 @@ function createGenerator(document: unknown, seed: number, budget: GenerationBudg
         typeof schema === 'string'
           ? { $ref: `#${schema}` }
           : (copies.get(schema) ?? withinBudget({ ...schema }, budget))
-      return generatorOf(jsonSchemaFaker)(target as never, { ...options, seed: valueSeed })
+      return generatorOf(jsonSchemaFaker.loaded)(target as never, { ...options, seed: valueSeed })
     } finally {
       current = undefined
     }
@@ -143,8 +113,8 @@ function createGenerator(document: unknown, seed: number, budget: GenerationBudg
   const seeded = (schema: string | object, valueSeed: number, deadline?: Deadline) =>
     generate(schema, valueSeed, deadline)
   return Object.defineProperties(Object.assign(fake, { seeded, random: seededRandom(seed), beyondBudget }), {
-    loaded: { get: () => jsonSchemaFaker !== undefined },
-    load: { value: loadJsonSchemaFaker },
+    loaded: { get: () => jsonSchemaFaker.loaded !== undefined },
+    load: { value: () => jsonSchemaFaker.load().then(() => undefined) },
   }) as Faker
 }
 
@@ -152,9 +122,9 @@ function createGenerator(document: unknown, seed: number, budget: GenerationBudg
  * json-schema-faker's generator; before it is loaded, the refusal, and loading starts so that a later
  * request has it (a static body whose sample must be mended, which no request announces).
  */
-function generatorOf(module: typeof jsonSchemaFaker): (typeof import('json-schema-faker'))['generateSync'] {
+function generatorOf(module: typeof jsonSchemaFaker.loaded): (typeof import('json-schema-faker'))['generateSync'] {
   if (module) return module.generateSync
-  loadJsonSchemaFaker().catch(() => {
+  jsonSchemaFaker.load().catch(() => {
     // Told on the next body asked for, which finds it still missing.
   })
   throw errors.generatorLoading()

@@ -1,7 +1,7 @@
-import { parse as parseYaml } from 'yaml'
 import { type Files, isMissing } from '../common/files.js'
 import type { Swagger2Converter } from '../common/platform.js'
 import { startupErrors } from '../errors/index.js'
+import { looksLikeJson, yamlParser } from '../internal/yaml-parser.js'
 import { bundleExternalRefs } from './bundle-external-refs.js'
 import { checkRegularFile, checkShape } from './check-shape.js'
 import { convertSwagger2 } from './convert-swagger2.js'
@@ -32,7 +32,7 @@ export async function loadSpec(
     swagger2,
   }: { files: Files; allowRefOutside?: readonly string[]; swagger2?: Swagger2Converter },
 ): Promise<SpecDocument> {
-  const parsed = parseDescription(path, await readText(path, files))
+  const parsed = await parseDescription(path, await readText(path, files))
   checkShape(path, parsed)
   const version = detectVersion(path, parsed)
   const bundled = await bundleExternalRefs(path, parsed as Record<string, any>, allowRefOutside, files)
@@ -58,16 +58,17 @@ async function readText(path: string, files: Files): Promise<string> {
   }
 }
 
-function parseDescription(path: string, text: string): unknown {
+async function parseDescription(path: string, text: string): Promise<unknown> {
   // JSON.parse reads a JSON description about ten times faster than the YAML parser (#4); the YAML
   // parser still reads everything else, and gives the message when neither can.
-  if (/^\s*[{[]/.test(text)) {
+  if (looksLikeJson(text)) {
     try {
       return JSON.parse(text)
     } catch {
       // Not JSON after all (or broken JSON): the YAML parser decides and explains.
     }
   }
+  const { parse: parseYaml } = await yamlParser.load()
   try {
     // YAML 1.2 is a superset of JSON, so one parser reads both.
     return parseYaml(text, { uniqueKeys: true, maxAliasCount: 1000 })

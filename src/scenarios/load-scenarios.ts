@@ -1,9 +1,10 @@
 import { join } from 'pathe'
-import { LosslessNumber } from 'lossless-json'
-import { parse as parseYaml } from 'yaml'
+import { LosslessNumber, parse as parseLosslessJson } from 'lossless-json'
 import { StartupError, startupErrors } from '../errors/index.js'
 import { RuleProblem } from '../errors/rule.js'
 import { readRule } from '../rules/read-rule.js'
+import { loadLinearEngine } from '../validation/compile-pattern.js'
+import { looksLikeJson, yamlParser } from '../internal/yaml-parser.js'
 import type { RuleBook } from '../rules/rule-targets.js'
 import { type AnswerRule, isPlain } from '../rules/rule.js'
 import type { Scenario } from './scenarios.js'
@@ -36,14 +37,51 @@ export async function loadScenarios(fixturesDir: string, files: Files, book: Rul
   const { file, text } = found
   let parsed: unknown
   try {
-    // Integers beyond 2^53 keep every digit (a condition may compare an int64 id).
-    parsed = parseYaml(text, exactIntegers, { uniqueKeys: true, intAsBigInt: true })
+    parsed = await parseScenarioFile(text)
   } catch (error) {
     throw startupErrors.scenarioFileNotYaml(file, (error as Error).message)
   }
   if (parsed === null || parsed === undefined) return []
   if (!isPlainObject(parsed)) throw startupErrors.scenarioFileNotMap(file)
+  // A browser loads RE2 for rules with `matches` only (Node has it from start-up).
+  if (mentionsKey(parsed, 'matches')) await loadLinearEngine()
   return Object.entries(parsed).map(([name, definition]) => readScenario(file, name, definition, book))
+}
+
+/** Whether a key named `key` is anywhere in `value`. */
+function mentionsKey(value: unknown, key: string): boolean {
+  const stack = [value]
+  // A YAML alias may make the same object appear twice, or inside itself.
+  const seen = new Set<object>()
+  while (stack.length) {
+    const next = stack.pop()
+    if (typeof next !== 'object' || next === null || seen.has(next)) continue
+    seen.add(next)
+    if (!Array.isArray(next) && Object.hasOwn(next, key)) return true
+    for (const inner of Object.values(next)) stack.push(inner)
+  }
+  return false
+}
+
+/**
+ * The file's value; integers beyond 2^53 keep every digit (a condition may compare an int64 id). JSON
+ * (a bundle's scenarios) by lossless-json, which refuses a repeated key as the YAML parser does; else
+ * YAML, whose parser also explains what neither reads.
+ */
+async function parseScenarioFile(text: string): Promise<unknown> {
+  if (looksLikeJson(text))
+    try {
+      return parseLosslessJson(text, undefined, exactNumber)
+    } catch {
+      // The YAML parser decides.
+    }
+  const { parse } = await yamlParser.load()
+  return parse(text, exactIntegers, { uniqueKeys: true, intAsBigInt: true })
+}
+
+function exactNumber(text: string): number | LosslessNumber {
+  const number = Number(text)
+  return /^-?\d+$/.test(text) && !Number.isSafeInteger(number) ? new LosslessNumber(text) : number
 }
 
 /** Integers as numbers where they are exact, as lossless-json's `LosslessNumber` beyond 2^53. */

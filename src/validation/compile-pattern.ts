@@ -1,6 +1,6 @@
-import { RE2JS } from 're2js'
 import { walkSchemas } from '../openapi/walk.js'
 import { isPlainObject } from '../internal/plain-object.js'
+import { onDemand } from '../internal/on-demand.js'
 
 /** What Ajv needs of a compiled pattern. */
 export interface PatternTester {
@@ -19,6 +19,10 @@ export interface PatternTester {
  * outside a class). One that no engine reads matches everything: it is reported at start-up by
  * `findUnusablePatterns` and never stops the description from loading.
  * Each pattern is compiled on its first use: most of a large description's patterns never run.
+ *
+ * RE2 is loaded on demand (`loadLinearEngine`): Node loads it at start-up; a browser only for a
+ * description with a pattern or rules with `matches` (#33). A pattern compiled before it is loaded
+ * (a stub added in a browser by a test, when neither needed it) runs as RE2 cannot read it would.
  */
 export function compilePattern(source: string, flags: string): PatternTester {
   let compiled: PatternTester | undefined
@@ -57,7 +61,17 @@ function boundedInput(regex: RegExp | undefined): PatternTester | undefined {
   )
 }
 
+/** re2js, a linear-time engine in pure JavaScript (150 KB minified: a chunk of its own in a browser). */
+const re2js = onDemand('re2js', () => import('re2js'))
+
+/** Loads RE2, once; patterns compiled from then on run in linear time. */
+export function loadLinearEngine(): Promise<void> {
+  return re2js.load().then(() => undefined)
+}
+
 function linearTime(source: string): PatternTester | undefined {
+  const RE2JS = re2js.loaded?.RE2JS
+  if (!RE2JS) return undefined
   try {
     const re2 = RE2JS.compile(source.replace(/(^|[^\\])\\Z/g, '$1\\z'))
     return { test: (text) => re2.matcher(text).find(), toString: () => source }
@@ -79,23 +93,30 @@ function backtracking(source: string, flags: string): RegExp | undefined {
 
 const MATCHES_ANYTHING: PatternTester = { test: () => true, toString: () => '/(?:)/' }
 
-/** The `pattern`s and `patternProperties` keys of a description that no engine accepts, as `#pointer: reason`. */
-export function findUnusablePatterns(document: Record<string, any>): string[] {
-  const found: string[] = []
+/** A `pattern` or `patternProperties` key of a description, and where it is. */
+export interface PatternSite {
+  source: string
+  /** The JSON pointer of the `pattern` or of the `patternProperties` object. */
+  at: string
+}
+
+/** Every `pattern` and `patternProperties` key of a description. */
+export function patternsIn(document: Record<string, any>): PatternSite[] {
+  const found: PatternSite[] = []
   walkSchemas(document, (schema, pointer) => {
-    const sources = [
-      ...(typeof schema.pattern === 'string' ? [{ source: schema.pattern, at: `${pointer}/pattern` }] : []),
-      ...(isPlainObject(schema.patternProperties)
-        ? Object.keys(schema.patternProperties).map((source) => ({ source, at: `${pointer}/patternProperties` }))
-        : []),
-    ]
-    for (const { source, at } of sources) {
-      // The JavaScript engine answers fastest; RE2 is asked only about what it refuses.
-      if (!backtracking(source, 'u') && !linearTime(source))
-        found.push(`#${at}: ${JSON.stringify(source)} (${regexError(source)})`)
-    }
+    if (typeof schema.pattern === 'string') found.push({ source: schema.pattern, at: `${pointer}/pattern` })
+    if (isPlainObject(schema.patternProperties))
+      for (const source of Object.keys(schema.patternProperties))
+        found.push({ source, at: `${pointer}/patternProperties` })
   })
   return found
+}
+
+/** The patterns no engine accepts, as `#pointer: "source" (reason)`; asked once RE2 is loaded. */
+export function findUnusablePatterns(sites: readonly PatternSite[]): string[] {
+  return sites
+    .filter(({ source }) => !backtracking(source, 'u') && !linearTime(source))
+    .map(({ source, at }) => `#${at}: ${JSON.stringify(source)} (${regexError(source)})`)
 }
 
 function regexError(source: string): string {

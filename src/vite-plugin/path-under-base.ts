@@ -1,3 +1,5 @@
+import { startupErrors } from '../errors/index.js'
+
 /**
  * `base` as the plugin compares it: a leading slash, no trailing one. The root is refused: the mock
  * would then take every request, Vite's own pages and modules included.
@@ -5,9 +7,7 @@
 export function checkBase(base: string): string {
   const path = `/${base.trim().replace(/^\/+|\/+$/g, '')}`
   if (path === '/' || /[?#\s]/.test(path)) {
-    throw new TypeError(
-      `mockPlugin: base must be a path that only the mock answers under, such as '/api', got '${base}'.`,
-    )
+    throw startupErrors.optionBadBase(base)
   }
   return path
 }

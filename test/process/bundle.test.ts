@@ -3,9 +3,10 @@
  * that `createHandlers({ bundle })` serves with no file system; and the browser entry, built for a
  * browser, imports no `node:` module and no Node-only package.
  */
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { build } from 'esbuild'
+import { parse as parseYaml } from 'yaml'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { createHandlers } from '../../src/msw.js'
@@ -40,6 +41,9 @@ describe('plant-store-mock bundle', () => {
     const bundle = JSON.parse(readFileSync(out, 'utf8'))
     expect(bundle).toMatchObject({ plantStoreMockBundle: 1, spec: 'openapi.yaml', fixtures: 'fixtures' })
     expect(Object.keys(bundle.files)).toContain('fixtures/scenarios.yaml')
+    // YAML is carried as the JSON it converts to exactly, so that a browser needs no YAML parser.
+    for (const file of ['openapi.yaml', 'fixtures/scenarios.yaml'])
+      expect(JSON.parse(bundle.files[file])).toEqual(parseYaml(readFileSync(join(root, file), 'utf8')))
     expect(bundle.options).toEqual({ tokens: ['secret'] })
     const mock = await serve(out)
     const add = (token: string) =>
@@ -56,6 +60,32 @@ describe('plant-store-mock bundle', () => {
     expect(JSON.parse(readFileSync(join(root, 'fixtures/addPlant/400.duplicate-id.json'), 'utf8'))).toEqual(
       await duplicate.json(),
     )
+  })
+
+  it('keeps as YAML what JSON cannot hold exactly: an integer beyond 2^53 in a scenario', async () => {
+    const folder = await tempDir('bundle-yaml-')
+    const scenarios = [
+      'big-id:',
+      '  rules:',
+      '    addPlant:',
+      '      - when: { body: { $.id: { equals: 9007199254740993 } } }',
+      '        status: 400',
+    ]
+    writeFileSync(join(folder, 'scenarios.yaml'), scenarios.join('\n'))
+    const out = await bundleOf(['openapi.yaml', '--fixtures', folder])
+    const bundle = JSON.parse(readFileSync(out, 'utf8'))
+    expect(bundle.files[`${bundle.fixtures}/scenarios.yaml`]).toBe(scenarios.join('\n'))
+    expect(() => JSON.parse(bundle.files[bundle.spec])).not.toThrow()
+    const mock = await serve(out)
+    mock.useScenario('big-id')
+    const add = (id: string) =>
+      fetch('http://bundled.test/plants', {
+        method: 'POST',
+        headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+        body: `{"id":${id},"name":"Fern"}`,
+      })
+    expect((await add('9007199254740993')).status).toBe(400)
+    expect((await add('9007199254740992')).status).toBe(200)
   })
 
   it('keeps a binary fixture as base64 with the media type its name says', async () => {

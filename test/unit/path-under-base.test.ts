@@ -23,6 +23,11 @@ describe('the Vite plugin’s base (#33)', () => {
     expect(checkBase('api/')).toBe('/api')
     expect(checkBase('/v1/api/')).toBe('/v1/api')
     for (const base of ['/', '', '/api?x', '/a b'])
-      expect(() => checkBase(base), base).toThrow(/base must be a path that only the mock answers under/)
+      expect(() => checkBase(base), base).toThrow(
+        expect.objectContaining({
+          code: 'option_bad_base',
+          message: expect.stringMatching(/base must be a path that only the mock answers under/),
+        }),
+      )
   })
 })

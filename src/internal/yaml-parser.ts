@@ -1,0 +1,11 @@
+import { type OnDemand, onDemand } from './on-demand.js'
+
+/**
+ * The YAML parser, imported for the first file that is not JSON: a browser fetches it only for a
+ * YAML file (`plant-store-mock bundle` writes YAML as JSON where it can) (#33). JSON texts are read
+ * by `JSON.parse` or lossless-json first, which are faster anyway.
+ */
+export const yamlParser: OnDemand<typeof import('yaml')> = onDemand('the YAML parser', () => import('yaml'))
+
+/** Whether a text may be JSON, to be tried by a JSON parser before the YAML parser. */
+export const looksLikeJson = (text: string): boolean => /^\s*[{[]/.test(text)
