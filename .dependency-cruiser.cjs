@@ -19,7 +19,7 @@ const LAYERS = [
   },
 ]
 /** The entry points, above every layer: the package's barrel and the command line. */
-const ENTRY_POINTS = ['index.ts', 'cli.ts', 'msw.ts', 'msw-browser.ts', 'vite.ts']
+const ENTRY_POINTS = ['index.ts', 'cli.ts', 'run-cli.ts', 'msw.ts', 'msw-browser.ts', 'vite.ts']
 /** Layers 1 to 7: the core, which runs the same in Node, a browser or a worker. */
 const CORE = LAYERS.slice(0, 7).flatMap((layer) => layer.folders)
 /** Packages that run in Node only; the core reaches them through the adapters of layer 8. */
