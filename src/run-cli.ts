@@ -11,7 +11,7 @@ import { parseCommandLine } from './command-line/parse-command-line.js'
 import { filterByLevel } from './command-line/verbose-level.js'
 import { finishCoverage } from './command-line/coverage-at-exit.js'
 import { writeBundle } from './node/write-bundle.js'
-import { growYoungGenerationToCap } from './node/small-heap.js'
+import { growYoungGenerationToCap } from './command-line/small-heap.js'
 
 function main(argv: string[]): void {
   fromUsersFolder()

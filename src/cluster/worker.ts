@@ -14,7 +14,7 @@ import { coverageOf, writeCoverageReport } from '../admin/admin-coverage.js'
 import type { CoverageReport } from '../coverage/coverage-report.js'
 import { finishCoverage } from '../command-line/coverage-at-exit.js'
 import { type FromWorker, journalNumbering, mergeCoverage } from '../relay/merge-reads.js'
-import { growYoungGenerationToCap } from '../node/small-heap.js'
+import { growYoungGenerationToCap } from '../command-line/small-heap.js'
 
 /** Where the primary tells a worker its slot and whether it prints the start-up lines: `PLANT_STORE_MOCK_WORKER=<slot>:<1|0>`. */
 export const WORKER_VARIABLE = 'PLANT_STORE_MOCK_WORKER'

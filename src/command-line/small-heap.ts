@@ -24,7 +24,7 @@ let applied = false
 /**
  * Keeps the command line's heap within the issue's 100 MB (#34 §5) without node flags of the user's
  * own: `npx plant-store-mock`, `npm start` and the docker image run `node dist/cli.js` as it is.
- * Called before the other modules are evaluated (`small-heap-first.ts`); then, once the mock
+ * Called before the other modules are evaluated (`cli.ts`, which then loads `run-cli.ts`); then, once the mock
  * listens, `growYoungGenerationToCap`.
  *
  * V8 sizes its young generation when the process starts (`--max-semi-space-size` cannot be set from
