@@ -25,6 +25,19 @@ export function corsForMockRequests(): MiddlewareHandler {
   return reflectingCors(['GET', 'HEAD', 'PUT', 'POST', 'DELETE', 'PATCH', 'OPTIONS'])
 }
 
+/**
+ * The headers `corsForMockRequests` adds to an answer for `origin`, for an answer made outside Hono's
+ * middleware: the crowded server's 503 (#34), which a browser would otherwise see as a CORS error.
+ */
+export function corsHeadersFor(origin: string): Record<string, string> {
+  return {
+    'access-control-allow-origin': origin,
+    'access-control-allow-credentials': 'true',
+    'access-control-expose-headers': EXPOSED.join(','),
+    vary: 'Origin',
+  }
+}
+
 /** Hono's CORS, reflecting the Origin with credentials and exposing what a client needs to read. */
 function reflectingCors(allowMethods: string[]): MiddlewareHandler {
   return cors({ origin: (origin) => origin, credentials: true, exposeHeaders: EXPOSED, maxAge: 600, allowMethods })

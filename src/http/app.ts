@@ -6,7 +6,7 @@ import { renderFailure } from '../pipeline/failure.js'
 import type { Exchange, PipelineDeps } from '../pipeline/exchange.js'
 import type { RuntimeState } from '../engine/runtime-state.js'
 import { ADMIN_ROUTES, createAdminRoutes } from '../admin/admin-routes.js'
-import { corsForMockRequests } from '../admin/cors.js'
+import { corsForMockRequests, corsHeadersFor } from '../admin/cors.js'
 import { NetworkFault } from '../pipeline/faults.js'
 import { recordExchange } from '../pipeline/record.js'
 import type { MockError } from '../errors/index.js'
@@ -116,7 +116,9 @@ export function createMockApps(engine: Engine, state: RuntimeState, closing: Abo
     const exchange: Exchange = { request, time: Date.now(), started: performance.now(), error: refusal }
     const reply = renderFailure(refusal, exchange, deps)
     recordExchange(exchange, deps, reply.status)
-    return reply
+    // A page of another origin reads the 503 and its Retry-After, as it reads the mock's other answers.
+    const origin = cors ? request.header('origin') : undefined
+    return origin === undefined ? reply : { ...reply, headers: { ...reply.headers, ...corsHeadersFor(origin) } }
   }
   return { app, serve, serveCrowded }
 }

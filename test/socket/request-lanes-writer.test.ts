@@ -340,4 +340,27 @@ describe('a crowded server refuses alike on both lanes (#34 §2, §6)', () => {
       expect(admin.status).toBe(200)
     },
   )
+
+  it.each(['own', 'fetched'] as const)(
+    "the %s lane: a page of another origin gets the 503 with the CORS headers of the mock's other answers",
+    async (lane) => {
+      const url = crowded[lane].url
+      const headers = { ...auth, origin: 'http://app.test:5173' }
+      const first = new Agent({ keepAlive: true, maxSockets: 1 })
+      const second = new Agent({ keepAlive: true, maxSockets: 1 })
+      agents.push(first, second)
+      const served = await send(url, { path: '/plants', body: VALID, headers, agent: first })
+      expect(served.status).toBe(200)
+      const refused = await send(url, { path: '/plants', body: VALID, headers, agent: second })
+      expect(refused.status).toBe(503)
+      const corsOf = (answer: Answer) =>
+        Object.fromEntries(
+          Object.entries(answer.headers ?? {}).filter(
+            ([name]) => name.startsWith('access-control-') || name === 'vary',
+          ),
+        )
+      expect(corsOf(refused)).toEqual(corsOf(served))
+      expect(corsOf(refused)['access-control-allow-origin']).toBe('http://app.test:5173')
+    },
+  )
 })
