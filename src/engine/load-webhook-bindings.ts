@@ -1,7 +1,7 @@
 import { join } from 'pathe'
 import { startupErrors } from '../errors/index.js'
 import { isPlainObject } from '../internal/plain-object.js'
-import { looksLikeJson, yamlParser } from '../internal/yaml-parser.js'
+import { parseJsonOrYaml } from '../internal/yaml-parser.js'
 import type { Files } from '../common/files.js'
 import { readFirstFile } from '../common/read-first-file.js'
 import type { CompiledOperation } from './compile-operation.js'
@@ -67,7 +67,7 @@ async function loadWebhookBindings(
   if (!found) return bindings
   let parsed: unknown
   try {
-    parsed = await parseJsonOrYaml(found.text)
+    parsed = await parseJsonOrYaml(found.text, { uniqueKeys: true })
   } catch (error) {
     throw startupErrors.webhookFile(found.file, `is not valid YAML or JSON: ${(error as Error).message}`)
   }
@@ -191,16 +191,4 @@ function markEventOperations(operations: readonly CompiledOperation[], bindings:
       resource !== undefined && [...bindings.byDataEvent.keys()].some((event) => event.startsWith(`${resource}.`))
     if (bindings.byOperation.has(operation.index) || onData) operation.sendsEvents = true
   }
-}
-
-/** JSON by `JSON.parse`, else YAML, whose parser also explains what neither reads. */
-async function parseJsonOrYaml(text: string): Promise<unknown> {
-  if (looksLikeJson(text))
-    try {
-      return JSON.parse(text)
-    } catch {
-      // The YAML parser decides.
-    }
-  const { parse } = await yamlParser.load()
-  return parse(text, { uniqueKeys: true })
 }

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { parse as parseYaml } from 'yaml'
+import { looksLikeJson } from '../internal/yaml-parser.js'
 import type { Logger } from '../common/log.js'
 import { startupErrors } from '../errors/index.js'
 import { collectRefs } from '../openapi/bundle-external-refs.js'
@@ -174,7 +175,7 @@ async function readBounded(response: Response): Promise<string> {
 function refsOf(text: string): string[] {
   let parsed: unknown
   try {
-    parsed = /^\s*[{[]/.test(text) ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 1000 })
+    parsed = looksLikeJson(text) ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 1000 })
   } catch {
     return []
   }
