@@ -1,5 +1,6 @@
 import type { XMLBuilder } from 'fast-xml-parser'
 import { essenceOf, isJsonType } from '../internal/media-type.js'
+import { onDemand } from '../internal/on-demand.js'
 
 /** How a media type's bodies are written: JSON text, XML, or the value itself as text. */
 export type MediaKind = 'json' | 'xml' | 'text'
@@ -41,12 +42,15 @@ export function contentTypeFor(mediaType: string): string {
 
 let builder: XMLBuilder | undefined
 
+/** fast-xml-parser, imported on demand (a chunk of its own in a browser). */
+const fastXmlParser = onDemand('fast-xml-parser', () => import('fast-xml-parser'))
+
 /**
  * Loads the XML writer. The engine calls it at start-up only when a response declares an XML media
  * type: most descriptions have none, and fast-xml-parser was a quarter of the mock's import time (#4).
  */
 export async function loadXmlSupport(): Promise<void> {
-  const { XMLBuilder } = await import('fast-xml-parser')
+  const { XMLBuilder } = await fastXmlParser.load()
   builder ??= new XMLBuilder({ format: false, suppressEmptyNode: false })
 }
 
