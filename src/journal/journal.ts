@@ -49,8 +49,11 @@ export interface RequestRecord extends Omit<
   time: number
   /** As the server parsed them: read (and redacted) when the journal is listed, not when the request is recorded. */
   headers: HeaderSource
-  body?: Uint8Array
+  /** The text the body was decoded to, where it was (JSON), else its bytes. */
+  body?: Uint8Array | string
   response?: AnswerSource
+  /** Set by the journal as it keeps the record; the request path passes 0, so that numbering changes no shape. */
+  id?: number
 }
 
 export interface Journal {
@@ -176,7 +179,7 @@ export function createJournal(
       if (listeners.length !== 0) feed.push(stored)
       if (capacity === 0) return void letGo++
       const size = sizeOf(record)
-      if (record.body) stored.body = copyBody(record.body)
+      if (record.body) stored.body = keptBody(record.body)
       if (record.response) stored.response = boundedAnswer(record.response)
       records.push(stored)
       sizes.push(size)
@@ -353,7 +356,10 @@ export type Stored = RequestRecord & { id: number }
  */
 function sizeOf(record: RequestRecord): number {
   let size =
-    HEADER_ALLOWANCE + record.path.length + record.query.length + Math.min(record.body?.byteLength ?? 0, BODY_LIMIT)
+    HEADER_ALLOWANCE +
+    record.path.length +
+    record.query.length +
+    Math.min(typeof record.body === 'string' ? record.body.length : (record.body?.byteLength ?? 0), BODY_LIMIT)
   size += violationBytes(record.violations)
   if (record.responseViolations) size += violationBytes(record.responseViolations)
   if (record.reason) size += record.reason.length
@@ -378,8 +384,19 @@ function violationBytes(violations: readonly Violation[]): number {
 }
 
 /**
- * A copy, never a view: a socket chunk is a slice of a larger read buffer, and keeping the slice
- * would keep the whole buffer alive for as long as the entry.
+ * What the journal keeps of a request's body: the text it was decoded to, as it is up to 64 Ki
+ * characters (listed as its first 64 KiB of UTF-8, as bytes are), its first 64 KiB beyond; else a
+ * copy of its bytes. A string is one object for the collector to move, and cannot change; a copy is
+ * an array, its buffer and the buffer's memory outside the heap (#34 §6).
+ */
+function keptBody(body: Uint8Array | string): StoredBody | string {
+  if (typeof body === 'string') return body.length <= BODY_LIMIT ? body : firstBytesOf(body)
+  return copyBody(body)
+}
+
+/**
+ * A copy, never a view: a view into a larger buffer (a socket's read, a pool's slab) would keep the
+ * whole buffer alive for as long as the entry.
  */
 function copyBody(body: Uint8Array): StoredBody {
   // Copied by `set` into a new array: `slice` on a Buffer looks up its species constructor first (#19).

@@ -170,6 +170,7 @@ async function validateStep(
       const body = await validateRequestBody(reading)
       if (body.violations.length) violations.push(...body.violations)
       value = body.value
+      exchange.bodyText = body.text
     }
     // Returned, not thrown, as a refused credential is (see answerDescribed).
     if (violations.length) return errors.invalidRequest(operation.responses.violationStatus, violations)
@@ -184,6 +185,7 @@ async function validateStep(
     const body = mode === 'report' ? await reportRequestBody(reading) : await readRequestBodyUnchecked(reading)
     if (body.violations.length) violations.push(...body.violations)
     value = body.value
+    exchange.bodyText = body.text
   }
   if (undeclaredBody && mode === 'report') violations.push(BODY_NOT_DECLARED)
   if (violations.length) exchange.violations = violations

@@ -36,6 +36,8 @@ export interface Exchange {
   /** The example a refused request's `Prefer: example=` (or `__example=`) names: its error answer takes that body (#30). Set only when there is one. */
   errorExample?: string
   body?: Uint8Array
+  /** The body as the text its media type was decoded to (JSON): what the journal keeps instead of a copy of its bytes. Set only when decoded. */
+  bodyText?: string
   /** What the pipeline threw, if it threw: the journal tells violations from answers by it. */
   error?: unknown
   /** The request's violations, answered past (`--validate report`, or an unreadable body under `off`); set only when there are some. */

@@ -1,5 +1,5 @@
 import { type HeaderSource, requestSession } from '../common/request.js'
-import { type MockError, isMockError } from '../errors/index.js'
+import { type MockError, type Violation, isMockError } from '../errors/index.js'
 import type { AnswerSource, RequestRecord } from '../journal/journal.js'
 import type { RequestLine } from '../common/log.js'
 import { written } from '../responses/prefer.js'
@@ -23,6 +23,9 @@ const ANSWERS_NOT_VIOLATIONS = new Set<MockError['kind']>([
   'store_unavailable',
 ])
 
+/** A valid request's violations: one empty list for all of them, not one a request that the journal keeps. */
+const NO_VIOLATIONS: Violation[] = Object.freeze([]) as unknown as Violation[]
+
 /** The journal's record, which is also the request line: with the line's `error` and `forcedBy`. */
 type RecordedRequest = RequestRecord & Pick<RequestLine, 'error' | 'forcedBy'>
 
@@ -45,13 +48,16 @@ export function recordExchange(exchange: Exchange, deps: PipelineDeps, status: n
   // request line's copy with `error` added, gave each kind a shape of its own: the journal and the
   // request line read them through V8's slowest lookups, some 37k instructions an error answer (#19).
   const record: RecordedRequest = {
+    // Numbered by the journal; here so that numbering it changes no shape (and allocates no property store).
+    id: 0,
     time: exchange.time,
     method: request.method,
     path: request.path,
     query: request.rawQuery,
     operation: exchange.operation?.id,
     headers: request.headerSource,
-    body: exchange.body,
+    // The text the body was decoded to, where it was: one string to keep rather than a copy of its bytes.
+    body: exchange.bodyText ?? exchange.body,
     status,
     scenario: (exchange.scenario ?? state.activeScenario(session)).name,
     session,
@@ -60,7 +66,7 @@ export function recordExchange(exchange: Exchange, deps: PipelineDeps, status: n
       ? [...exchange.violations, ...(refused?.details ?? [])]
       : refused
         ? [...refused.details]
-        : [],
+        : NO_VIOLATIONS,
     responseViolations: exchange.responseViolations,
     fault: decision?.fault,
     reason: reasonOf(exchange, status),
@@ -79,6 +85,7 @@ export function recordExchange(exchange: Exchange, deps: PipelineDeps, status: n
     // The request line's own (the journal leaves them out): the error answered, what forced the status.
     error: mockError?.message,
     forcedBy: forced,
+    replica: undefined,
   }
   state.coverage.count(record, exchange.operation)
   state.journal.recordRequest(record)

@@ -102,6 +102,8 @@ export function selectMediaType(body: BodyValidator, contentType: string | undef
 export interface BodyOutcome {
   violations: Violation[]
   value?: unknown
+  /** The body decoded as text, where it was (JSON): the journal keeps it rather than a copy of the bytes. */
+  text?: string
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false })
@@ -212,10 +214,10 @@ function validateJson(media: AcceptedMediaType, bytes: Uint8Array): BodyOutcome 
   try {
     value = JSON.parse(text)
   } catch (error) {
-    return { violations: [{ path: 'body', message: `is not valid JSON (${(error as Error).message})` }] }
+    return { violations: [{ path: 'body', message: `is not valid JSON (${(error as Error).message})` }], text }
   }
-  if (!media.validate || media.validate.call(jsonLiterals(text), value)) return { violations: [], value }
-  return { violations: toViolations('body', media.validate.errors), value }
+  if (!media.validate || media.validate.call(jsonLiterals(text), value)) return { violations: [], value, text }
+  return { violations: toViolations('body', media.validate.errors), value, text }
 }
 
 /** Items a sequential request body may hold; more is refused, the rest unread. */

@@ -152,6 +152,24 @@ describe('createJournal: what an entry keeps', () => {
     expect(journal.listRequests()[0]).not.toHaveProperty('body')
   })
 
+  it('keeps a body given as the text it was decoded to, listed as bytes would be', () => {
+    const journal = createJournal(10)
+    journal.recordRequest(record({ body: '{"id":1,"name":"Fern"}' }))
+    journal.recordRequest(record({ body: 'x'.repeat(64 * KIB) }))
+    // 30,000 three-byte characters: 90,000 bytes of UTF-8, listed as the whole characters of the first 64 KiB.
+    journal.recordRequest(record({ body: '€'.repeat(30_000) }))
+    journal.recordRequest(record({ body: 'a'.repeat(64 * KIB) + 'b'.repeat(10) }))
+    const [json, full, wide, long] = journal.listRequests()
+    expect(json!.body).toBe('{"id":1,"name":"Fern"}')
+    expect(json).not.toHaveProperty('bodyTruncated')
+    expect(full!.body).toHaveLength(64 * KIB)
+    expect(full).not.toHaveProperty('bodyTruncated')
+    expect(wide!.body).toBe('€'.repeat(Math.floor((64 * KIB) / 3)))
+    expect(wide!.bodyTruncated).toBe(true)
+    expect(long!.body).toBe('a'.repeat(64 * KIB))
+    expect(long!.bodyTruncated).toBe(true)
+  })
+
   it('copies the body, so a reused buffer does not change the entry', () => {
     const journal = createJournal(10)
     const buffer = encode('{"name":"Fern"}')
