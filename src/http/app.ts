@@ -20,6 +20,7 @@ import {
   transportOf,
 } from '../pipeline/request-data.js'
 import type { Reply } from '../pipeline/reply.js'
+import type { RequestData } from '../common/request.js'
 import { responseOf } from './response-of.js'
 
 type Env = { Bindings: ServerBindings; Variables: { exchange: Exchange } }
@@ -93,6 +94,15 @@ export function createMockApps(engine: Engine, state: RuntimeState, closing: Abo
   app.onError((error, c) => responseOf(failedOutside(error, c.get('exchange'))))
 
   /**
+   * The request, where the server's own lane may answer it: `undefined` for the admin API and for a
+   * target the fetch lane's URL would change, both left to the app.
+   */
+  const ownLaneRequest = (transport: Transport): RequestData | undefined => {
+    if (!transport.raw && !isPlainTarget(transport.connection.target)) return undefined
+    const data = toRequestData(transport)
+    return data.path.includes('%') || (options.admin && isAdminPath(data.path)) ? undefined : data
+  }
+  /**
    * The server's own lane: a request to the described API that came over a connection, with no Origin
    * (so no CORS), goes to the pipeline straight, and its reply to the server's writer: Hono's context,
    * its routing of `*` and the fetch Request and Response around them cost some 11 % of the valid
@@ -101,18 +111,14 @@ export function createMockApps(engine: Engine, state: RuntimeState, closing: Abo
    * (`undefined`); a HEAD is answered as the GET, and the writer leaves its body out.
    */
   const serve: ServeTransport = (transport) => {
-    if (!transport.raw && !isPlainTarget(transport.connection.target)) return undefined
-    const data = toRequestData(transport)
-    const { path } = data
-    if ((cors && data.header('origin') !== undefined) || path.includes('%') || (options.admin && isAdminPath(path)))
-      return undefined
+    const data = ownLaneRequest(transport)
+    if (data === undefined || (cors && data.header('origin') !== undefined)) return undefined
     const exchange: Exchange = { request: data, time: Date.now(), started: performance.now() }
     return answerRequest(transport, exchange, deps).catch((error: unknown) => failedOutside(error, exchange))
   }
   const serveCrowded: MockApps['serveCrowded'] = (transport, refusal) => {
-    if (!transport.raw && !isPlainTarget(transport.connection.target)) return undefined
-    const request = toRequestData(transport)
-    if (request.path.includes('%') || (options.admin && isAdminPath(request.path))) return undefined
+    const request = ownLaneRequest(transport)
+    if (request === undefined) return undefined
     const exchange: Exchange = { request, time: Date.now(), started: performance.now(), error: refusal }
     const reply = renderFailure(refusal, exchange, deps)
     recordExchange(exchange, deps, reply.status)

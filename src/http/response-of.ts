@@ -1,3 +1,4 @@
+import { fetchHeadersOf } from '../internal/fetch-headers.js'
 import type { Reply } from '../pipeline/reply.js'
 
 /**
@@ -7,21 +8,11 @@ import type { Reply } from '../pipeline/reply.js'
  * back as a Headers and would join them.
  */
 export function responseOf({ status, headers, body }: Reply): Response {
-  const init = headers && (hasList(headers) ? asHeaders(headers) : (headers as Record<string, string>))
+  const init = headers && (hasList(headers) ? fetchHeadersOf(headers) : (headers as Record<string, string>))
   return new Response(body, { status, headers: init })
 }
 
 function hasList(headers: NonNullable<Reply['headers']>): boolean {
   for (const name in headers) if (typeof headers[name] !== 'string') return true
   return false
-}
-
-function asHeaders(source: NonNullable<Reply['headers']>): Headers {
-  const headers = new Headers()
-  for (const name in source) {
-    const value = source[name]!
-    if (typeof value === 'string') headers.append(name, value)
-    else for (const item of value) headers.append(name, item)
-  }
-  return headers
 }

@@ -19,6 +19,7 @@ import type { OpenConnections } from './connection-caps.js'
 import { responseOf } from '../http/response-of.js'
 import { NetworkFault } from '../pipeline/faults.js'
 import type { Reply } from '../pipeline/reply.js'
+import type { Transport } from '../pipeline/request-data.js'
 import type { TakeRequest } from './server.js'
 import { writeBroken, writeReply } from './write-reply.js'
 
@@ -90,6 +91,8 @@ export async function createReloadingApp(
    */
   const versionSignal = () => AbortSignal.any([closing.signal])
   let replaced = new AbortController()
+  /** What stops the live version's example checks: the server closing, or a reload replacing it. */
+  const examplesSignal = () => AbortSignal.any([closing.signal, replaced.signal])
   // Under --watch, what each load reads is told, to be watched (#35).
   // A server makes costly bodies off its event loop (#34): `generation-thread.ts`.
   const platform: Platform = { ...nodePlatform, offThread: offThreadGenerator }
@@ -134,7 +137,7 @@ export async function createReloadingApp(
         // The replaced version's examples are no longer worth checking.
         replaced.abort()
         replaced = new AbortController()
-        settleDeferredExamples(live.engine, AbortSignal.any([closing.signal, replaced.signal]))
+        settleDeferredExamples(live.engine, examplesSignal())
         read = attempt
         watcher?.follow(attempt)
         logger.info(
@@ -164,7 +167,7 @@ export async function createReloadingApp(
     },
     store,
     begin() {
-      settleDeferredExamples(live.engine, AbortSignal.any([closing.signal, replaced.signal]))
+      settleDeferredExamples(live.engine, examplesSignal())
       if (!read) return
       watcher = watchSources(read, reload, logger)
       // The server is asked for changes; a changed file is written over its copy, which the watcher sees.
@@ -207,9 +210,7 @@ function serveNodeRequest(
   const incoming = node?.incoming
   if (!incoming) return live.app.fetch(request, env)
   const transport = { raw: request, connection: new NodeConnection(incoming) }
-  const refused = connections?.refuses(incoming.socket) === true
-  if (refused) node.outgoing!.shouldKeepAlive = false
-  const reply = refused ? live.serveCrowded(transport, crowded!) : live.serve(transport)
+  const reply = replyOver(live, transport, incoming, node.outgoing!, connections, crowded)
   if (reply === undefined) return live.app.fetch(request, transport)
   return reply instanceof Promise ? reply.then(responseOf) : responseOf(reply)
 }
@@ -225,10 +226,7 @@ function takeNodeRequest(
   connections?: OpenConnections,
   crowded?: MockError,
 ): boolean {
-  const transport = { connection: new NodeConnection(incoming) }
-  const refused = connections?.refuses(incoming.socket) === true
-  if (refused) outgoing.shouldKeepAlive = false
-  const reply = refused ? live.serveCrowded(transport, crowded!) : live.serve(transport)
+  const reply = replyOver(live, { connection: new NodeConnection(incoming) }, incoming, outgoing, connections, crowded)
   if (reply === undefined) return false
   if (!(reply instanceof Promise)) writeReply(outgoing, reply)
   else
@@ -237,6 +235,24 @@ function takeNodeRequest(
       (error: unknown) => writeFailed(outgoing, error),
     )
   return true
+}
+
+/**
+ * The pipeline's reply to a request that came over a connection, both lanes': over one opened past
+ * the described API's cap, the refusal (`crowded`), and the connection ends with it. `undefined`
+ * where the app must answer.
+ */
+function replyOver(
+  live: Assembled,
+  transport: Transport,
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+  connections: OpenConnections | undefined,
+  crowded: MockError | undefined,
+): Reply | Promise<Reply> | undefined {
+  if (connections?.refuses(incoming.socket) !== true) return live.serve(transport)
+  outgoing.shouldKeepAlive = false
+  return live.serveCrowded(transport, crowded!)
 }
 
 /** A network fault has reset or closed the connection already; anything else is a 500 where the head is not sent yet. */

@@ -19,8 +19,7 @@ export function writeReply(outgoing: ServerResponse, { status, headers, body }: 
       writeStream(outgoing, body)
     }
   } catch (error) {
-    if (outgoing.headersSent) return void outgoing.destroy()
-    void (body instanceof ReadableStream && body.cancel())
+    if (!outgoing.headersSent && body instanceof ReadableStream) void body.cancel()
     writeBroken(outgoing, error)
   }
 }

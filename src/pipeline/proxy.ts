@@ -3,6 +3,7 @@ import { errors } from '../errors/index.js'
 import type { Connection, Transport } from './request-data.js'
 import { readBody } from './read-body.js'
 import { joinHeader } from '../internal/join-header.js'
+import { fetchHeadersOf } from '../internal/fetch-headers.js'
 import type { Exchange, PipelineDeps } from './exchange.js'
 import type { HeaderSource, ParsedHeaders } from '../common/request.js'
 import { VIOLATIONS_HEADER, renderViolationsHeader } from '../validation/violations-header.js'
@@ -127,7 +128,7 @@ async function passOn(
   if (recorder) {
     if (violations.length) recorder.passOver(operation, status, violations)
     else if (whole)
-      recorder.record(operation, request, sent, { status, headers: asHeaders(reply.headers), body: whole })
+      recorder.record(operation, request, sent, { status, headers: fetchHeadersOf(reply.headers), body: whole })
   }
   if (violations.length) {
     exchange.responseViolations = violations
@@ -159,13 +160,6 @@ async function passOn(
 function passedBack(received: ParsedHeaders): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = {}
   for (const name in received) if (!NOT_PASSED_BACK.has(name)) headers[name] = received[name]!
-  return headers
-}
-
-function asHeaders(source: ParsedHeaders): Headers {
-  const headers = new Headers()
-  for (const [name, value] of Object.entries(source))
-    for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, item)
   return headers
 }
 

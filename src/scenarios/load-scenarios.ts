@@ -4,7 +4,7 @@ import { StartupError, startupErrors } from '../errors/index.js'
 import { RuleProblem } from '../errors/rule.js'
 import { readRule } from '../rules/read-rule.js'
 import { loadLinearEngine } from '../validation/compile-pattern.js'
-import { looksLikeJson, yamlParser } from '../internal/yaml-parser.js'
+import { parseJsonOrYaml } from '../internal/yaml-parser.js'
 import type { RuleBook } from '../rules/rule-targets.js'
 import { type AnswerRule, isPlain } from '../rules/rule.js'
 import type { Scenario } from './scenarios.js'
@@ -68,15 +68,12 @@ function mentionsKey(value: unknown, key: string): boolean {
  * (a bundle's scenarios) by lossless-json, which refuses a repeated key as the YAML parser does; else
  * YAML, whose parser also explains what neither reads.
  */
-async function parseScenarioFile(text: string): Promise<unknown> {
-  if (looksLikeJson(text))
-    try {
-      return parseLosslessJson(text, undefined, exactNumber)
-    } catch {
-      // The YAML parser decides.
-    }
-  const { parse } = await yamlParser.load()
-  return parse(text, exactIntegers, { uniqueKeys: true, intAsBigInt: true })
+function parseScenarioFile(text: string): Promise<unknown> {
+  return parseJsonOrYaml(
+    text,
+    { uniqueKeys: true, intAsBigInt: true },
+    { json: (json) => parseLosslessJson(json, undefined, exactNumber), reviver: exactIntegers },
+  )
 }
 
 function exactNumber(text: string): number | LosslessNumber {
