@@ -14,6 +14,11 @@
 //                                      0, 10, 100 non-matching rules (and 100 mixing body, headers, query)
 //                                      against bare; about 5 × (seconds + 1) s a round, so not in the
 //                                      default run (in --all)
+//   npm run bench -- --gap             where the gap to the Hono + Ajv reference goes (bench/gap.mjs, #34
+//                                      §6): valid POST /plants against bare, the reference, the mock with
+//                                      default flags, --quiet, --journal-size 0, both, and the mock's floor
+//                                      (bench/mock-floor-server.mjs: its server without the pipeline), then
+//                                      the CPU a request by part; about 7 × (seconds + 3) s a round (in --all)
 //   npm run bench -- --proxy           proxy mode only (bench/proxy.mjs): valid POST /plants straight at
 //                                      a node:http upstream, through the mock in proxy mode in front of it,
 //                                      and at the mock in mock mode; proxy req/s ÷ direct req/s against
@@ -77,6 +82,7 @@ import { dashboardsUnderLoad } from './dashboards.mjs'
 import { streamsCompare } from './streams.mjs'
 import { peersCompare } from './peers.mjs'
 import { rulesCompare } from './rules.mjs'
+import { gapCompare } from './gap.mjs'
 import { STATEFUL_PROFILE_PATHS, statefulCompare, statefulInProcess, statefulMemory } from './stateful.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -96,6 +102,7 @@ const { values: args } = parseArgs({
     dashboards: { type: 'string', default: '0' },
     streams: { type: 'boolean', default: false },
     rules: { type: 'boolean', default: false },
+    gap: { type: 'boolean', default: false },
     proxy: { type: 'boolean', default: false },
     peers: { type: 'boolean', default: false },
     instructions: { type: 'boolean', default: false },
@@ -642,6 +649,7 @@ async function main() {
     args.memory ||
     args['in-process'] ||
     args.rules ||
+    args.gap ||
     args.proxy ||
     args.peers ||
     args.instructions ||
@@ -657,6 +665,7 @@ async function main() {
   if (args.all || args.stateful || args.memory || !otherMode) report.memory = statefulMemory({ fmt })
   if (args.all || args['in-process']) report.inProcess = statefulInProcess({ fmt })
   if (args.all || args.rules) report.rules = await rulesCompare(helpers)
+  if (args.all || args.gap) report.gap = await gapCompare({ ...helpers, target: PATHS[0] })
   if (args.all || args.proxy) report.proxy = await proxyCompare(helpers)
   if (args.peers) report.peers = await peersCompare(helpers)
   if (args.streams) report.streams = await streamsCompare({ root, rounds: Number(args.rounds ?? 3), fmt })
