@@ -12,6 +12,8 @@ export interface RequestData {
   header(name: string): string | undefined
   /** Every header, lower-case names, as the server parsed them; the journal keeps this and reads it when listed. */
   headerSource: HeaderSource
+  /** The headers as the server's parser read them, `[name, value, ...]` as sent, where a server did: what the journal keeps. */
+  rawHeaders?: readonly string[]
   query(): URLSearchParams
   /** The query string as sent, without `?`. */
   rawQuery: string

@@ -169,7 +169,8 @@ export function firstBytesOf(text: string): StoredBody {
 const LINE_ONLY = new Set(['error', 'forcedBy'])
 
 export function entryOf(record: Stored, redaction: Redaction): JournalEntry {
-  const { body, id, time, violations, responseViolations, query, response, nearMiss, ...rest } = record
+  // The raw list of headers is what the journal packs; `headers` is what it lists.
+  const { body, id, time, violations, responseViolations, query, response, nearMiss, rawHeaders: _, ...rest } = record
   const entry = { id, time: isoTime(time) } as JournalEntry
   // The record holds every field, undefined where the request has none (one shape for all records,
   // `recordExchange`), and the request line's own `error` and `forcedBy`: the entry lists what is set.

@@ -12,6 +12,7 @@ import {
   summaryOf,
 } from './journal-entry.js'
 import { type JournalFilter, matches } from './journal-filter.js'
+import { RecordColumns } from './record-columns.js'
 
 /**
  * The answer as the request path built it, kept by reference: the rendered body string and the
@@ -49,6 +50,8 @@ export interface RequestRecord extends Omit<
   time: number
   /** As the server parsed them: read (and redacted) when the journal is listed, not when the request is recorded. */
   headers: HeaderSource
+  /** The same as the server's parser read them (`[name, value, ...]`), where it did: what the journal keeps, packed. */
+  rawHeaders?: readonly string[]
   /** The text the body was decoded to, where it was (JSON), else its bytes. */
   body?: Uint8Array | string
   response?: AnswerSource
@@ -136,12 +139,8 @@ export function createJournal(
 ): Journal {
   const toEntry = (record: Stored) => entryOf(record, redaction)
   const toSummary = (record: Stored) => summaryOf(record, redaction)
-  // Oldest first; records before `first` are dropped (and unset), the array is compacted now and then.
-  let records: Array<Stored | undefined> = []
-  // Each record's size, beside it rather than in it: one more field on the record, whose spread
-  // copies some fifteen, doubled the cost of recording a request (1.0 → 2.1 µs, #12).
-  let sizes: number[] = []
-  let first = 0
+  // Oldest first, in columns (`record-columns.ts`): a record kept is no object of its own.
+  let records = new RecordColumns()
   let bytes = 0
   let nextId = 1
   let replicaName: string | undefined
@@ -150,20 +149,24 @@ export function createJournal(
   let letGo = 0
   // Up to twice the capacity is held and the oldest dropped in one go, so that dropping costs a
   // request nothing on average; only the newest `capacity` are ever listed.
-  /** Where the listed records begin: the newest `capacity` of those not yet dropped. */
-  const oldest = () => Math.max(first, records.length - capacity)
-  const kept = () => records.slice(oldest()) as Stored[]
+  /** Where the listed records begin: the newest `capacity`. */
+  const oldest = () => Math.max(0, records.length - capacity)
+  const recordAt = (index: number) => records.recordAt(index, replicaName)
+  const kept = () => {
+    const listed: Stored[] = []
+    for (let i = oldest(); i < records.length; i++) listed.push(recordAt(i))
+    return listed
+  }
   /** Bounded by count and by bytes: a thousand 1 MiB bodies must not hold a gigabyte (#12). */
   const dropOldest = () => {
-    const keep = Math.min(capacity, records.length - first)
-    while (records.length - first > keep || (bytes > maxBytes && records.length - first > 1)) {
-      bytes -= sizes[first]!
-      records[first++] = undefined
-      letGo++
+    const keep = Math.min(capacity, records.length)
+    let drop = 0
+    while (records.length - drop > keep || (bytes > maxBytes && records.length - drop > 1)) {
+      bytes -= records.sizeAt(drop)
+      drop++
     }
-    records = records.slice(first)
-    sizes = sizes.slice(first)
-    first = 0
+    records.dropFirst(drop)
+    letGo += drop
   }
   const feed = createJournalFeed(toEntry, toSummary)
   const listeners = feed.listeners
@@ -181,10 +184,9 @@ export function createJournal(
       const size = sizeOf(record)
       if (record.body) stored.body = keptBody(record.body)
       if (record.response) stored.response = boundedAnswer(record.response)
-      records.push(stored)
-      sizes.push(size)
+      records.push(stored, size)
       bytes += size
-      if (records.length - first > 2 * capacity || bytes > maxBytes) dropOldest()
+      if (records.length > 2 * capacity || bytes > maxBytes) dropOldest()
     },
     listRequests(filter = {}) {
       return kept()
@@ -194,8 +196,9 @@ export function createJournal(
     pageRequests(filter, { limit, after = 0 }) {
       const entries: JournalEntry[] = []
       for (let i = oldest(); i < records.length; i++) {
-        const record = records[i]!
-        if (record.id <= after || !matches(record, filter)) continue
+        if (records.idAt(i) <= after) continue
+        const record = recordAt(i)
+        if (!matches(record, filter)) continue
         if (entries.length === limit) return { entries, next: entries[entries.length - 1]!.id }
         entries.push(toEntry(record))
       }
@@ -203,23 +206,21 @@ export function createJournal(
     },
     countRequests(filter = {}) {
       let count = 0
-      for (let i = oldest(); i < records.length; i++) if (matches(records[i]!, filter)) count++
+      for (let i = oldest(); i < records.length; i++) if (matches(recordAt(i), filter)) count++
       return count
     },
     clearRequests(filter = {}) {
       const from = oldest()
-      const keep = (_: unknown, i: number) =>
-        i >= from && filter.session !== undefined && records[i]!.session !== filter.session
       // Those held past the capacity go now: still dropped, unless the whole journal is emptied.
-      letGo = filter.session === undefined ? 0 : letGo + from - first
-      sizes = sizes.filter(keep)
-      records = records.filter(keep)
-      first = 0
-      bytes = sizes.reduce((sum, size) => sum + size, 0)
+      letGo = filter.session === undefined ? 0 : letGo + from
+      if (filter.session === undefined) records = new RecordColumns()
+      else records.keepOnly((i) => i >= from && records.sessionAt(i) !== filter.session)
+      bytes = 0
+      for (let i = 0; i < records.length; i++) bytes += records.sizeAt(i)
     },
     // Records held past the capacity (up to twice it, dropped in one go) are not listed: dropped already.
     get dropped() {
-      return letGo + Math.max(0, records.length - first - capacity)
+      return letGo + Math.max(0, records.length - capacity)
     },
     subscribe: feed.subscribe,
     subscribeSummaries: feed.subscribeSummaries,
@@ -228,8 +229,8 @@ export function createJournal(
       const ids: number[] = []
       // Newest first, back to `after` or `limit` of them, then put in order.
       for (let i = records.length - 1; i >= oldest() && texts.length < limit; i--) {
-        const record = records[i]!
-        if (record.id <= after) break
+        if (records.idAt(i) <= after) break
+        const record = recordAt(i)
         if (!matches(record, filter)) continue
         texts.push(toSummary(record))
         ids.push(record.id)
@@ -248,9 +249,9 @@ export function createJournal(
       let high = records.length - 1
       while (low <= high) {
         const middle = (low + high) >> 1
-        const record = records[middle]!
-        if (record.id === id) return toEntry(record)
-        if (record.id < id) low = middle + 1
+        const recordId = records.idAt(middle)
+        if (recordId === id) return toEntry(recordAt(middle))
+        if (recordId < id) low = middle + 1
         else high = middle - 1
       }
       return undefined

@@ -7,11 +7,13 @@ export class NodeConnection implements Connection {
   readonly method: string
   readonly target: string
   readonly headers: IncomingHttpHeaders
+  readonly rawHeaders: readonly string[]
 
   constructor(private readonly incoming: IncomingMessage) {
     this.method = incoming.method!
     this.target = incoming.url!
     this.headers = incoming.headers
+    this.rawHeaders = incoming.rawHeaders
   }
 
   get closed(): boolean {

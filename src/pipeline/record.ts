@@ -56,6 +56,7 @@ export function recordExchange(exchange: Exchange, deps: PipelineDeps, status: n
     query: request.rawQuery,
     operation: exchange.operation?.id,
     headers: request.headerSource,
+    rawHeaders: request.rawHeaders,
     // The text the body was decoded to, where it was: one string to keep rather than a copy of its bytes.
     body: exchange.bodyText ?? exchange.body,
     status,

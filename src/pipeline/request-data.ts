@@ -26,6 +26,8 @@ export interface Connection {
   readonly target: string
   /** The request's headers as the server parsed them, repeated ones joined (`a, b`) as fetch's Headers does. */
   readonly headers: ParsedHeaders
+  /** The same as the parser read them, `[name, value, ...]`. */
+  readonly rawHeaders: readonly string[]
   /** The body, at most `limit` bytes: past it the reading stops, and it rejects with 413. */
   readBody(limit: number): Promise<Uint8Array>
   /** Whether the connection is closed already. */
@@ -67,7 +69,13 @@ export function toRequestData(transport: Transport): RequestData {
   const path = queryStart === -1 ? url.slice(pathStart) : url.slice(pathStart, queryStart)
   const rawQuery = queryStart === -1 ? '' : url.slice(queryStart + 1)
   if (!connection) return new FetchRequestData(raw!.method, raw!.headers, path, rawQuery)
-  return new ParsedRequestData(raw ? raw.method : connection.method, connection.headers, path, rawQuery)
+  return new ParsedRequestData(
+    raw ? raw.method : connection.method,
+    connection.headers,
+    connection.rawHeaders,
+    path,
+    rawQuery,
+  )
 }
 
 /**
@@ -110,6 +118,7 @@ class ParsedRequestData extends BaseRequestData {
   constructor(
     method: string,
     readonly headerSource: ParsedHeaders,
+    readonly rawHeaders: readonly string[],
     path: string,
     rawQuery: string,
   ) {

@@ -54,13 +54,26 @@ describe('createJournal: the answers it keeps', () => {
     expect(empty!.response).toEqual({ status: 200, headers: { 'content-type': 'text/plain' }, body: '' })
   })
 
-  it('keeps the answer as built until it is listed: the rendered string by reference, nothing copied', () => {
+  it('keeps an answer as it was when recorded, and a streamed answer’s progress as it goes', () => {
     const journal = createJournal(10)
     const answer: AnswerSource = { status: 200, contentType: 'application/json', body: '{"name":"Fern"}' }
+    const streamed: AnswerSource = {
+      status: 200,
+      contentType: 'text/event-stream',
+      body: null,
+      stream: { items: 0, bytes: 0, ended: 'streaming' },
+    }
     journal.recordRequest(record(answer))
-    // A later change to the (never changed) rendered object shows: the journal holds the reference.
+    journal.recordRequest(record(streamed))
+    // The status and a short body are packed with the record (record-columns.ts): a later change does not show.
     answer.status = 299
-    expect(journal.listRequests()[0]!.response!.status).toBe(299)
+    answer.body = '{}'
+    // A stream's record is updated as its items go: the journal reads it where it is.
+    streamed.stream!.items = 3
+    streamed.stream!.ended = 'complete'
+    const [first, second] = journal.listRequests()
+    expect(first!.response).toMatchObject({ status: 200, body: '{"name":"Fern"}' })
+    expect(second!.response!.stream).toEqual({ items: 3, bytes: 0, ended: 'complete' })
   })
 
   it('keeps only the first 64 KiB of a longer body, as bytes, and says it was cut', () => {

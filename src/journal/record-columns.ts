@@ -1,0 +1,335 @@
+import type { HeaderSource } from '../common/request.js'
+import type { AnswerSource, Stored } from './journal.js'
+
+/**
+ * The journal's records, oldest first, kept in columns rather than as objects: numbers in typed
+ * arrays, the texts a request brings (its path, query, raw headers, a short body, a short answer made
+ * for it) packed into chunks of memory outside the JavaScript heap, and the few references a record
+ * holds, mostly to strings and objects every request shares (the method, the operation, the scenario,
+ * the answer's static body), in arrays. A record read back (`recordAt`) is made anew from them.
+ *
+ * Why: a record kept as it came held some fourteen objects of its own, 850 bytes of heap (itself, the
+ * header object and each value, the path, the body's text, the answer and its body). Each lived
+ * through two young collections, was copied into the old generation, and made every mark-compact
+ * longer until the journal let it go. In columns those texts are garbage at once, a record is no
+ * object, and a mark-compact's work no longer grows with the journal (#34 §6: BENCHMARKS.md).
+ *
+ * Texts are packed as UTF-8 and come back as they went, but for a lone surrogate, which becomes U+FFFD
+ * as it does on the wire (one code unit for one: the texts after it stay where they were). A body or
+ * an answer's body longer than `PACKED_TEXT_LIMIT`, bytes, and headers without the parser's raw list
+ * (a fetch `Headers`, under `app.request()`) are kept as they are, with the rarer fields.
+ */
+export class RecordColumns {
+  #length = 0
+  #room: number
+  /** id, time, durationMs, size (the journal's byte count of the record). */
+  #numbers: Float64Array
+  /** status, valid, where the texts begin, their lengths (-1: kept as it is), the answer's status (-1: none), the texts' bytes. */
+  #ints: Int32Array
+  /** method, operation, scenario, violations, the texts' chunk, the answer's Content-Type, static body and headers, the rarer fields. */
+  #refs: unknown[]
+  readonly #chunks = new TextChunks()
+
+  constructor(room = 64) {
+    this.#room = room
+    this.#numbers = new Float64Array(room * NUMBERS)
+    this.#ints = new Int32Array(room * INTS)
+    this.#refs = new Array<unknown>(room * REFS).fill(undefined)
+  }
+
+  get length(): number {
+    return this.#length
+  }
+
+  /** Keeps `record`, which the journal numbered and bounded already; `size` is what it counts for in the byte budget. */
+  push(record: Stored, size: number): void {
+    if (this.#length === this.#room) this.#grow()
+    const { path, query, body } = record
+    const headersText = record.rawHeaders?.join(SEPARATOR)
+    const bodyPacked = typeof body === 'string' && body.length <= PACKED_TEXT_LIMIT
+    const answer = record.response
+    const answerBody = answer?.body
+    const answerPacked = typeof answerBody === 'string' && answerBody.length <= PACKED_TEXT_LIMIT
+    // One string, one encoding into the chunk: its parts are garbage as soon as it is written.
+    let text = path + query
+    if (headersText !== undefined) text += headersText
+    if (bodyPacked) text += body
+    if (answerPacked) text += answerBody
+    const chunks = this.#chunks
+    const start = text.length === 0 ? 0 : chunks.write(text)
+
+    const n = this.#length * NUMBERS
+    const numbers = this.#numbers
+    numbers[n] = record.id
+    numbers[n + 1] = record.time
+    numbers[n + 2] = record.durationMs
+    numbers[n + 3] = size
+    const i = this.#length * INTS
+    const ints = this.#ints
+    ints[i] = record.status
+    ints[i + 1] = record.valid ? 1 : 0
+    ints[i + 2] = start
+    ints[i + 3] = path.length
+    ints[i + 4] = query.length
+    ints[i + 5] = headersText === undefined ? -1 : headersText.length
+    ints[i + 6] = bodyPacked ? body.length : -1
+    ints[i + 7] = answerPacked ? answerBody.length : -1
+    ints[i + 8] = answer === undefined ? -1 : answer.status
+    ints[i + 9] = text.length === 0 ? 0 : chunks.written
+    const r = this.#length * REFS
+    const refs = this.#refs
+    refs[r] = record.method
+    refs[r + 1] = record.operation
+    refs[r + 2] = record.scenario
+    refs[r + 3] = record.violations
+    refs[r + 4] = text.length === 0 ? undefined : chunks.chunk
+    refs[r + 5] = answer?.contentType
+    refs[r + 6] = answer?.staticBody
+    refs[r + 7] = answer?.headers
+    refs[r + 8] = rarerFields(record, headersText === undefined, bodyPacked, answerPacked)
+    this.#length++
+  }
+
+  idAt(index: number): number {
+    return this.#numbers[index * NUMBERS]!
+  }
+
+  sizeAt(index: number): number {
+    return this.#numbers[index * NUMBERS + 3]!
+  }
+
+  sessionAt(index: number): string | undefined {
+    return (this.#refs[index * REFS + 8] as RarerFields | undefined)?.session
+  }
+
+  /** The record as it was handed over, its texts read back; `replica` is the journal's, the same for all. */
+  recordAt(index: number, replica: string | undefined): Stored {
+    const n = index * NUMBERS
+    const i = index * INTS
+    const r = index * REFS
+    const ints = this.#ints
+    const refs = this.#refs
+    const pathLength = ints[i + 3]!
+    const queryLength = ints[i + 4]!
+    const headersLength = ints[i + 5]!
+    const bodyLength = ints[i + 6]!
+    const answerBodyLength = ints[i + 7]!
+    const chunk = refs[r + 4] as Uint8Array | undefined
+    const start = ints[i + 2]!
+    const text = chunk === undefined ? '' : decoder.decode(chunk.subarray(start, start + ints[i + 9]!))
+    let read = 0
+    const next = (count: number) => text.slice(read, (read += count))
+    const rarer = refs[r + 8] as RarerFields | undefined
+    const path = next(pathLength)
+    const query = next(queryLength)
+    const headers = headersLength === -1 ? rarer!.headers! : headersOfRaw(next(headersLength))
+    const body = bodyLength === -1 ? rarer?.body : next(bodyLength)
+    const answerStatus = ints[i + 8]!
+    const response: AnswerSource | undefined =
+      answerStatus === -1
+        ? undefined
+        : {
+            status: answerStatus,
+            headers: refs[r + 7] as AnswerSource['headers'],
+            contentType: refs[r + 5] as string | undefined,
+            body: answerBodyLength === -1 ? rarer!.answerBody! : next(answerBodyLength),
+            staticBody: refs[r + 6] as AnswerSource['staticBody'],
+            stream: rarer?.answerStream,
+          }
+    return {
+      id: this.#numbers[n]!,
+      time: this.#numbers[n + 1]!,
+      method: refs[r] as string,
+      path,
+      query,
+      operation: refs[r + 1] as string | undefined,
+      headers,
+      body,
+      status: ints[i]!,
+      scenario: refs[r + 2] as string,
+      session: rarer?.session,
+      valid: ints[i + 1] === 1,
+      violations: refs[r + 3] as Stored['violations'],
+      responseViolations: rarer?.responseViolations,
+      fault: rarer?.fault,
+      reason: rarer?.reason,
+      data: rarer?.data,
+      proxied: rarer?.proxied,
+      proxy: rarer?.proxy,
+      answeredBy: rarer?.answeredBy,
+      nearMiss: rarer?.nearMiss,
+      response,
+      durationMs: this.#numbers[n + 2]!,
+      replica,
+    }
+  }
+
+  /** Lets go of the oldest `count` records. */
+  dropFirst(count: number): void {
+    if (count <= 0) return
+    this.#numbers.copyWithin(0, count * NUMBERS, this.#length * NUMBERS)
+    this.#ints.copyWithin(0, count * INTS, this.#length * INTS)
+    this.#refs.copyWithin(0, count * REFS, this.#length * REFS)
+    this.#length -= count
+    // What the records let go of pointed to (chunks, rarer fields) is let go of too.
+    this.#refs.fill(undefined, this.#length * REFS, (this.#length + count) * REFS)
+  }
+
+  /** Keeps only the records `keep` says yes to, in order. */
+  keepOnly(keep: (index: number) => boolean): void {
+    let kept = 0
+    for (let index = 0; index < this.#length; index++) {
+      if (!keep(index)) continue
+      if (kept !== index) {
+        this.#numbers.copyWithin(kept * NUMBERS, index * NUMBERS, (index + 1) * NUMBERS)
+        this.#ints.copyWithin(kept * INTS, index * INTS, (index + 1) * INTS)
+        this.#refs.copyWithin(kept * REFS, index * REFS, (index + 1) * REFS)
+      }
+      kept++
+    }
+    this.#refs.fill(undefined, kept * REFS, this.#length * REFS)
+    this.#length = kept
+  }
+
+  #grow(): void {
+    const room = this.#room * 2
+    const numbers = new Float64Array(room * NUMBERS)
+    numbers.set(this.#numbers)
+    const ints = new Int32Array(room * INTS)
+    ints.set(this.#ints)
+    const refs = new Array<unknown>(room * REFS).fill(undefined)
+    for (let i = 0; i < this.#length * REFS; i++) refs[i] = this.#refs[i]
+    this.#numbers = numbers
+    this.#ints = ints
+    this.#refs = refs
+    this.#room = room
+  }
+}
+
+const NUMBERS = 4
+const INTS = 10
+const REFS = 9
+
+/** Texts longer than this (UTF-16 code units) are kept as they are: a copy of each would cost the request more than the collector's work. */
+export const PACKED_TEXT_LIMIT = 4096
+
+/** Size of a chunk of packed texts; a record's texts larger than it get a chunk of their own. */
+const CHUNK_BYTES = 256 * 1024
+
+/**
+ * Separates raw header names and values in a packed header text: U+FFFF, which no header holds. Node's
+ * parser reads each byte of a header as one Latin-1 character (U+0000 to U+00FF), as a fetch
+ * `Headers` holds only byte strings.
+ */
+const SEPARATOR = '\uffff'
+
+/**
+ * Where packed texts are written: chunks of UTF-8 outside the heap's objects, filled one after another
+ * (typed arrays and `TextEncoder`, so that the journal runs wherever the mock does, a browser too). A
+ * chunk is let go of with the last record that points to it.
+ */
+class TextChunks {
+  #chunk: Uint8Array | undefined
+  #at = 0
+  /** Bytes the last `write` took. */
+  written = 0
+
+  /** Encodes `text` (not empty) into `chunk`; returns where it begins, and sets `written`. */
+  write(text: string): number {
+    // At most three bytes a code unit (a surrogate pair takes four for two).
+    const room = text.length * 3
+    if (this.#chunk === undefined || this.#at + room > this.#chunk.length) {
+      this.#chunk = new Uint8Array(Math.max(CHUNK_BYTES, room))
+      this.#at = 0
+    }
+    const at = this.#at
+    this.written = encoder.encodeInto(text, this.#chunk.subarray(at)).written
+    this.#at += this.written
+    return at
+  }
+
+  get chunk(): Uint8Array | undefined {
+    return this.#chunk
+  }
+}
+
+const encoder = new TextEncoder()
+// A text that begins with U+FEFF keeps it: the decoder would otherwise take it for a byte order mark.
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true })
+
+/** A record's fields that most requests leave unset, and what is kept as it is rather than packed; one object, only when there is one. */
+interface RarerFields {
+  session: string | undefined
+  responseViolations: Stored['responseViolations']
+  fault: string | undefined
+  reason: string | undefined
+  data: string | undefined
+  proxied: string | undefined
+  proxy: string | undefined
+  answeredBy: string | undefined
+  nearMiss: Stored['nearMiss']
+  headers: HeaderSource | undefined
+  body: Stored['body']
+  answerBody: AnswerSource['body'] | undefined
+  answerStream: AnswerSource['stream']
+}
+
+function rarerFields(
+  record: Stored,
+  headersKept: boolean,
+  bodyPacked: boolean,
+  answerPacked: boolean,
+): RarerFields | undefined {
+  const body = bodyPacked ? undefined : record.body
+  const answerBody = answerPacked ? undefined : record.response?.body
+  const answerStream = record.response?.stream
+  if (
+    !headersKept &&
+    body === undefined &&
+    answerBody === undefined &&
+    answerStream === undefined &&
+    record.session === undefined &&
+    record.responseViolations === undefined &&
+    record.fault === undefined &&
+    record.reason === undefined &&
+    record.data === undefined &&
+    record.proxied === undefined &&
+    record.proxy === undefined &&
+    record.answeredBy === undefined &&
+    record.nearMiss === undefined
+  )
+    return undefined
+  return {
+    session: record.session,
+    responseViolations: record.responseViolations,
+    fault: record.fault,
+    reason: record.reason,
+    data: record.data,
+    proxied: record.proxied,
+    proxy: record.proxy,
+    answeredBy: record.answeredBy,
+    nearMiss: record.nearMiss,
+    headers: headersKept ? record.headers : undefined,
+    body,
+    answerBody,
+    answerStream,
+  }
+}
+
+/**
+ * The header object Node's server makes of the raw list (with `joinDuplicateHeaders`): lower-case
+ * names, a repeated header's values joined by `, ` (a Cookie's by `; `), Set-Cookie a list.
+ */
+function headersOfRaw(text: string): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {}
+  if (text === '') return headers
+  const raw = text.split(SEPARATOR)
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase()
+    const value = raw[i + 1]!
+    const seen = headers[name]
+    if (name === 'set-cookie') headers[name] = Array.isArray(seen) ? [...seen, value] : [value]
+    else headers[name] = seen === undefined ? value : `${seen as string}${name === 'cookie' ? '; ' : ', '}${value}`
+  }
+  return headers
+}
