@@ -80,7 +80,7 @@ export function recordExchange(exchange: Exchange, deps: PipelineDeps, status: n
         ? decision.rule.label
         : undefined,
     nearMiss: exchange.nearMiss,
-    // A network fault sent none (status 0); otherwise the answer as built, by reference.
+    // A network fault sent none (status 0); otherwise the answer as built, handed over by reference.
     response: status === 0 ? undefined : exchange.answer,
     durationMs: Math.round((performance.now() - exchange.started) * 1000) / 1000,
     // The request line's own (the journal leaves them out): the error answered, what forced the status.

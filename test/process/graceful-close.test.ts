@@ -45,6 +45,20 @@ async function untilAnswered(connection: RawConnection): Promise<string> {
   return connection.received()
 }
 
+/** The answer came with `Connection: close`, then the server closed the connection, and `close()` resolved, all within 2 s. */
+async function expectEndedWithItsAnswer(
+  connection: RawConnection,
+  closed: Promise<void>,
+  startedAt: number,
+): Promise<void> {
+  const answer = await untilAnswered(connection)
+  expect(statusOf(answer)).toBe(200)
+  expect(answer).toMatch(/\r\nConnection: close\r\n/i)
+  await within(2000, 'the server closing the connection', connection.closed)
+  await within(2000, 'close() to resolve', closed)
+  expect(performance.now() - startedAt).toBeLessThan(2000)
+}
+
 describe('close() and keep-alive connections', () => {
   it('ends a connection whose response was under way when close() began, with that response', async () => {
     const server = await serve()
@@ -53,12 +67,7 @@ describe('close() and keep-alive connections', () => {
     await sleep(100)
     const startedAt = performance.now()
     const closed = server.close()
-    const answer = await untilAnswered(connection)
-    expect(statusOf(answer)).toBe(200)
-    expect(answer).toMatch(/\r\nConnection: close\r\n/i)
-    await within(2000, 'the server closing the connection', connection.closed)
-    await within(2000, 'close() to resolve', closed)
-    expect(performance.now() - startedAt).toBeLessThan(2000)
+    await expectEndedWithItsAnswer(connection, closed, startedAt)
   })
 
   it('ends a connection whose request head was still arriving when close() began', async () => {
@@ -70,11 +79,6 @@ describe('close() and keep-alive connections', () => {
     const closed = server.close()
     await sleep(50)
     connection.socket.write(`${head().slice(head().indexOf('Connection:'))}\r\n${BODY}`)
-    const answer = await untilAnswered(connection)
-    expect(statusOf(answer)).toBe(200)
-    expect(answer).toMatch(/\r\nConnection: close\r\n/i)
-    await within(2000, 'the server closing the connection', connection.closed)
-    await within(2000, 'close() to resolve', closed)
-    expect(performance.now() - startedAt).toBeLessThan(2000)
+    await expectEndedWithItsAnswer(connection, closed, startedAt)
   })
 })

@@ -20,7 +20,7 @@ function roundTrip(record: Stored): Stored {
 
 describe('RecordColumns: a record comes back as it went', () => {
   it('numbers, shared strings, flags and the texts it packs', () => {
-    const record = stored({
+    const fields: Partial<Stored> = {
       id: 7,
       time: Date.UTC(2026, 10, 29, 13, 5, 7, 123),
       durationMs: 0.125,
@@ -32,21 +32,8 @@ describe('RecordColumns: a record comes back as it went', () => {
       valid: false,
       violations: [{ path: 'body.id', message: 'must be an integer' }],
       response: { status: 201, contentType: 'application/json', headers: { location: '/plants/7' }, body: '{"id":7}' },
-    })
-    const back = roundTrip(record)
-    expect(back).toMatchObject({
-      id: 7,
-      time: record.time,
-      durationMs: 0.125,
-      method: 'PATCH',
-      path: '/plants/7',
-      query: 'a=1&b=%20',
-      body: '{"name":"Fern"}',
-      status: 201,
-      valid: false,
-      violations: record.violations,
-      response: { status: 201, contentType: 'application/json', headers: { location: '/plants/7' }, body: '{"id":7}' },
-    })
+    }
+    expect(roundTrip(stored(fields))).toMatchObject(fields)
   })
 
   it('any string, NULs, a leading U+FEFF and empty ones included; a lone surrogate as U+FFFD, as on the wire', () => {
