@@ -140,6 +140,24 @@ describe('RecordColumns: many records', () => {
     expect(columns.recordAt(29, undefined)).toMatchObject({ id: 100, query: 'n=100', body: body(100) })
   })
 
+  it('wraps around its slots: dropped ones are taken again, in order, before it grows', () => {
+    const columns = new RecordColumns(4)
+    const push = (n: number) => columns.push(stored({ query: `n=${n}` }, n), 1)
+    for (let n = 1; n <= 4; n++) push(n)
+    columns.dropFirst(3)
+    for (let n = 5; n <= 7; n++) push(n)
+    expect(Array.from({ length: columns.length }, (_, i) => columns.recordAt(i, undefined).query)).toEqual([
+      'n=4',
+      'n=5',
+      'n=6',
+      'n=7',
+    ])
+    // Full and wrapped: growing keeps the order.
+    push(8)
+    expect(Array.from({ length: columns.length }, (_, i) => columns.idAt(i))).toEqual([4, 5, 6, 7, 8])
+    expect(() => new RecordColumns(6)).toThrow(RangeError)
+  })
+
   it('a record whose texts outgrow a chunk gets one of its own', () => {
     const columns = new RecordColumns()
     const headers = Array.from({ length: 4000 }, (_, i) => [`x-h-${i}`, 'v'.repeat(40)]).flat()
