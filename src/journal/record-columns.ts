@@ -30,7 +30,7 @@ export class RecordColumns {
   #ints: Int32Array
   /** method, operation, scenario, violations, the texts' chunk, the answer's Content-Type, static body and headers, the rarer fields. */
   #refs: unknown[]
-  readonly #chunks = new TextChunks()
+  #chunks = new TextChunks()
 
   constructor(room = 64) {
     if ((room & (room - 1)) !== 0) throw new RangeError(`room must be a power of two, not ${room}`)
@@ -180,11 +180,24 @@ export class RecordColumns {
     this.#length -= count
   }
 
-  /** Keeps only the records `keep` says yes to, in order. */
+  /**
+   * Keeps only the records `keep` says yes to, in order, their texts copied into new chunks: a few
+   * records kept out of many (one session's, when another's are cleared) would otherwise hold on to
+   * every chunk they were written in, memory the byte budget does not count.
+   */
   keepOnly(keep: (index: number) => boolean): void {
     const kept: number[] = []
     for (let index = 0; index < this.#length; index++) if (keep(index)) kept.push(index)
     this.#moveTo(this.#room, kept)
+    const chunks = new TextChunks()
+    for (let slot = 0; slot < this.#length; slot++) {
+      const chunk = this.#refs[slot * REFS + 4] as Uint8Array | undefined
+      if (chunk === undefined) continue
+      const start = this.#ints[slot * INTS + 2]!
+      this.#ints[slot * INTS + 2] = chunks.copy(chunk.subarray(start, start + this.#ints[slot * INTS + 9]!))
+      this.#refs[slot * REFS + 4] = chunks.chunk
+    }
+    this.#chunks = chunks
   }
 
   /** The slot of the record at `index`, oldest first. */
@@ -232,7 +245,7 @@ const CHUNK_BYTES = 256 * 1024
 /**
  * Separates raw header names and values in a packed header text: a line feed, which Node's parser never
  * lets into either. It answers 400 to a CR or LF in a header, even with `insecureHTTPParser`, and
- * joins a folded line with a space (test/unit/record-columns.test.ts holds it to that). A separator
+ * joins a folded line with a space (test/socket/raw-header-separator.test.ts holds it to that). A separator
  * of one byte keeps the text one byte a character, which V8 copies and encodes fastest.
  */
 const SEPARATOR = '\n'
@@ -251,15 +264,27 @@ class TextChunks {
   /** Encodes `text` (not empty) into `chunk`; returns where it begins, and sets `written`. */
   write(text: string): number {
     // At most three bytes a code unit (a surrogate pair takes four for two).
-    const room = text.length * 3
+    const at = this.#reserve(text.length * 3)
+    this.written = encoder.encodeInto(text, this.#chunk!.subarray(at)).written
+    this.#at += this.written
+    return at
+  }
+
+  /** Copies packed `bytes` (not empty) into `chunk`; returns where they begin. */
+  copy(bytes: Uint8Array): number {
+    const at = this.#reserve(bytes.byteLength)
+    this.#chunk!.set(bytes, at)
+    this.#at += bytes.byteLength
+    return at
+  }
+
+  /** Where `room` bytes fit: in the chunk being filled, else in a new one. */
+  #reserve(room: number): number {
     if (this.#chunk === undefined || this.#at + room > this.#chunk.length) {
       this.#chunk = new Uint8Array(Math.max(CHUNK_BYTES, room))
       this.#at = 0
     }
-    const at = this.#at
-    this.written = encoder.encodeInto(text, this.#chunk.subarray(at)).written
-    this.#at += this.written
-    return at
+    return this.#at
   }
 
   get chunk(): Uint8Array | undefined {

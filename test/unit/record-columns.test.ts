@@ -138,6 +138,10 @@ describe('RecordColumns: many records', () => {
       Array.from({ length: 30 }, (_, i) => 42 + 2 * i),
     )
     expect(columns.recordAt(29, undefined)).toMatchObject({ id: 100, query: 'n=100', body: body(100) })
+    // Their texts were copied into new chunks, and records kept after them go on from there.
+    columns.push(stored({ body: body(101), query: 'n=101' }, 101), 1)
+    const bodies = Array.from({ length: columns.length }, (_, i) => columns.recordAt(i, undefined).body)
+    expect(bodies).toEqual([...Array.from({ length: 30 }, (_, i) => body(42 + 2 * i)), body(101)])
   })
 
   it('wraps around its slots: dropped ones are taken again, in order, before it grows', () => {
