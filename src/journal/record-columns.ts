@@ -24,11 +24,11 @@ export class RecordColumns {
   /** Slots, a power of two; the records are a ring in them, the oldest at `#head`. */
   #room: number
   #head = 0
-  /** id, time, durationMs, size (the journal's byte count of the record). */
+  /** `NUMBER` fields a slot: the id, time, duration, and what the record counts for in the byte budget. */
   #numbers: Float64Array
-  /** status, valid, where the texts begin, their lengths (-1: kept as it is), the answer's status (-1: none), the texts' bytes. */
+  /** `INT` fields a slot: the status, validity, where the packed texts are and their lengths, the answer's status. */
   #ints: Int32Array
-  /** method, operation, scenario, violations, the texts' chunk, the answer's Content-Type, static body and headers, the rarer fields. */
+  /** `REF` fields a slot: mostly shared strings and objects, the texts' chunk, the rarer fields. */
   #refs: unknown[]
   #chunks = new TextChunks()
 
@@ -64,46 +64,46 @@ export class RecordColumns {
     const slot = this.#slot(this.#length)
     const n = slot * NUMBERS
     const numbers = this.#numbers
-    numbers[n] = record.id
-    numbers[n + 1] = record.time
-    numbers[n + 2] = record.durationMs
-    numbers[n + 3] = size
+    numbers[n + NUMBER.ID] = record.id
+    numbers[n + NUMBER.TIME] = record.time
+    numbers[n + NUMBER.DURATION] = record.durationMs
+    numbers[n + NUMBER.SIZE] = size
     const i = slot * INTS
     const ints = this.#ints
-    ints[i] = record.status
-    ints[i + 1] = record.valid ? 1 : 0
-    ints[i + 2] = start
-    ints[i + 3] = path.length
-    ints[i + 4] = query.length
-    ints[i + 5] = headersText === undefined ? -1 : headersText.length
-    ints[i + 6] = bodyPacked ? body.length : -1
-    ints[i + 7] = answerPacked ? answerBody.length : -1
-    ints[i + 8] = answer === undefined ? -1 : answer.status
-    ints[i + 9] = text.length === 0 ? 0 : chunks.written
+    ints[i + INT.STATUS] = record.status
+    ints[i + INT.VALID] = record.valid ? 1 : 0
+    ints[i + INT.TEXT_START] = start
+    ints[i + INT.PATH_LENGTH] = path.length
+    ints[i + INT.QUERY_LENGTH] = query.length
+    ints[i + INT.HEADERS_LENGTH] = headersText === undefined ? -1 : headersText.length
+    ints[i + INT.BODY_LENGTH] = bodyPacked ? body.length : -1
+    ints[i + INT.ANSWER_BODY_LENGTH] = answerPacked ? answerBody.length : -1
+    ints[i + INT.ANSWER_STATUS] = answer === undefined ? -1 : answer.status
+    ints[i + INT.TEXT_BYTES] = text.length === 0 ? 0 : chunks.written
     const r = slot * REFS
     const refs = this.#refs
-    refs[r] = record.method
-    refs[r + 1] = record.operation
-    refs[r + 2] = record.scenario
-    refs[r + 3] = record.violations
-    refs[r + 4] = text.length === 0 ? undefined : chunks.chunk
-    refs[r + 5] = answer?.contentType
-    refs[r + 6] = answer?.staticBody
-    refs[r + 7] = answer?.headers
-    refs[r + 8] = rarerFields(record, headersText === undefined, bodyPacked, answerPacked)
+    refs[r + REF.METHOD] = record.method
+    refs[r + REF.OPERATION] = record.operation
+    refs[r + REF.SCENARIO] = record.scenario
+    refs[r + REF.VIOLATIONS] = record.violations
+    refs[r + REF.CHUNK] = text.length === 0 ? undefined : chunks.chunk
+    refs[r + REF.ANSWER_CONTENT_TYPE] = answer?.contentType
+    refs[r + REF.ANSWER_STATIC_BODY] = answer?.staticBody
+    refs[r + REF.ANSWER_HEADERS] = answer?.headers
+    refs[r + REF.RARER] = rarerFields(record, headersText === undefined, bodyPacked, answerPacked)
     this.#length++
   }
 
   idAt(index: number): number {
-    return this.#numbers[this.#slot(index) * NUMBERS]!
+    return this.#numbers[this.#slot(index) * NUMBERS + NUMBER.ID]!
   }
 
   sizeAt(index: number): number {
-    return this.#numbers[this.#slot(index) * NUMBERS + 3]!
+    return this.#numbers[this.#slot(index) * NUMBERS + NUMBER.SIZE]!
   }
 
   sessionAt(index: number): string | undefined {
-    return (this.#refs[this.#slot(index) * REFS + 8] as RarerFields | undefined)?.session
+    return (this.#refs[this.#slot(index) * REFS + REF.RARER] as RarerFields | undefined)?.session
   }
 
   /** The record as it was handed over, its texts read back; `replica` is the journal's, the same for all. */
@@ -114,47 +114,47 @@ export class RecordColumns {
     const r = slot * REFS
     const ints = this.#ints
     const refs = this.#refs
-    const pathLength = ints[i + 3]!
-    const queryLength = ints[i + 4]!
-    const headersLength = ints[i + 5]!
-    const bodyLength = ints[i + 6]!
-    const answerBodyLength = ints[i + 7]!
-    const chunk = refs[r + 4] as Uint8Array | undefined
-    const start = ints[i + 2]!
-    const text = chunk === undefined ? '' : decoder.decode(chunk.subarray(start, start + ints[i + 9]!))
+    const pathLength = ints[i + INT.PATH_LENGTH]!
+    const queryLength = ints[i + INT.QUERY_LENGTH]!
+    const headersLength = ints[i + INT.HEADERS_LENGTH]!
+    const bodyLength = ints[i + INT.BODY_LENGTH]!
+    const answerBodyLength = ints[i + INT.ANSWER_BODY_LENGTH]!
+    const chunk = refs[r + REF.CHUNK] as Uint8Array | undefined
+    const start = ints[i + INT.TEXT_START]!
+    const text = chunk === undefined ? '' : decoder.decode(chunk.subarray(start, start + ints[i + INT.TEXT_BYTES]!))
     let read = 0
     const next = (count: number) => text.slice(read, (read += count))
-    const rarer = refs[r + 8] as RarerFields | undefined
+    const rarer = refs[r + REF.RARER] as RarerFields | undefined
     const path = next(pathLength)
     const query = next(queryLength)
     const headers = headersLength === -1 ? rarer!.headers! : headersOfRaw(next(headersLength))
     const body = bodyLength === -1 ? rarer?.body : next(bodyLength)
-    const answerStatus = ints[i + 8]!
+    const answerStatus = ints[i + INT.ANSWER_STATUS]!
     const response: AnswerSource | undefined =
       answerStatus === -1
         ? undefined
         : {
             status: answerStatus,
-            headers: refs[r + 7] as AnswerSource['headers'],
-            contentType: refs[r + 5] as string | undefined,
+            headers: refs[r + REF.ANSWER_HEADERS] as AnswerSource['headers'],
+            contentType: refs[r + REF.ANSWER_CONTENT_TYPE] as string | undefined,
             body: answerBodyLength === -1 ? rarer!.answerBody! : next(answerBodyLength),
-            staticBody: refs[r + 6] as AnswerSource['staticBody'],
+            staticBody: refs[r + REF.ANSWER_STATIC_BODY] as AnswerSource['staticBody'],
             stream: rarer?.answerStream,
           }
     return {
-      id: this.#numbers[n]!,
-      time: this.#numbers[n + 1]!,
-      method: refs[r] as string,
+      id: this.#numbers[n + NUMBER.ID]!,
+      time: this.#numbers[n + NUMBER.TIME]!,
+      method: refs[r + REF.METHOD] as string,
       path,
       query,
-      operation: refs[r + 1] as string | undefined,
+      operation: refs[r + REF.OPERATION] as string | undefined,
       headers,
       body,
-      status: ints[i]!,
-      scenario: refs[r + 2] as string,
+      status: ints[i + INT.STATUS]!,
+      scenario: refs[r + REF.SCENARIO] as string,
       session: rarer?.session,
-      valid: ints[i + 1] === 1,
-      violations: refs[r + 3] as Stored['violations'],
+      valid: ints[i + INT.VALID] === 1,
+      violations: refs[r + REF.VIOLATIONS] as Stored['violations'],
       responseViolations: rarer?.responseViolations,
       fault: rarer?.fault,
       reason: rarer?.reason,
@@ -164,7 +164,7 @@ export class RecordColumns {
       answeredBy: rarer?.answeredBy,
       nearMiss: rarer?.nearMiss,
       response,
-      durationMs: this.#numbers[n + 2]!,
+      durationMs: this.#numbers[n + NUMBER.DURATION]!,
       replica,
     }
   }
@@ -191,11 +191,13 @@ export class RecordColumns {
     this.#moveTo(this.#room, kept)
     const chunks = new TextChunks()
     for (let slot = 0; slot < this.#length; slot++) {
-      const chunk = this.#refs[slot * REFS + 4] as Uint8Array | undefined
+      const chunk = this.#refs[slot * REFS + REF.CHUNK] as Uint8Array | undefined
       if (chunk === undefined) continue
-      const start = this.#ints[slot * INTS + 2]!
-      this.#ints[slot * INTS + 2] = chunks.copy(chunk.subarray(start, start + this.#ints[slot * INTS + 9]!))
-      this.#refs[slot * REFS + 4] = chunks.chunk
+      const start = this.#ints[slot * INTS + INT.TEXT_START]!
+      this.#ints[slot * INTS + INT.TEXT_START] = chunks.copy(
+        chunk.subarray(start, start + this.#ints[slot * INTS + INT.TEXT_BYTES]!),
+      )
+      this.#refs[slot * REFS + REF.CHUNK] = chunks.chunk
     }
     this.#chunks = chunks
   }
@@ -232,6 +234,34 @@ export class RecordColumns {
   }
 }
 
+/** Where each field of a record is in its slot of each column. */
+const NUMBER = { ID: 0, TIME: 1, DURATION: 2, SIZE: 3 } as const
+const INT = {
+  STATUS: 0,
+  VALID: 1,
+  /** Where the record's packed texts begin in its chunk, and how many bytes they take. */
+  TEXT_START: 2,
+  TEXT_BYTES: 9,
+  /** Lengths of the packed texts in UTF-16 code units; -1 where the value is kept as it is (the rarer fields). */
+  PATH_LENGTH: 3,
+  QUERY_LENGTH: 4,
+  HEADERS_LENGTH: 5,
+  BODY_LENGTH: 6,
+  ANSWER_BODY_LENGTH: 7,
+  /** -1 where there was no answer. */
+  ANSWER_STATUS: 8,
+} as const
+const REF = {
+  METHOD: 0,
+  OPERATION: 1,
+  SCENARIO: 2,
+  VIOLATIONS: 3,
+  CHUNK: 4,
+  ANSWER_CONTENT_TYPE: 5,
+  ANSWER_STATIC_BODY: 6,
+  ANSWER_HEADERS: 7,
+  RARER: 8,
+} as const
 const NUMBERS = 4
 const INTS = 10
 const REFS = 9
