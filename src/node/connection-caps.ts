@@ -72,23 +72,33 @@ function capsOf(connections: number): ConnectionCaps {
  * their answers, and the later ones a refusal, rather than every one a refusal.
  */
 export class OpenConnections {
-  count = 0
+  readonly #open = new Set<Socket>()
   readonly #crowded = new WeakSet<Socket>()
 
   constructor(readonly caps: ConnectionCaps) {}
 
   /** Whether a request over `socket` to the described API is refused now. One comparison while under the cap. */
   refuses(socket: Socket): boolean {
-    return this.count > this.caps.described && this.#crowded.has(socket)
+    return this.#open.size > this.caps.described && this.#crowded.has(socket)
+  }
+
+  /** How many are open now. */
+  get count(): number {
+    return this.#open.size
+  }
+
+  /** Those open now (`close()` tells the clients of their responses under way that the connection ends). */
+  get sockets(): ReadonlySet<Socket> {
+    return this.#open
   }
 
   /** Caps the server's connections, and counts them from now on. */
   follow(server: Server): void {
     server.maxConnections = this.caps.connections
-    const closed = () => this.count--
     server.on('connection', (socket: Socket) => {
-      if (++this.count > this.caps.described) this.#crowded.add(socket)
-      socket.once('close', closed)
+      this.#open.add(socket)
+      if (this.#open.size > this.caps.described) this.#crowded.add(socket)
+      socket.once('close', () => this.#open.delete(socket))
     })
   }
 }

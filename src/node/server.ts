@@ -97,7 +97,6 @@ export function listen(
       if (!take?.(incoming, outgoing)) void viaApp(incoming, outgoing)
     },
   )
-  answering.follow(server)
   connections.follow(server)
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => reject(describeListenError(error, host, port)))
@@ -107,7 +106,7 @@ export function listen(
       resolve({
         url: `http://${shownHost}:${actualPort}`,
         port: actualPort,
-        close: () => closeGracefully(server, answering),
+        close: () => closeGracefully(server, answering, connections.sockets),
       })
     })
   })
@@ -118,22 +117,13 @@ const LATEST_RESPONSE = Symbol('latest response')
 type AnsweringSocket = Socket & { [LATEST_RESPONSE]?: ServerResponse }
 
 /**
- * The server's open connections, each with its latest response, so that `close()` can tell the clients
- * of responses still under way that the connection ends with them. Followed per connection; a request
- * pays one property store (a `Set` of responses and a `close` listener on each cost some 3,700
- * instructions a request, 2.5 % of the valid path, #34 §6).
+ * Each open connection's latest response, so that `close()` can tell the clients of responses still
+ * under way that the connection ends with them. A request pays one property store (a `Set` of
+ * responses and a `close` listener on each cost some 3,700 instructions a request, 2.5 % of the valid
+ * path, #34 §6); the connections themselves are `OpenConnections`'.
  */
 class Answering {
-  readonly #sockets = new Set<AnsweringSocket>()
   #closing = false
-
-  /** Follows the server's connections from now on. */
-  follow(server: Server): void {
-    server.on('connection', (socket: AnsweringSocket) => {
-      this.#sockets.add(socket)
-      socket.once('close', () => this.#sockets.delete(socket))
-    })
-  }
 
   /** A request's response, from now the latest on its connection; once the server closes, with `Connection: close`. */
   answer(socket: AnsweringSocket, response: ServerResponse): void {
@@ -141,22 +131,22 @@ class Answering {
     if (this.#closing) response.shouldKeepAlive = false
   }
 
-  /** Every response whose head is not sent yet, and every one to come, ends its connection. */
-  closeConnections(): void {
+  /** Every response over `sockets` whose head is not sent yet, and every one to come, ends its connection. */
+  closeConnections(sockets: Iterable<AnsweringSocket>): void {
     this.#closing = true
-    for (const socket of this.#sockets) {
+    for (const socket of sockets) {
       const response = socket[LATEST_RESPONSE]
       if (response !== undefined && !response.headersSent) response.shouldKeepAlive = false
     }
   }
 }
 
-function closeGracefully(server: Server, answering: Answering): Promise<void> {
+function closeGracefully(server: Server, answering: Answering, sockets: Iterable<Socket>): Promise<void> {
   return new Promise((resolve) => {
     if (!server.listening) return resolve()
     // Without this, a keep-alive connection whose request was in flight stays open after its response
     // until the keep-alive timeout (5 s), and close() waits for it. `Connection: close` ends it at once.
-    answering.closeConnections()
+    answering.closeConnections(sockets)
     const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref()
     server.close(() => {
       clearTimeout(force)
